@@ -1,0 +1,137 @@
+"""`ChunkingEngine`: the four strategies of the original's document ingestion."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Awaitable, Callable, Sequence
+
+from ..records import DocumentChunk
+from ..validation import require_int, require_text
+from ..whitespace import js_trim
+from .fixed import fixed_chunks
+from .hierarchical import hierarchical_chunks
+from .layout import layout_chunks
+from .semantic import check_vectors, group_by_similarity, split_sentences
+
+__all__ = ["ChunkingEngine", "STRATEGIES", "EmbedFn", "AsyncEmbedFn"]
+
+EmbedFn = Callable[[list[str]], Sequence[Sequence[float]]]
+AsyncEmbedFn = Callable[[list[str]], Awaitable[Sequence[Sequence[float]]]]
+
+# Each strategy without embeddings; `semantic` runs as `fixed` when it has none to use.
+_WITHOUT_EMBEDDINGS: dict[str, Callable[[str, int, int], list[DocumentChunk]]] = {
+    "fixed": fixed_chunks,
+    "semantic": fixed_chunks,
+    "hierarchical": hierarchical_chunks,
+    "layout": layout_chunks,
+}
+
+STRATEGIES = tuple(_WITHOUT_EMBEDDINGS)
+
+
+class ChunkingEngine:
+    """Cut documents by a fixed size, by embedding similarity, by headings, or around blocks.
+
+    Example:
+        >>> engine = ChunkingEngine()
+        >>> [c.content for c in engine.chunk("one two three", chunk_size=8, chunk_overlap=0)]
+        ['one two', 'three']
+    """
+
+    __slots__ = ()
+
+    def chunk(
+        self,
+        content: str,
+        strategy: str = "fixed",
+        chunk_size: int = 512,
+        chunk_overlap: int = 64,
+        embed_fn: EmbedFn | None = None,
+    ) -> list[DocumentChunk]:
+        """Cut `content` with `strategy` (`fixed`, `semantic`, `hierarchical` or `layout`).
+
+        Args:
+            content: the document.
+            strategy: how to cut it.
+            chunk_size: characters a chunk holds at most (a code block or table, whole, may
+                hold more; so may a lone sentence in `semantic`).
+            chunk_overlap: characters each `fixed` window starts before the end of the last.
+            embed_fn: for `semantic`, called once with the sentences; answers one vector each.
+        """
+        request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
+        sentences = request.sentences_to_embed()
+        if sentences is None:
+            return request.without_embeddings()
+        vectors = request.embed_fn(sentences)  # type: ignore[misc]
+        if inspect.isawaitable(vectors):
+            _close(vectors)
+            raise TypeError("embed_fn returned an awaitable: use achunk() for an async embed_fn")
+        return request.with_embeddings(sentences, vectors)
+
+    async def achunk(
+        self,
+        content: str,
+        strategy: str = "fixed",
+        chunk_size: int = 512,
+        chunk_overlap: int = 64,
+        embed_fn: AsyncEmbedFn | EmbedFn | None = None,
+    ) -> list[DocumentChunk]:
+        """`chunk()` for an async `embed_fn` (a plain one works too), as the original's Promise."""
+        request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
+        sentences = request.sentences_to_embed()
+        if sentences is None:
+            return request.without_embeddings()
+        vectors = request.embed_fn(sentences)  # type: ignore[misc]
+        if inspect.isawaitable(vectors):
+            vectors = await vectors
+        return request.with_embeddings(sentences, vectors)
+
+
+class _Request:
+    """One call's checked arguments."""
+
+    __slots__ = ("content", "strategy", "chunk_size", "chunk_overlap", "embed_fn", "sentences")
+
+    def __init__(
+        self, content: Any, strategy: Any, chunk_size: Any, chunk_overlap: Any, embed_fn: Any
+    ) -> None:
+        self.content = require_text("content", content)
+        if strategy not in _WITHOUT_EMBEDDINGS:
+            names = ", ".join(repr(name) for name in STRATEGIES)
+            raise ValueError(f"unknown strategy {strategy!r} (must be one of {names})")
+        self.strategy: str = strategy
+        self.chunk_size = require_int("chunk_size", chunk_size, minimum=1)
+        # An overlap as long as the window would start the next window where this one did.
+        self.chunk_overlap = require_int("chunk_overlap", chunk_overlap, minimum=0)
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError(
+                f"invalid chunk_overlap {chunk_overlap!r} (must be less than chunk_size "
+                f"{chunk_size!r}, or no window would move forward)"
+            )
+        if embed_fn is not None and not callable(embed_fn):
+            raise TypeError(f"embed_fn must be callable or None, got {type(embed_fn).__name__}")
+        self.embed_fn = embed_fn
+        uses_embeddings = strategy == "semantic" and embed_fn is not None
+        self.sentences = split_sentences(self.content) if uses_embeddings else None
+
+    def sentences_to_embed(self) -> list[str] | None:
+        """The sentences to pass to `embed_fn`, or None when this call embeds nothing."""
+        return self.sentences if self.sentences and len(self.sentences) > 1 else None
+
+    def without_embeddings(self) -> list[DocumentChunk]:
+        if self.sentences and len(self.sentences) == 1:
+            # One sentence is one chunk, whatever its length; none falls back to fixed.
+            return [DocumentChunk(js_trim(self.sentences[0]), 0)]
+        run = _WITHOUT_EMBEDDINGS[self.strategy]
+        return run(self.content, self.chunk_size, self.chunk_overlap)
+
+    def with_embeddings(self, sentences: list[str], vectors: Any) -> list[DocumentChunk]:
+        checked = check_vectors(vectors, len(sentences))
+        return group_by_similarity(sentences, checked, self.chunk_size, self.chunk_overlap)
+
+
+def _close(awaitable: Any) -> None:
+    """Close a coroutine we will not await, so Python does not warn that it never ran."""
+    close = getattr(awaitable, "close", None)
+    if callable(close):
+        close()

@@ -1,0 +1,68 @@
+"""The `fixed` strategy: windows of `chunk_size` characters cut back to white space, overlapping.
+
+The other strategies call it for their long sections and prose.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from ..records import DocumentChunk
+from ..whitespace import WS_CLASS, js_trim
+
+__all__ = ["fixed_chunks"]
+
+# Matched from a window's start to its end, this backtracks from the end to the last white
+# space: in "ab cd|ef" (window ending at |) it ends just past the space.
+LAST_WHITESPACE_RE = re.compile(rf"(?s:.*)[{WS_CLASS}]")
+
+
+def fixed_chunks(
+    content: str,
+    chunk_size: int,
+    chunk_overlap: int,
+    start_index: int = 0,
+    metadata: Mapping[str, Any] | None = None,
+) -> list[DocumentChunk]:
+    """Cut `content` into windows of at most `chunk_size` characters, trimmed.
+
+    A window ends at the last white space within `chunk_size` characters, or is cut hard when
+    there is none; the next starts `chunk_overlap` characters before that end. The original
+    loops forever when the only white space in reach is where the window before ended (a cut
+    just before a run of `chunk_size - chunk_overlap` characters without white space): here
+    white space at or before the previous end does not count, so that window is cut hard too.
+    Wherever the original ends, the two agree.
+
+    Each chunk gets its own copy of `metadata` when it is given (even empty), as the original.
+    """
+    chunks: list[DocumentChunk] = []
+    length = len(content)
+    position = 0
+    previous_end = 0
+    while position < length:
+        end = position + chunk_size
+        if end >= length:
+            _append(chunks, js_trim(content[position:]), start_index, metadata)
+            break
+        floor = max(position, previous_end)
+        found = LAST_WHITESPACE_RE.match(content, floor + 1, end + 1)
+        if found is not None:
+            end = found.end() - 1
+        _append(chunks, js_trim(content[position:end]), start_index, metadata)
+        position = end - chunk_overlap
+        if position <= 0:
+            position = end
+        previous_end = end
+    return chunks
+
+
+def _append(
+    chunks: list[DocumentChunk],
+    text: str,
+    start_index: int,
+    metadata: Mapping[str, Any] | None,
+) -> None:
+    if text:
+        copy = dict(metadata) if metadata is not None else None
+        chunks.append(DocumentChunk(text, start_index + len(chunks), metadata=copy))

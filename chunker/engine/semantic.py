@@ -1,0 +1,95 @@
+"""The `semantic` strategy: cut between sentences whose embeddings point apart.
+
+It runs in two halves so that `chunk()` can call a plain embedding function and `achunk()`
+can await an async one: `sentences_to_embed` says what to embed, `group_by_similarity` cuts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from numbers import Real
+from typing import Any, Sequence
+
+from ..records import DocumentChunk
+from ..whitespace import WS_CLASS, is_blank, js_trim
+from .fixed import fixed_chunks
+
+__all__ = ["SPLIT_THRESHOLD", "split_sentences", "group_by_similarity", "check_vectors"]
+
+# Neighbouring sentences whose cosine similarity falls below this start a new chunk.
+SPLIT_THRESHOLD = 0.3
+
+# A group longer than this many times chunk_size is cut again with the fixed strategy.
+MAX_GROUP_FACTOR = 2
+
+# A sentence break: white space after `.`, `!` or `?` and before a capital A-Z.
+# "It rained. Then" splits; "It rained. then" does not; "Mr. Smith" does, as in the original.
+SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+(?=[A-Z])")
+
+
+def split_sentences(content: str) -> list[str]:
+    """Return the sentences the original embeds: split at breaks, blank ones dropped."""
+    return [s for s in SENTENCE_BREAK_RE.split(content) if not is_blank(s)]
+
+
+def check_vectors(vectors: Any, count: int) -> list[Sequence[float]]:
+    """Return `vectors` if it holds `count` vectors of numbers of one length, else raise."""
+    if isinstance(vectors, (str, bytes)) or not isinstance(vectors, Sequence):
+        raise TypeError(
+            f"embed_fn must return a list of vectors, got {type(vectors).__name__} {vectors!r:.80}"
+        )
+    if len(vectors) != count:
+        raise ValueError(f"embed_fn returned {len(vectors)} vectors for {count} sentences")
+    width = None
+    for number, vector in enumerate(vectors):
+        if isinstance(vector, (str, bytes)) or not isinstance(vector, Sequence):
+            raise TypeError(f"embed_fn vector {number} must be a list of numbers, got {vector!r:.80}")
+        for value in vector:
+            if isinstance(value, bool) or not isinstance(value, Real):
+                raise TypeError(f"embed_fn vector {number} holds a non-number: {value!r:.80}")
+        if width is None:
+            width = len(vector)
+        elif len(vector) != width:
+            raise ValueError(
+                f"embed_fn returned vectors of unequal length: vector 0 has {width} numbers, "
+                f"vector {number} has {len(vector)}"
+            )
+    return list(vectors)
+
+
+def group_by_similarity(
+    sentences: list[str],
+    vectors: list[Sequence[float]],
+    chunk_size: int,
+    chunk_overlap: int,
+) -> list[DocumentChunk]:
+    """Join neighbouring sentences while their similarity stays at or above the threshold."""
+    groups: list[list[str]] = [[sentences[0]]]
+    for index in range(1, len(sentences)):
+        if _cosine(vectors[index - 1], vectors[index]) < SPLIT_THRESHOLD:
+            groups.append([])
+        groups[-1].append(sentences[index])
+    chunks: list[DocumentChunk] = []
+    for group in groups:
+        text = js_trim(" ".join(group))
+        if not text:
+            continue
+        if len(text) > chunk_size * MAX_GROUP_FACTOR:
+            chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks))
+        else:
+            chunks.append(DocumentChunk(text, len(chunks)))
+    return chunks
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity summed in the original's order, so floats round the same; 0 for a zero vector."""
+    dot = mag_a = mag_b = 0.0
+    for x, y in zip(a, b):
+        dot += x * y
+        mag_a += x * x
+        mag_b += y * y
+    norm_a, norm_b = math.sqrt(mag_a), math.sqrt(mag_b)
+    if norm_a == 0 or norm_b == 0:
+        return 0.0
+    return dot / (norm_a * norm_b)

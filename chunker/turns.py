@@ -1,0 +1,133 @@
+"""`chunk_turns`: a transcript cut into passages of whole turns.
+
+Rules (the spec's, with the choices it leaves open, also in the README):
+
+1. Turns are taken in the order given; a passage is a run of them, texts joined by `\\n`.
+2. A passage takes turns while its text stays within `max_chars`; its first new turn always
+   goes in, so a turn longer than `max_chars` is a passage of its own.
+3. Each passage after the first opens with the last `overlap_turns` turns of the one before,
+   as many of them as fit within `max_chars` beside its first new turn (oldest dropped first).
+   Every passage brings at least one new turn, so any `overlap_turns` ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Real
+from typing import Any, Mapping, Sequence
+
+from .records import Passage, TurnSpan
+from .validation import require_int
+
+__all__ = ["Turn", "chunk_turns"]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of a transcript."""
+
+    seq: int
+    """Its position in the conversation."""
+    text: str
+    """What was said."""
+    item_id: str | None = None
+    """The id of the item it came from, when known."""
+    start_ms: float | None = None
+    """When it started, in milliseconds, when known."""
+    end_ms: float | None = None
+    """When it ended, in milliseconds, when known."""
+
+
+# Keys a mapping may use for each field: the original's camelCase, or snake_case.
+_KEYS = {"item_id": ("itemId", "item_id"), "start_ms": ("startMs", "start_ms"), "end_ms": ("endMs", "end_ms")}
+
+
+def chunk_turns(
+    turns: Sequence[Turn | Mapping[str, Any]], max_chars: int = 1200, overlap_turns: int = 1
+) -> list[Passage]:
+    """Cut `turns` into passages of whole turns of at most `max_chars` characters.
+
+    Each turn is a `Turn` or a mapping with `seq` and `text` (and optionally `itemId`,
+    `startMs`, `endMs`, or their snake_case names).
+
+    Example:
+        >>> turns = [{"seq": 1, "text": "Hello."}, {"seq": 2, "text": "Hi there."},
+        ...          {"seq": 3, "text": "How are you?"}]
+        >>> [p.text for p in chunk_turns(turns, max_chars=25)]
+        ['Hello.\\nHi there.', 'Hi there.\\nHow are you?']
+    """
+    if isinstance(turns, (str, bytes)) or not isinstance(turns, Sequence):
+        raise TypeError(f"turns must be a list of turns, got {type(turns).__name__} {turns!r:.80}")
+    require_int("max_chars", max_chars, minimum=1)
+    require_int("overlap_turns", overlap_turns, minimum=0)
+    checked = [_as_turn(number, turn) for number, turn in enumerate(turns)]
+    prefix = [0]
+    for turn in checked:
+        prefix.append(prefix[-1] + len(turn.text))
+
+    def joined_length(first: int, stop: int) -> int:
+        """Length of turns[first:stop] joined by line feeds."""
+        return prefix[stop] - prefix[first] + stop - first - 1
+
+    passages: list[Passage] = []
+    previous_start = 0
+    fresh = 0  # the first turn no passage holds yet
+    while fresh < len(checked):
+        start = max(previous_start, fresh - overlap_turns)
+        while start < fresh and joined_length(start, fresh + 1) > max_chars:
+            start += 1
+        end = fresh + 1
+        while end < len(checked) and joined_length(start, end + 1) <= max_chars:
+            end += 1
+        passages.append(_passage(checked[start:end], len(passages)))
+        previous_start, fresh = start, end
+    return passages
+
+
+def _passage(turns: list[Turn], index: int) -> Passage:
+    spans: list[TurnSpan] = []
+    offset = 0
+    for turn in turns:
+        spans.append(TurnSpan(turn.seq, turn.item_id, offset, offset + len(turn.text)))
+        offset += len(turn.text) + 1
+    item_ids = tuple(dict.fromkeys(t.item_id for t in turns if t.item_id is not None))
+    starts = [t.start_ms for t in turns if t.start_ms is not None]
+    ends = [t.end_ms for t in turns if t.end_ms is not None]
+    return Passage(
+        text="\n".join(turn.text for turn in turns),
+        index=index,
+        first_seq=turns[0].seq,
+        last_seq=turns[-1].seq,
+        item_ids=item_ids,
+        start_ms=min(starts) if starts else None,
+        end_ms=max(ends) if ends else None,
+        turns=tuple(spans),
+    )
+
+
+def _as_turn(number: int, turn: Any) -> Turn:
+    """Check one entry of `turns`; errors name it as `turns[N].field`."""
+    if isinstance(turn, Turn):
+        fields = {"seq": turn.seq, "text": turn.text, "item_id": turn.item_id,
+                  "start_ms": turn.start_ms, "end_ms": turn.end_ms}
+    elif isinstance(turn, Mapping):
+        for required in ("seq", "text"):
+            if required not in turn:
+                raise ValueError(f"turns[{number}] has no {required!r}: {dict(turn)!r:.120}")
+        fields = {"seq": turn["seq"], "text": turn["text"]}
+        for name, keys in _KEYS.items():
+            fields[name] = next((turn[key] for key in keys if key in turn), None)
+    else:
+        raise TypeError(f"turns[{number}] must be a mapping or a Turn, got {type(turn).__name__}")
+    name = f"turns[{number}]"
+    if isinstance(fields["seq"], bool) or not isinstance(fields["seq"], int):
+        raise TypeError(f"{name}.seq must be an integer, got {fields['seq']!r:.80}")
+    if not isinstance(fields["text"], str):
+        raise TypeError(f"{name}.text must be a string, got {fields['text']!r:.80}")
+    if fields["item_id"] is not None and not isinstance(fields["item_id"], str):
+        raise TypeError(f"{name}.itemId must be a string or absent, got {fields['item_id']!r:.80}")
+    for timing in ("start_ms", "end_ms"):
+        value = fields[timing]
+        if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
+            raise TypeError(f"{name}.{_KEYS[timing][0]} must be a number or absent, got {value!r:.80}")
+    return Turn(**fields)

@@ -1,0 +1,35 @@
+"""Checks at the public boundary: each error names the argument, the value and the rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["require_text", "require_int", "require_bool"]
+
+
+def require_text(name: str, value: Any) -> str:
+    """Return `value` if it is a `str`, else raise `TypeError` naming `name`."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {type(value).__name__} {value!r:.80}")
+    return value
+
+
+def require_int(name: str, value: Any, *, minimum: int, rule: str = "") -> int:
+    """Return `value` if it is an int of at least `minimum`, else raise.
+
+    `bool` is refused although it is an `int`: `target_size=True` is a mistake, not a size.
+    `rule` replaces the default explanation in the message when the bound comes from another
+    argument (as `chunk_overlap` must stay below `chunk_size`).
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r:.80}")
+    if value < minimum:
+        raise ValueError(f"invalid {name} {value!r} ({rule or f'must be >= {minimum}'})")
+    return value
+
+
+def require_bool(name: str, value: Any) -> bool:
+    """Return `value` if it is `True` or `False`, else raise `TypeError` naming `name`."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r:.80}")
+    return value

@@ -1,0 +1,35 @@
+"""White space as JavaScript defines it, the one definition every module here uses.
+
+The original runs `String.prototype.trim()` and the regex class `\\s`; both mean the ECMAScript
+WhiteSpace and LineTerminator characters. Python's `str.strip()` and `re`'s `\\s` differ: they
+also take U+001C..U+001F and U+0085, and `str.strip()` leaves U+FEFF. A text holding any of
+those would chunk differently from the original, so we spell the set out.
+"""
+
+from __future__ import annotations
+
+__all__ = ["JS_WHITESPACE", "WS_CLASS", "LINE_TERMINATORS", "js_trim", "is_blank"]
+
+# ECMAScript WhiteSpace (TAB, VT, FF, SP, NBSP, ZWNBSP and the Zs category) and LineTerminator.
+JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+# The same set as the body of a regex character class, for `[...]` and `[^...]`.
+WS_CLASS = (
+    r"\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+# What ends a line for JavaScript's `^`, `$` and `.` (without the `s` flag).
+LINE_TERMINATORS = "\n\r\u2028\u2029"
+
+
+def js_trim(text: str) -> str:
+    """Return `text` without leading and trailing white space, as JavaScript's `trim()`."""
+    return text.strip(JS_WHITESPACE)
+
+
+def is_blank(text: str) -> bool:
+    """Tell whether `text` is empty or holds white space alone."""
+    return not text.strip(JS_WHITESPACE)
