@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 from .engine import STRATEGIES, ChunkingEngine
 from .lexical import lexical_tokens, snippet_around
+from .locate import locate_chunks
 from .records import BoundaryType, Chunk, DocumentChunk, Passage, Snippet, TurnSpan
 from .semantic_chunker import SemanticChunker
 from .turns import Turn, chunk_turns
@@ -30,6 +31,7 @@ __all__ = [
     "chunk",
     "chunk_turns",
     "lexical_tokens",
+    "locate_chunks",
     "snippet_around",
     "__version__",
 ]
