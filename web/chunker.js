@@ -1,0 +1,191 @@
+// chunker in the browser: the original's API, with Python doing the work in a Web Worker.
+//
+//   import { loadChunker } from './chunker.js';
+//   const api = await loadChunker({ onProgress: ({ stage, fraction, message }) => ... });
+//   const chunks = await new api.SemanticChunker({ targetSize: 500 }).chunk(text);
+//   text.slice(chunks[0].startOffset, chunks[0].endOffset);
+//
+// Every call answers a Promise of plain objects in the original's JSON shape. Offsets are
+// JavaScript string indices (UTF-16), converted on the Python side (chunker/bridge.py).
+// Bad input rejects with a RangeError or TypeError carrying Python's message; the worker
+// lives on. Sizes count characters as Python does (code points): an emoji is one.
+
+// Python's error names for bad input, already mapped to these by the bridge.
+const INPUT_ERRORS = { RangeError, TypeError };
+
+/**
+ * Start Pyodide in a module worker, install chunker, and answer the API once it is ready.
+ *
+ * @param {object} [options]
+ * @param {string|URL} [options.baseUrl] where the site's files are (default: beside this file)
+ * @param {(progress: {stage: string, fraction?: number, message: string}) => void}
+ *   [options.onProgress] called at each stage: 'runtime', 'python', 'packages', 'ready'
+ * @param {number} [options.timeoutMs=60000] reject if not ready by then
+ */
+export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = {}) {
+  const base = new URL(baseUrl ?? './', baseUrl === undefined ? import.meta.url : location.href);
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  const workerUrl = new URL('worker.js', base);
+  const worker = new Worker(workerUrl, { type: 'module', name: 'chunker' });
+  const calls = new Map(); // id -> {resolve, reject, embedFn, embedError, metadata}
+  let nextId = 1;
+  let broken = null; // the error that ended the worker, once it has ended
+
+  const report = (progress) => {
+    if (!onProgress) return;
+    try {
+      onProgress(progress);
+    } catch (error) {
+      // The page's callback must not break loading; its error still reaches the console.
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  };
+
+  const fail = (error) => {
+    broken = error;
+    worker.terminate();
+    for (const call of calls.values()) call.reject(error);
+    calls.clear();
+  };
+
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const error = new Error(
+        `chunker: not ready after ${timeoutMs} ms (loading ${workerUrl}); check that the ` +
+          `server sends .wasm as application/wasm, .js/.mjs as text/javascript, and a CSP ` +
+          `allowing 'wasm-unsafe-eval'`,
+      );
+      fail(error);
+      reject(error);
+    }, timeoutMs);
+    worker.onerror = (event) => {
+      const error = new Error(
+        `chunker: the worker ${workerUrl} failed${event.message ? `: ${event.message}` : ''}`,
+      );
+      clearTimeout(timer);
+      fail(error);
+      reject(error);
+    };
+    worker.onmessage = ({ data }) => {
+      if (data.type === 'progress') {
+        report({ stage: data.stage, fraction: data.fraction, message: data.message });
+      } else if (data.type === 'ready') {
+        clearTimeout(timer);
+        report({ stage: 'ready', fraction: 1, message: `Ready in ${data.bootMs} ms` });
+        resolve(data);
+      } else if (data.type === 'failed') {
+        clearTimeout(timer);
+        const error = new Error(`chunker: Python failed to start: ${data.message}`);
+        fail(error);
+        reject(error);
+      } else if (data.type === 'reply') {
+        settle(data);
+      } else if (data.type === 'embed') {
+        embed(data);
+      }
+    };
+  });
+
+  function settle({ id, json, error }) {
+    const call = calls.get(id);
+    calls.delete(id);
+    if (error) {
+      // An embedFn that threw is the call's own error; otherwise a bug, named as found.
+      call.reject(call.embedError ?? Object.assign(new Error(error.message), { name: error.name }));
+      return;
+    }
+    const reply = JSON.parse(json);
+    if (reply.error) call.reject(new INPUT_ERRORS[reply.error.name](reply.error.message));
+    else call.resolve(call.finish ? call.finish(reply.result) : reply.result);
+  }
+
+  async function embed({ id, call: callId, sentences }) {
+    const call = calls.get(callId);
+    try {
+      const vectors = await call.embedFn(JSON.parse(sentences));
+      worker.postMessage({ type: 'embedded', id, vectors: toJson(vectors) });
+    } catch (error) {
+      call.embedError = error;
+      worker.postMessage({ type: 'embedded', id, error: String(error?.message ?? error) });
+    }
+  }
+
+  // One call of the bridge: `request` holds the arguments under the original's names.
+  function call(operation, request, { embedFn, finish } = {}) {
+    if (broken) return Promise.reject(broken);
+    let json;
+    try {
+      json = toJson(request);
+    } catch (error) {
+      return Promise.reject(error); // a BigInt or a cycle: JSON's own TypeError
+    }
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      calls.set(id, { resolve, reject, embedFn, finish });
+      worker.postMessage({ type: 'call', id, operation, request: json, embed: !!embedFn });
+    });
+  }
+
+  const { versions, bootMs } = await ready;
+  worker.onerror = (event) => fail(new Error(`chunker: the worker stopped: ${event.message}`));
+
+  class SemanticChunker {
+    #config;
+
+    /** @param {object} [config] targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings */
+    constructor(config) {
+      // Read once, as the original does; a non-object goes on to be refused by name.
+      this.#config = config !== null && typeof config === 'object' ? { ...config } : config;
+    }
+
+    /** Cut `text`; answers `[{text, index, startOffset, endOffset, boundaryType, metadata?}]`. */
+    chunk(text, metadata) {
+      // The original puts the very `metadata` object on every chunk, and so do we.
+      const finish = metadata === undefined ? undefined : (chunks) => {
+        for (const chunk of chunks) chunk.metadata = metadata;
+        return chunks;
+      };
+      return call('SemanticChunker.chunk', { config: this.#config, text, metadata }, { finish });
+    }
+  }
+
+  class ChunkingEngine {
+    /** Cut `content`; options: strategy, chunkSize, chunkOverlap, embedFn (may be async). */
+    chunk(content, options) {
+      if (options !== null && typeof options === 'object' && typeof options.embedFn === 'function') {
+        const { embedFn, ...rest } = options;
+        return call('ChunkingEngine.chunk', { content, options: rest }, { embedFn });
+      }
+      return call('ChunkingEngine.chunk', { content, options });
+    }
+  }
+
+  return Object.freeze({
+    SemanticChunker,
+    ChunkingEngine,
+    /** Passages of whole turns: `[{text, index, firstSeq, lastSeq, itemIds, startMs?, endMs?, turns}]`. */
+    chunkTurns: (turns, options) => call('chunkTurns', { turns, options }),
+    /** The words of `text`, NFC and lower case. */
+    lexicalTokens: (text) => call('lexicalTokens', { text }),
+    /** `{at, text}`: where the first word starting with one of `words` is, and its context. */
+    snippetAround: (text, words, options) => call('snippetAround', { text, words, options }),
+    /** `[{start, end} | null]`: where each chunk content sits in `text`, in order. */
+    locateChunks: (text, contents) => call('locateChunks', { text, contents }),
+    /** `{chunker, pyodide, python}` version strings. */
+    versions,
+    /** Milliseconds the worker took from its start to ready. */
+    bootMs,
+    /** Stop the worker; later calls reject. */
+    close: () => fail(new Error('chunker: closed')),
+  });
+}
+
+// JSON for the bridge. JSON would turn NaN and Infinity into null, which reads as "use the
+// default"; as strings they reach Python, which names them in its TypeError.
+function toJson(value) {
+  return JSON.stringify(value, (key, item) =>
+    typeof item === 'number' && !Number.isFinite(item) ? String(item) : item,
+  );
+}

@@ -1,0 +1,105 @@
+// The chunker's Web Worker: boots Pyodide, installs the chunker wheel with micropip, then
+// runs each call that chunker.js sends through `chunker.bridge` (Python), one JSON string in
+// and one out. Started by chunker.js as a module worker; it boots as soon as it loads.
+//
+// Messages in:  {type: 'call', id, operation, request, embed}
+//               {type: 'embedded', id, vectors} | {type: 'embedded', id, error}
+// Messages out: {type: 'progress', stage, fraction, message}
+//               {type: 'ready', versions, bootMs} | {type: 'failed', message}
+//               {type: 'reply', id, json} | {type: 'reply', id, error: {name, message}}
+//               {type: 'embed', id, call, sentences}   (ask call's embedFn)
+
+import { loadPyodide, version as pyodideVersion } from './pyodide/pyodide.mjs';
+
+const base = new URL('./', import.meta.url);
+const started = performance.now();
+const post = (message) => self.postMessage(message);
+const progress = (stage, fraction, message) => post({ type: 'progress', stage, fraction, message });
+
+// Embedding requests waiting for the page, by id.
+const embedding = new Map();
+let nextEmbedId = 1;
+
+const python = boot();
+// A failed boot is reported once, here; calls then answer with the same error.
+python.then(
+  ({ versions }) =>
+    post({ type: 'ready', versions, bootMs: Math.round(performance.now() - started) }),
+  (error) => post({ type: 'failed', message: error.message }),
+);
+
+async function boot() {
+  progress('runtime', 0, `Loading Pyodide ${pyodideVersion}…`);
+  const bundle = await fetchJson(new URL('bundle.json', base));
+  const micropipUrl = new URL(bundle.micropip, base).href;
+  const wheelUrl = new URL(bundle.wheel, base).href;
+  const pyodide = await loadPyodide({
+    indexURL: new URL('pyodide/', base).href,
+    // Loaded while Python starts. By URL: the lock file's entry for micropip names another
+    // build (its sha256 differs), and a failed load only logs, so it is checked below.
+    packages: [micropipUrl],
+  });
+  if (!pyodide.loadedPackages.micropip) {
+    throw new Error(`micropip did not load from ${micropipUrl} (the console says why)`);
+  }
+  const pythonVersion = pyodide.runPython('import sys; sys.version.split()[0]');
+  progress('python', 0.7, `Python ${pythonVersion} is running`);
+  progress('packages', 0.8, `Installing chunker from ${bundle.wheel}…`);
+  // The wheel has no dependencies, and deps=False keeps micropip from asking PyPI anyway.
+  await pyodide.runPythonAsync(
+    `import micropip\nawait micropip.install(${JSON.stringify(wheelUrl)}, deps=False)`,
+  );
+  // Kept for the worker's life: every call goes through it.
+  const bridge = pyodide.pyimport('chunker.bridge');
+  const version = pyodide.runPython('import chunker; chunker.__version__');
+  return { bridge, versions: { chunker: version, pyodide: pyodideVersion, python: pythonVersion } };
+}
+
+async function fetchJson(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+self.onmessage = ({ data }) => {
+  if (data.type === 'call') {
+    run(data);
+  } else if (data.type === 'embedded') {
+    const waiting = embedding.get(data.id);
+    embedding.delete(data.id);
+    if (data.error === undefined) waiting.resolve(data.vectors);
+    else waiting.reject(new Error(data.error));
+  }
+};
+
+async function run({ id, operation, request, embed }) {
+  try {
+    const { bridge } = await python;
+    let json;
+    if (embed) {
+      // Python awaits this function's promise while other calls go on.
+      const ask = (sentences) => askEmbed(id, sentences);
+      const awaitable = bridge.handle_async(operation, request, ask);
+      try {
+        json = await awaitable;
+      } finally {
+        awaitable.destroy();
+      }
+    } else {
+      json = bridge.handle(operation, request);
+    }
+    post({ type: 'reply', id, json });
+  } catch (error) {
+    // Bad input comes back inside `json`; what lands here is a bug (in Python, a
+    // PythonError with its traceback), a failed boot, or an embedFn that threw.
+    post({ type: 'reply', id, error: { name: error.constructor.name, message: error.message } });
+  }
+}
+
+function askEmbed(call, sentences) {
+  const id = nextEmbedId++;
+  return new Promise((resolve, reject) => {
+    embedding.set(id, { resolve, reject });
+    post({ type: 'embed', id, call, sentences });
+  });
+}
