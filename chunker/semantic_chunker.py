@@ -24,9 +24,24 @@ from .whitespace import WS_CLASS, is_blank, js_trim
 
 __all__ = ["SemanticChunker"]
 
-# A heading line: one to six `#` at the start of the line, then white space.
-# "## Setup" and "#\tx" are headings; "#word" and "####### x" are not.
-HEADING_LINE_RE = re.compile(rf"#{{1,6}}[{WS_CLASS}]")
+# White space within a line.
+_WS_IN_LINE = WS_CLASS.replace("\\n", "")
+
+# The lines that can change what step 1 gathers, each matched with the line feed before it
+# (the text is scanned with one put in front), so the scan jumps from line feed to line feed:
+# - fence: "```py" or "  ```", a line whose trimmed text starts with three backticks;
+# - heading: one to six `#` at the start of the line, then white space ("## Setup", "#\\tx";
+#   not "#word" nor "####### x");
+# - blank: a run of lines holding white space alone.
+# Each group ends where its (last) line does; other lines are never visited.
+STRUCTURE_LINE_RE = re.compile(
+    rf"""\n(?:
+        (?P<fence>[{_WS_IN_LINE}]*```[^\n]*)
+      | (?P<heading>\#{{1,6}}[{_WS_IN_LINE}][^\n]*)
+      | (?P<blank>[{_WS_IN_LINE}]*(?:\n[{_WS_IN_LINE}]*)*)
+    )(?=\n|\Z)""",
+    re.VERBOSE,
+)
 
 # A paragraph break: a line feed, any white space, another line feed.
 # "a\n\nb", "a\n \t\nb" and "a\n\n\n\nb" each split into "a" and "b".
@@ -37,8 +52,6 @@ SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+")
 
 # The spaces a fixed split skips before the next part starts (spaces only, as the original).
 SPACES_RE = re.compile(" *")
-
-CODE_FENCE = "```"
 
 
 @dataclass(slots=True)
@@ -147,58 +160,78 @@ class SemanticChunker:
         return chunks
 
     def _split_by_structure(self, text: str) -> list[_Segment]:
-        """Step 1: segments at headings, fences and blank lines after `target_size`."""
+        """Step 1: segments at headings, fences and blank lines after `target_size`.
+
+        A segment is always a run of whole lines, each with its line feed, so it is a slice
+        of `text + "\\n"`; only the lines that can change the state are visited, a run of
+        blank lines at once, which keeps this linear whatever the text.
+        """
+        padded = text + "\n"
         segments: list[_Segment] = []
-        current: list[str] = []
-        current_length = 0
-        current_has_text = False
+
+        def emit(start: int, end: int, boundary: BoundaryType) -> None:
+            segments.append(_Segment.of(padded[start:end], start, boundary))
+
         segment_start = 0
+        segment_has_text = False
         boundary: BoundaryType = "paragraph"
-        code: list[str] | None = None  # the open code block's lines, None outside one
-        code_start = 0
-        offset = 0
-        for line in text.split("\n"):
-            line_offset = offset
-            offset += len(line) + 1
-            trimmed = js_trim(line)
-            if self.preserve_code_blocks and trimmed.startswith(CODE_FENCE):
-                if code is None:
-                    # The gathering chunk is flushed but kept: if the block never closes,
+        code_start = -1  # where the open code block starts; -1 outside one
+        handled_to = -1  # the line feed (or end) of the last line handled
+        # Positions in "\n" + text are one past those in text: a match starts at the line feed
+        # before its line, which is where the line starts in text.
+        for line in STRUCTURE_LINE_RE.finditer("\n" + text):
+            start, kind = line.start(), line.lastgroup
+            end = line.end(kind) - 1  # the line feed ending the (last) line, or the text's end
+            if (kind == "fence" and not self.preserve_code_blocks) or (
+                kind == "heading" and not self.respect_headings
+            ):
+                continue  # an ordinary line, counted below as one between those handled
+            if code_start < 0 and start > handled_to + 1:
+                segment_has_text = True  # ordinary, non-blank lines came since the last one
+            handled_to = end
+            if kind == "fence":
+                if code_start < 0:
+                    # The gathering segment is flushed but kept: if the block never closes,
                     # it comes out again at the end (a quirk of the original, kept).
-                    if current_has_text:
-                        segments.append(_Segment.of("".join(current), segment_start, boundary))
-                    code = [line, "\n"]
-                    code_start = line_offset
+                    if segment_has_text:
+                        emit(segment_start, start, boundary)
+                    code_start = start
                 else:
-                    code.append(line)
-                    segments.append(_Segment.of("".join(code), code_start, "code-block"))
-                    code = None
-                    current, current_length, current_has_text = [], 0, False
-                    segment_start, boundary = offset, "paragraph"
+                    emit(code_start, end, "code-block")
+                    code_start = -1
+                    segment_start, segment_has_text, boundary = end + 1, False, "paragraph"
+            elif code_start >= 0:
                 continue
-            if code is not None:
-                code += (line, "\n")
-                continue
-            if self.respect_headings and HEADING_LINE_RE.match(line):
-                if current_has_text:
-                    segments.append(_Segment.of("".join(current), segment_start, boundary))
-                current, current_length, current_has_text = [line, "\n"], len(line) + 1, True
-                segment_start, boundary = line_offset, "heading"
-                continue
-            if not trimmed and current_has_text and current_length >= self.target_size:
-                segments.append(_Segment.of("".join(current), segment_start, boundary))
-                current, current_length, current_has_text = [], 0, False
-                segment_start, boundary = offset, "paragraph"
-                continue
-            current += (line, "\n")
-            current_length += len(line) + 1
-            current_has_text = current_has_text or bool(trimmed)
-        if code is not None:
-            # Never blank: its first line holds the fence.
-            segments.append(_Segment.of("".join(code), code_start, "code-block"))
-        if current_has_text:
-            segments.append(_Segment.of("".join(current), segment_start, boundary))
+            elif kind == "heading":
+                if segment_has_text:
+                    emit(segment_start, start, boundary)
+                segment_start, segment_has_text, boundary = start, True, "heading"
+            elif segment_has_text:
+                # Blank lines: the first that starts once the segment holds target_size
+                # characters ends it; the ones before it join it.
+                ending = self._first_line_from(text, start, end, segment_start + self.target_size)
+                if ending >= 0:
+                    emit(segment_start, ending, boundary)
+                    line_end = text.find("\n", ending, end + 1)
+                    segment_start = (end if line_end < 0 else line_end) + 1
+                    segment_has_text, boundary = False, "paragraph"
+        if code_start >= 0:
+            emit(code_start, len(padded), "code-block")  # never blank: it holds the fence
+            segment_end = code_start
+        else:
+            segment_has_text = segment_has_text or len(text) > handled_to + 1
+            segment_end = len(padded)
+        if segment_has_text:
+            emit(segment_start, segment_end, boundary)
         return segments
+
+    @staticmethod
+    def _first_line_from(text: str, start: int, end: int, least: int) -> int:
+        """The first line start at or after `least` among the lines of `text[start:end]`, or -1."""
+        if start >= least:
+            return start
+        feed = text.find("\n", least - 1, end)
+        return feed + 1 if feed >= 0 else -1
 
     def _split_oversized(self, text: str, offset: int) -> list[_Segment]:
         """Step 2: split at blank lines, falling back to sentences for what is still long."""

@@ -1,0 +1,92 @@
+"""Bad input gets a TypeError or ValueError naming the argument and the value, at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from chunker import ChunkingEngine, SemanticChunker, chunk, chunk_turns, lexical_tokens, snippet_around
+
+engine = ChunkingEngine()
+
+CASES = [
+    # (call, exception, words the message must hold)
+    (lambda: SemanticChunker(target_size=0), ValueError, ["target_size", "0"]),
+    (lambda: SemanticChunker(max_size=-5), ValueError, ["max_size", "-5"]),
+    (lambda: SemanticChunker(min_size=-1), ValueError, ["min_size", "-1"]),
+    (lambda: SemanticChunker(overlap=-1), ValueError, ["overlap", "-1"]),
+    (lambda: SemanticChunker(target_size=10.5), TypeError, ["target_size", "10.5"]),
+    (lambda: SemanticChunker(target_size=True), TypeError, ["target_size", "True"]),
+    (lambda: SemanticChunker(target_size="100"), TypeError, ["target_size", "'100'"]),
+    (lambda: SemanticChunker(respect_headings="yes"), TypeError, ["respect_headings", "'yes'"]),
+    (lambda: SemanticChunker().chunk(None), TypeError, ["text", "None"]),
+    (lambda: SemanticChunker().chunk(b"bytes"), TypeError, ["text", "bytes"]),
+    (lambda: SemanticChunker().chunk("x", metadata=[1]), TypeError, ["metadata", "list"]),
+    (lambda: chunk("x", target_size=0), ValueError, ["target_size"]),
+    (lambda: chunk("x", unknown=1), TypeError, ["unknown"]),
+    (lambda: engine.chunk(42), TypeError, ["content", "42"]),
+    (lambda: engine.chunk("x", strategy="recursive"), ValueError,
+     ["'recursive'", "'fixed'", "'semantic'", "'hierarchical'", "'layout'"]),
+    (lambda: engine.chunk("x", chunk_size=0), ValueError, ["chunk_size", "0"]),
+    (lambda: engine.chunk("x", chunk_size=-3), ValueError, ["chunk_size", "-3"]),
+    (lambda: engine.chunk("x", chunk_overlap=-1), ValueError, ["chunk_overlap", "-1"]),
+    (lambda: engine.chunk("x", chunk_size=10, chunk_overlap=10), ValueError,
+     ["chunk_overlap", "10", "chunk_size"]),
+    (lambda: engine.chunk("x", embed_fn="not callable"), TypeError, ["embed_fn"]),
+    (lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0]]),
+     ValueError, ["embed_fn", "1 vectors", "2 sentences"]),
+    (lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], [1.0, 2.0]]),
+     ValueError, ["unequal length", "vector 1"]),
+    (lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], ["x"]]),
+     TypeError, ["vector 1", "'x'"]),
+    (lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: None),
+     TypeError, ["embed_fn", "None"]),
+    (lambda: chunk_turns([{"seq": 1}]), ValueError, ["turns[0]", "'text'"]),
+    (lambda: chunk_turns([{"text": "hi"}]), ValueError, ["turns[0]", "'seq'"]),
+    (lambda: chunk_turns([{"seq": 1, "text": "a"}, {"seq": "2", "text": "b"}]), TypeError,
+     ["turns[1].seq", "'2'"]),
+    (lambda: chunk_turns([{"seq": 1, "text": 5}]), TypeError, ["turns[0].text", "5"]),
+    (lambda: chunk_turns([{"seq": 1, "text": "a", "startMs": "soon"}]), TypeError,
+     ["turns[0].startMs", "'soon'"]),
+    (lambda: chunk_turns(["hello"]), TypeError, ["turns[0]", "str"]),
+    (lambda: chunk_turns("hello"), TypeError, ["turns", "str"]),
+    (lambda: chunk_turns([], max_chars=0), ValueError, ["max_chars", "0"]),
+    (lambda: chunk_turns([], overlap_turns=-1), ValueError, ["overlap_turns", "-1"]),
+    (lambda: lexical_tokens(None), TypeError, ["text", "None"]),
+    (lambda: snippet_around("text", "refund"), TypeError, ["words", "str"]),
+    (lambda: snippet_around("text", [3]), TypeError, ["words[0]", "3"]),
+    (lambda: snippet_around("text", ["a"], before=-1), ValueError, ["before", "-1"]),
+    (lambda: snippet_around("text", ["a"], after=1.5), TypeError, ["after", "1.5"]),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "words"), CASES, ids=[str(i) for i in range(len(CASES))])
+def test_bad_input_names_argument_and_value(call, error, words):
+    with pytest.raises(error) as raised:
+        call()
+    for word in words:
+        assert word in str(raised.value)
+
+
+def test_async_embed_fn_in_sync_chunk_is_refused_without_a_warning(recwarn):
+    async def embed(sentences):
+        return [[1.0]] * len(sentences)
+
+    with pytest.raises(TypeError, match="achunk"):
+        engine.chunk("A b. C d.", strategy="semantic", embed_fn=embed)
+    assert not [w for w in recwarn if "never awaited" in str(w.message)]
+
+
+def test_achunk_checks_vectors_too():
+    async def embed(sentences):
+        return [[1.0]]
+
+    with pytest.raises(ValueError, match="1 vectors for 2 sentences"):
+        asyncio.run(engine.achunk("A b. C d.", strategy="semantic", embed_fn=embed))
+
+
+def test_a_good_call_after_a_bad_one_works():
+    with pytest.raises(ValueError):
+        engine.chunk("x", chunk_size=0)
+    assert [c.content for c in engine.chunk("one two", chunk_size=4, chunk_overlap=0)] == ["one", "two"]

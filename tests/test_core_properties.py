@@ -1,0 +1,145 @@
+"""Invariants of every function over random texts and options: each call ends, indexes run
+0..n-1, nothing of the input is lost, offsets stay where the README says, JSON round-trips."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import documents, engine_options, semantic_options, texts, turns
+
+from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
+from chunker.lexical import WORD_RE
+from chunker.whitespace import JS_WHITESPACE
+
+settings.register_profile("core", max_examples=300, deadline=None)
+settings.load_profile("core")
+
+
+def visible(text: str, drop: str = "") -> str:
+    """The characters of `text` that no chunker may lose: all but white space (and `drop`)."""
+    return "".join(ch for ch in text if ch not in JS_WHITESPACE and ch not in drop)
+
+
+def is_subsequence(needle: str, haystack: str) -> bool:
+    rest = iter(haystack)
+    return all(ch in rest for ch in needle)
+
+
+def round_trips(records) -> bool:
+    dicts = [r.to_dict() for r in records]
+    return json.loads(json.dumps(dicts)) == dicts
+
+
+@given(texts, semantic_options)
+def test_semantic_chunker_invariants(text, options):
+    chunker = SemanticChunker(**options)
+    metadata = {"source": "doc.md"}
+    chunks = chunker.chunk(text, metadata)
+    if not visible(text):
+        assert chunks == []
+        return
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    own_texts = []
+    for number, c in enumerate(chunks):
+        own_length = c.end_offset - c.start_offset
+        assert 0 <= c.start_offset <= len(text)
+        assert 0 < own_length <= len(c.text)
+        own, lead = c.text[len(c.text) - own_length :], c.text[: len(c.text) - own_length]
+        if number == 0 or chunker.overlap == 0:
+            assert lead == ""
+        else:
+            assert len(lead) <= chunker.overlap and own_texts[-1].endswith(lead)
+        assert c.boundary_type in ("heading", "paragraph", "sentence", "code-block", "fixed")
+        assert c.metadata is metadata
+        own_texts.append(own)
+    assert is_subsequence(visible(text), visible("".join(own_texts)))
+    assert round_trips(chunks)
+
+
+@given(texts, engine_options())
+def test_chunking_engine_invariants(content, options):
+    chunks = ChunkingEngine().chunk(content, **options)
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    if options["strategy"] == "hierarchical":
+        # Heading markers go; heading words live in `heading`.
+        produced = "".join((c.heading or "") + c.content for c in chunks)
+        assert is_subsequence(visible(content, "#"), visible(produced, "#"))
+    else:
+        assert is_subsequence(visible(content), visible("".join(c.content for c in chunks)))
+    if options["strategy"] == "fixed":
+        assert all(0 < len(c.content) <= options["chunk_size"] for c in chunks)
+    assert round_trips(chunks)
+
+
+vectors = st.lists(st.integers(-3, 3), min_size=3, max_size=3)
+
+
+@given(documents, engine_options(), st.data())
+def test_semantic_strategy_with_any_embeddings(content, options, data):
+    def embed(sentences):
+        return [data.draw(vectors) for _ in sentences]
+
+    options["strategy"] = "semantic"
+    chunks = ChunkingEngine().chunk(content, embed_fn=embed, **options)
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    assert is_subsequence(visible(content), visible("".join(c.content for c in chunks)))
+
+
+@given(turns, st.integers(1, 200), st.integers(0, 5))
+def test_chunk_turns_invariants(entries, max_chars, overlap_turns):
+    passages = chunk_turns(entries, max_chars=max_chars, overlap_turns=overlap_turns)
+    assert [p.index for p in passages] == list(range(len(passages)))
+    position = {turn["seq"]: number for number, turn in enumerate(entries)}  # seqs are unique
+    covered = 0  # how many turns, from the first, passages have held so far
+    for p in passages:
+        first, stop = position[p.first_seq], position[p.last_seq] + 1
+        held = entries[first:stop]
+        assert [s.seq for s in p.turns] == [t["seq"] for t in held], "a run of whole turns"
+        assert [p.text[s.start : s.end] for s in p.turns] == [t["text"] for t in held]
+        assert p.text == "\n".join(t["text"] for t in held)
+        assert stop > covered, "every passage brings a new turn"
+        assert covered - overlap_turns <= first <= covered, "overlap from the one before, no gap"
+        assert len(p.text) <= max_chars or stop - first == 1
+        covered = stop
+    assert covered == len(entries)
+    assert round_trips(passages)
+
+
+@given(texts)
+def test_lexical_tokens_read_composed_and_decomposed_alike(text):
+    tokens = lexical_tokens(text)
+    assert all(tokens)
+    assert lexical_tokens(unicodedata.normalize("NFD", text)) == lexical_tokens(
+        unicodedata.normalize("NFC", text)
+    )
+    folded = unicodedata.normalize("NFC", text).lower()
+    assert is_subsequence("".join(tokens), folded)
+
+
+@given(texts, st.lists(st.text(max_size=5), max_size=3), st.integers(0, 150), st.integers(0, 150))
+def test_snippet_around_invariants(text, words, before, after):
+    snippet = snippet_around(text, words, before=before, after=after)
+    collapsed = " ".join(_words(text))
+    assert snippet.text in collapsed
+    if snippet.at >= 0:
+        word = lexical_tokens(text[snippet.at :])[0]
+        assert any(word.startswith(unicodedata.normalize("NFC", w).lower()) for w in words if w)
+        assert any(m.start() == snippet.at for m in WORD_RE.finditer(text)), "a word start"
+    if not any(ch in JS_WHITESPACE for ch in text):
+        assert snippet.text == text
+
+
+def _words(text: str) -> list[str]:
+    """`text` split at JavaScript white space runs."""
+    out, word = [], ""
+    for ch in text:
+        if ch in JS_WHITESPACE:
+            if word:
+                out.append(word)
+            word = ""
+        else:
+            word += ch
+    return out + ([word] if word else [])
