@@ -1,0 +1,119 @@
+// What each mode asks of the facade, and its answer turned into one shape for the views:
+// chunks with their spans in the shown text, so every view draws from the real offsets.
+
+import { demoEmbed } from './demo-embedding.js';
+import { parseTurns } from './turns-json.js';
+import { codePointLength } from './words.js';
+
+/**
+ * Chunk `text` in `mode` with `values`. Answers `{mode, raw, chunks, turns?}`: `raw` is the
+ * facade's answer in the original's shape (what the downloads hold), `chunks` the view model:
+ * `{index, type, label, text, overlap, length, start, end, leadStart, leadEnd}`: `overlap` is
+ * how much of `text` is repeated from the chunk before (JavaScript units), `length` the
+ * characters of `text`, `start`/`end` the chunk's span in the shown text (-1 when it cannot be
+ * placed) and `leadStart`/`leadEnd` the overlap's span there (-1 when none). Passages also
+ * carry `firstTurn`, `firstNew` and `endTurn`, the turns they hold, and `passage`.
+ */
+export async function runChunker(api, mode, values, text) {
+  if (mode === 'semantic') {
+    const chunker = new api.SemanticChunker({
+      targetSize: values.targetSize,
+      maxSize: values.maxSize,
+      minSize: values.minSize,
+      overlap: values.overlap,
+      preserveCodeBlocks: values.preserveCodeBlocks,
+      respectHeadings: values.respectHeadings,
+    });
+    const raw = await chunker.chunk(text);
+    return { mode, raw, chunks: semanticChunks(raw, text.length) };
+  }
+  if (mode === 'engine') {
+    const raw = await new api.ChunkingEngine().chunk(text, {
+      strategy: values.strategy,
+      chunkSize: values.chunkSize,
+      chunkOverlap: values.chunkOverlap,
+      embedFn: values.strategy === 'semantic' ? demoEmbed : undefined,
+    });
+    // The engine answers contents only, as the original does; the facade finds them.
+    const spans = await api.locateChunks(text, raw.map((chunk) => chunk.content));
+    return { mode, raw, chunks: engineChunks(raw, spans, values.strategy) };
+  }
+  const turns = parseTurns(text);
+  const raw = await api.chunkTurns(turns, {
+    maxChars: values.maxChars,
+    overlapTurns: values.overlapTurns,
+  });
+  return { mode, raw, turns, chunks: passageChunks(raw, turns, values.overlapTurns) };
+}
+
+function semanticChunks(raw, textLength) {
+  let previous = null;
+  return raw.map((chunk) => {
+    // Offsets can pass the end of the text by a few characters (the spec says so): clamp.
+    const start = Math.min(chunk.startOffset, textLength);
+    const end = Math.min(chunk.endOffset, textLength);
+    // The text is the overlap then the chunk's own text; the overlap is the tail of the
+    // previous chunk's own text, so it is drawn at the end of the previous span.
+    const overlap = Math.max(0, chunk.text.length - (chunk.endOffset - chunk.startOffset));
+    let leadStart = -1;
+    let leadEnd = -1;
+    if (previous && overlap > 0) {
+      leadEnd = previous.end;
+      leadStart = Math.max(previous.start, leadEnd - overlap);
+    }
+    previous = { index: chunk.index, type: chunk.boundaryType, text: chunk.text, overlap,
+      length: codePointLength(chunk.text), start, end, leadStart, leadEnd,
+      label: chunk.boundaryType };
+    return previous;
+  });
+}
+
+function engineChunks(raw, spans, strategy) {
+  let previousEnd = -1;
+  return raw.map((chunk, i) => {
+    const span = spans[i];
+    const start = span ? span.start : -1;
+    const end = span ? span.end : -1;
+    // A window that starts before the last one ended repeats that much of it: its overlap.
+    const overlaps = span !== null && start < previousEnd;
+    const leadEnd = overlaps ? Math.min(previousEnd, end) : -1;
+    if (span) previousEnd = end;
+    // What kind of piece it is: layout names it, hierarchical gives the heading's level.
+    const level = chunk.metadata?.headingLevel;
+    const type = chunk.metadata?.type ?? (level ? `h${level}` : strategy);
+    return { index: chunk.index, type, text: chunk.content, overlap: 0,
+      length: codePointLength(chunk.content),
+      start, end, leadStart: overlaps ? start : -1, leadEnd,
+      label: chunk.heading ? `${type}: ${chunk.heading}` : type };
+  });
+}
+
+function passageChunks(raw, turns, overlapTurns) {
+  let start = 0;
+  let end = 0;
+  return raw.map((passage) => {
+    // A passage is a run of the input's turns: the last few of the passage before (at most
+    // overlapTurns), then new ones. Find how many it repeats by comparing the turns themselves.
+    const count = passage.turns.length;
+    let repeated = Math.min(count - 1, end - start, overlapTurns);
+    while (repeated > 0 && !sameTurns(turns, end - repeated, passage.turns, repeated)) {
+      repeated -= 1;
+    }
+    const firstNew = end;
+    start = end - repeated;
+    end = start + count;
+    return { index: passage.index, type: 'passage', text: passage.text, overlap: 0,
+      length: codePointLength(passage.text), start: -1, end: -1, leadStart: -1, leadEnd: -1,
+      label: `seq ${passage.firstSeq}–${passage.lastSeq}`, firstTurn: start, firstNew,
+      endTurn: end, passage };
+  });
+}
+
+function sameTurns(turns, from, spans, count) {
+  for (let i = 0; i < count; i += 1) {
+    const turn = turns[from + i];
+    const span = spans[i];
+    if (!turn || turn.seq !== span.seq || turn.text.length !== span.end - span.start) return false;
+  }
+  return true;
+}

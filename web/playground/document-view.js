@@ -1,0 +1,178 @@
+// The document with every chunk's span coloured in place. The text is cut into blocks of a few
+// thousand characters; a block gets its coloured spans only when it comes near the viewport,
+// and CSS `content-visibility: auto` lets the browser skip laying out the rest. So a 5 MB
+// document costs about as much to show as the part of it on screen.
+
+import { el } from './dom.js';
+import { markSelection, paintClasses, paintPieces, pieceAt } from './paint.js';
+
+const BLOCK_CHARS = 4000;
+// Blocks end at a line feed when one is this close after BLOCK_CHARS, so lines stay whole.
+const LINE_SLACK = 1000;
+const NEAR = '1200px 0px';
+
+export function createDocumentView(container, { onSelect }) {
+  let text = null;
+  let chunks = [];
+  let paint = null;
+  let startsAt = new Map();
+  let blocks = [];
+  let selected = -1;
+  const near = new Set();
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const block = entry.target;
+      if (entry.isIntersecting) {
+        near.add(block);
+        fill(block);
+      } else {
+        near.delete(block);
+      }
+    }
+  }, { root: container, rootMargin: NEAR });
+
+  container.addEventListener('click', (event) => {
+    const span = event.target.closest?.('[data-c]');
+    if (!span) return;
+    // Where chunks overlap, each click moves on to the next chunk holding the spot.
+    const holders = span.dataset.c.split(' ').map(Number);
+    const next = holders[(holders.indexOf(selected) + 1) % holders.length];
+    onSelect(next);
+  });
+
+  function makeBlocks(newText) {
+    observer.disconnect();
+    near.clear();
+    const charsPerLine = Math.max(20, Math.floor((container.clientWidth || 600) / 8.4));
+    blocks = blockCuts(newText).map(([start, end]) => {
+      const block = el('div', { className: 'block', dataset: { start, end } },
+        newText.slice(start, end));
+      // The browser keeps the real height once it has drawn a block; until then, a guess.
+      block.style.containIntrinsicSize = `auto ${estimateHeight(newText, start, end, charsPerLine)}px`;
+      return block;
+    });
+    container.replaceChildren(...blocks);
+    if (blocks.length === 0) {
+      container.append(el('p', { className: 'empty' }, 'Nothing to show yet: type, paste or open a document.'));
+    }
+    for (const block of blocks) observer.observe(block);
+  }
+
+  function fill(block) {
+    if (block.dataset.painted === 'yes') return;
+    const start = Number(block.dataset.start);
+    const end = Number(block.dataset.end);
+    const nodes = [];
+    const { bounds, owners, leads } = paint;
+    for (let i = pieceAt(bounds, start); i < owners.length && bounds[i] < end; i += 1) {
+      const from = Math.max(bounds[i], start);
+      const to = Math.min(bounds[i + 1], end);
+      const piece = text.slice(from, to);
+      if (!owners[i] && !leads[i]) {
+        nodes.push(piece);
+        continue;
+      }
+      const span = el('span', {}, piece);
+      span.classList.add(...paintClasses(owners[i], leads[i]));
+      if (owners[i]) span.dataset.c = owners[i].join(' ');
+      if (leads[i]) span.dataset.l = leads[i].join(' ');
+      const starting = startsAt.get(from);
+      if (starting) {
+        span.dataset.badge = starting.map((c) => `${c.index} · ${c.type}`).join('  ');
+        span.classList.add('first');
+      }
+      if (owners[i]?.includes(selected)) span.classList.add('selected');
+      if (leads[i]?.includes(selected)) span.classList.add('selected-lead');
+      nodes.push(span);
+    }
+    block.replaceChildren(...nodes);
+    block.dataset.painted = 'yes';
+  }
+
+  function blockAt(position) {
+    let low = 0;
+    let high = blocks.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (Number(blocks[mid].dataset.start) <= position) low = mid;
+      else high = mid - 1;
+    }
+    return blocks[low];
+  }
+
+  return {
+    /** Show `newText` coloured by `newChunks` (the view model of chunkers.js). */
+    show(newText, newChunks) {
+      chunks = newChunks;
+      paint = paintPieces(newText.length, newChunks);
+      startsAt = new Map();
+      for (const chunk of newChunks) {
+        if (chunk.start < 0 || chunk.end <= chunk.start) continue;
+        if (!startsAt.has(chunk.start)) startsAt.set(chunk.start, []);
+        startsAt.get(chunk.start).push(chunk);
+      }
+      if (selected >= chunks.length) selected = -1;
+      if (newText !== text) {
+        const scrollTop = container.scrollTop;
+        text = newText;
+        makeBlocks(newText);
+        container.scrollTop = scrollTop;
+      } else {
+        // Same text, new chunks: repaint what is on screen now, the rest when it is near.
+        for (const block of blocks) {
+          if (block.dataset.painted !== 'yes') continue;
+          block.dataset.painted = 'no';
+          if (!near.has(block)) {
+            block.replaceChildren(text.slice(Number(block.dataset.start), Number(block.dataset.end)));
+          }
+        }
+      }
+      for (const block of near) fill(block);
+      // The first blocks are painted at once so that a short document never flashes uncoloured.
+      for (const block of blocks.slice(0, 2)) fill(block);
+    },
+
+    /** Mark chunk `index` and, with `scroll`, bring its first span into view. */
+    select(index, { scroll = false } = {}) {
+      selected = index;
+      markSelection(container, index);
+      const chunk = chunks[index];
+      if (!scroll || !chunk || chunk.start < 0) return;
+      const block = blockAt(chunk.start);
+      fill(block);
+      const target = block.querySelector(`[data-c~="${index}"]`) ?? block;
+      const top = target.getBoundingClientRect().top - container.getBoundingClientRect().top;
+      container.scrollTop += top - 24;
+    },
+  };
+}
+
+/** [start, end) of each block: about BLOCK_CHARS long, ending after a line feed if one is near. */
+function blockCuts(text) {
+  const cuts = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(start + BLOCK_CHARS, text.length);
+    if (end < text.length) {
+      const lineEnd = text.indexOf('\n', end);
+      if (lineEnd !== -1 && lineEnd < end + LINE_SLACK) end = lineEnd + 1;
+      // Never cut between the two halves of a character outside the BMP.
+      else if (/[\ud800-\udbff]/.test(text[end - 1])) end += 1;
+    }
+    cuts.push([start, end]);
+    start = end;
+  }
+  return cuts;
+}
+
+function estimateHeight(text, start, end, charsPerLine) {
+  let lines = 0;
+  let lineStart = start;
+  while (lineStart < end) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1 || lineEnd >= end) lineEnd = end;
+    lines += Math.max(1, Math.ceil((lineEnd - lineStart) / charsPerLine));
+    lineStart = lineEnd + 1;
+  }
+  return Math.round(lines * 21);
+}

@@ -1,0 +1,23 @@
+// How sizes, offsets and times read on the page.
+
+/** A count with thousands separators: 12,345. */
+export function formatCount(n) {
+  return n.toLocaleString('en-US');
+}
+
+/** Milliseconds as m:ss.s (or h:mm:ss.s), '?' when unknown. */
+export function formatMs(ms) {
+  if (ms == null || !Number.isFinite(ms)) return '?';
+  const tenths = Math.round(ms / 100);
+  const seconds = Math.floor(tenths / 10) % 60;
+  const minutes = Math.floor(tenths / 600) % 60;
+  const hours = Math.floor(tenths / 36000);
+  const ss = `${String(seconds).padStart(2, '0')}.${tenths % 10}`;
+  return hours ? `${hours}:${String(minutes).padStart(2, '0')}:${ss}` : `${minutes}:${ss}`;
+}
+
+/** The first words of `text`, white space collapsed, at most `limit` characters. */
+export function firstWords(text, limit = 90) {
+  const head = text.slice(0, limit * 2).replace(/\s+/g, ' ').trim();
+  return head.length > limit ? `${head.slice(0, limit - 1)}…` : head;
+}

@@ -1,0 +1,76 @@
+// A histogram of chunk lengths drawn as SVG, with the size settings marked as lines, so one
+// can see at a glance how the chunks sit against the target and the maximum.
+
+import { svg } from './dom.js';
+import { formatCount } from './format.js';
+
+const WIDTH = 400;
+const HEIGHT = 150;
+const PAD = { left: 34, right: 10, top: 30, bottom: 22 };
+const BINS = 24;
+
+/**
+ * Draw `lengths` (with their `stats`, from stats.js) into `container`, with `markers`
+ * ([{label, value}]) as vertical lines. The x axis runs from 0 to a round number above the
+ * longest chunk and every marker.
+ */
+export function renderHistogram(container, lengths, stats, markers) {
+  // No spread of `lengths` into Math.max: a million chunks would overflow the call stack.
+  const top = niceCeiling(Math.max(1, stats.max, ...markers.map((m) => m.value)));
+  const width = top / BINS;
+  const counts = new Array(BINS).fill(0);
+  for (const length of lengths) counts[Math.min(BINS - 1, Math.floor(length / width))] += 1;
+  const highest = Math.max(1, ...counts);
+  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const x = (value) => PAD.left + (value / top) * plotW;
+  const y = (count) => PAD.top + plotH - (count / highest) * plotH;
+
+  const markerText = markers.map((m) => `${m.label} ${formatCount(m.value)}`).join(', ');
+  const chart = svg('svg', {
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', class: 'histogram-svg',
+    'aria-label': lengths.length
+      ? `Histogram of ${lengths.length} chunk lengths from ${formatCount(stats.min)} `
+        + `to ${formatCount(stats.max)} characters; ${markerText}`
+      : 'Histogram: no chunks',
+  });
+  counts.forEach((count, bin) => {
+    if (!count) return;
+    const from = bin * width;
+    chart.append(svg('rect', {
+      class: 'bar', x: x(from) + 0.5, y: y(count), width: Math.max(plotW / BINS - 1, 1),
+      height: PAD.top + plotH - y(count),
+    }, svg('title', {}, `${formatCount(Math.round(from))}–${formatCount(Math.round(from + width))}`
+      + ` characters: ${count} chunk${count === 1 ? '' : 's'}`)));
+  });
+  chart.append(
+    svg('line', { class: 'axis', x1: PAD.left, x2: WIDTH - PAD.right, y1: PAD.top + plotH,
+      y2: PAD.top + plotH }),
+    svg('text', { class: 'tick', x: PAD.left, y: HEIGHT - 6, 'text-anchor': 'start' }, '0'),
+    svg('text', { class: 'tick', x: WIDTH - PAD.right, y: HEIGHT - 6, 'text-anchor': 'end' },
+      formatCount(top)),
+    svg('text', { class: 'tick', x: PAD.left - 4, y: PAD.top + 4, 'text-anchor': 'end' },
+      String(highest)),
+  );
+  markers.forEach((marker, i) => {
+    const at = x(marker.value);
+    chart.append(
+      svg('line', { class: `marker marker-${i}`, x1: at, x2: at, y1: PAD.top - 4,
+        y2: PAD.top + plotH }),
+      // One row of labels per marker, so close markers never print over each other.
+      svg('text', { class: `marker-label marker-${i}`, x: at, y: 10 + 11 * i,
+        'text-anchor': at > WIDTH - 60 ? 'end' : at < PAD.left + 30 ? 'start' : 'middle' },
+      `${marker.label} ${formatCount(marker.value)}`),
+    );
+  });
+  container.replaceChildren(chart);
+}
+
+/** A round number (1, 2 or 5 times a power of ten, or a multiple) at or above `value`. */
+function niceCeiling(value) {
+  const power = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 2.5, 5, 10]) {
+    if (step * power >= value) return step * power;
+  }
+  return 10 * power;
+}

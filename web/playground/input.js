@@ -1,0 +1,39 @@
+// The text being chunked: the source menu and the text area. Every edit goes into the
+// source's own buffer, which is what lets a switch of sample or mode come back to it intact.
+
+import { el } from './dom.js';
+
+const KIND = {
+  document: { group: 'Documents', label: 'Document' },
+  transcript: { group: 'Transcripts', label: 'Transcript: a JSON list of turns' },
+};
+
+export function createInput({ select, textarea, label, sources, onPick, onEdit }) {
+  let shown = null;
+  textarea.addEventListener('input', () => {
+    shown.text = textarea.value;
+    onEdit(shown);
+  });
+  select.addEventListener('change', () => onPick(select.value));
+
+  return {
+    /** Rebuild the menu (a file was opened), keeping the choice. */
+    refresh() {
+      const groups = Object.entries(KIND).map(([kind, { group }]) => el('optgroup', { label: group },
+        ...sources.list().filter((source) => source.kind === kind)
+          .map((source) => el('option', { value: source.id }, source.label))));
+      select.replaceChildren(...groups);
+      if (shown) select.value = shown.id;
+    },
+
+    show(source) {
+      shown = source;
+      select.value = source.id;
+      label.textContent = KIND[source.kind].label;
+      if (textarea.value !== source.text) textarea.value = source.text;
+      textarea.placeholder = source.kind === 'transcript'
+        ? '[{"seq": 1, "itemId": "a", "text": "Hello.", "startMs": 0, "endMs": 900}, …]'
+        : 'Paste or type a document: Markdown or plain text.';
+    },
+  };
+}

@@ -1,0 +1,283 @@
+// The playground: loads the facade, and wires the input, the settings and the views together.
+// Each piece lives in its own module; this one holds the page's state and the order of events.
+
+import { loadChunker } from '../chunker.js';
+import { createChunkList } from './chunk-list.js';
+import { runChunker } from './chunkers.js';
+import { createControls } from './controls.js';
+import { createDocumentView } from './document-view.js';
+import { download, exportName } from './export.js';
+import { acceptFiles } from './files.js';
+import { firstWords, formatCount, formatMs } from './format.js';
+import { renderHistogram } from './histogram.js';
+import { createInput } from './input.js';
+import { createLoading } from './loading.js';
+import { createScheduler } from './scheduler.js';
+import { createSearch } from './search.js';
+import { MODE_INPUT, readQuery, settingsOf, writeQuery } from './settings.js';
+import { javascriptSnippet, pythonSnippet } from './snippets.js';
+import { createSources } from './sources.js';
+import { renderStats, summarize } from './stats.js';
+import { createTranscriptView } from './transcript-view.js';
+import { TranscriptJsonError } from './turns-json.js';
+
+const $ = (id) => document.getElementById(id);
+
+const loading = createLoading({ box: $('loading'), bar: $('load-progress'),
+  stage: $('load-stage'), time: $('load-time') });
+// One promise for the loaded facade: tests wait on it, and so can anyone in the console.
+window.chunkerReady = loadChunker({ onProgress: loading.progress, timeoutMs: 60_000 });
+
+const initial = readQuery(location.search);
+const sources = createSources();
+const state = {
+  api: null,
+  mode: initial.mode,
+  values: initial.values,
+  // The source shown for each kind of input, so that a mode switch comes back to it.
+  shown: { document: 'guide', transcript: 'meeting' },
+  documentMode: initial.mode === 'turns' ? 'semantic' : initial.mode,
+  result: null,
+  selected: -1,
+  runs: 0,
+};
+if (initial.sample && sources.has(initial.sample) && sources.get(initial.sample).sample) {
+  state.shown[sources.get(initial.sample).kind] = initial.sample;
+}
+const current = () => sources.get(state.shown[MODE_INPUT[state.mode]]);
+
+const controls = createControls($('settings'), { values: state.values, onChange: rerun });
+const input = createInput({ select: $('source'), textarea: $('text'), label: $('text-label'),
+  sources, onPick: showSource, onEdit: textEdited });
+const documentView = createDocumentView($('document'), { onSelect: (i) => select(i, 'document') });
+const transcriptView = createTranscriptView($('transcript'), {
+  onSelect: (i) => select(i, 'document') });
+const list = createChunkList($('chunk-list'), { onSelect: (i) => select(i, 'list') });
+const search = createSearch({ input: $('query'), tokensOut: $('query-tokens'),
+  resultsOut: $('search-results'), onSelect: (i) => select(i, 'search') });
+const scheduler = createScheduler(
+  (job) => runChunker(state.api, job.mode, job.values, job.text),
+  { onResult: draw, onError: showError, onBusy: (busy) => { document.body.dataset.busy = busy; } },
+);
+
+input.refresh();
+for (const radio of document.querySelectorAll('input[name="mode"]')) {
+  radio.addEventListener('change', () => setMode(radio.value));
+}
+acceptFiles({ picker: $('file-input'), page: document.documentElement,
+  onFile: openFile, onError: (message) => { $('text-error').textContent = message; } });
+wireExport();
+showMode();
+showSource(current().id);
+
+window.chunkerReady.then((api) => {
+  state.api = api;
+  search.setApi(api);
+  loading.ready();
+  $('app').disabled = false;
+  rerun();
+}, (error) => {
+  loading.failed(error);
+  console.error(error);
+});
+
+// --- input -------------------------------------------------------------------------------
+
+function setMode(mode) {
+  state.mode = mode;
+  if (MODE_INPUT[mode] === 'document') state.documentMode = mode;
+  showMode();
+  showSource(current().id);
+}
+
+function showMode() {
+  for (const radio of document.querySelectorAll('input[name="mode"]')) {
+    radio.checked = radio.value === state.mode;
+  }
+  controls.showMode(state.mode);
+  $('document').hidden = state.mode === 'turns';
+  $('transcript').hidden = state.mode !== 'turns';
+}
+
+/** Show source `id`, switching to a mode that reads its kind of text if need be. */
+async function showSource(id) {
+  const kind = sources.get(id).kind;
+  state.shown[kind] = id;
+  if (MODE_INPUT[state.mode] !== kind) {
+    state.mode = kind === 'transcript' ? 'turns' : state.documentMode;
+    showMode();
+  }
+  let source;
+  try {
+    source = await sources.load(id);
+  } catch (error) {
+    $('text-error').textContent = `The sample could not be loaded: ${error.message}`;
+    return;
+  }
+  if (state.shown[kind] !== id || MODE_INPUT[state.mode] !== kind) return;  // overtaken
+  input.show(source);
+  $('text-error').textContent = '';
+  rerun();
+}
+
+function openFile(name, text) {
+  const id = sources.addFile(name, text);
+  input.refresh();
+  showSource(id);
+}
+
+let editTimer = 0;
+function textEdited(source) {
+  // Typing must not wait on chunking: the bigger the text, the longer the pause it waits for.
+  clearTimeout(editTimer);
+  const delay = source.text.length > 1e6 ? 400 : source.text.length > 1e5 ? 150 : 50;
+  editTimer = setTimeout(rerun, delay);
+}
+
+// --- running -----------------------------------------------------------------------------
+
+/** The query of a link that reproduces the settings (and the sample, when one is shown). */
+function shareQuery() {
+  const source = current();
+  return writeQuery({ mode: state.mode, values: state.values,
+    sample: source.sample ? source.id : null });
+}
+
+let urlTimer = 0;
+function rerun() {
+  const source = current();
+  updateCode(source);
+  // Chromium throttles history updates made on every slider step, so they wait for a pause.
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => history.replaceState(null, '', shareQuery()), 250);
+  if (!state.api || source.text === null) return;
+  let blank = false;
+  for (const setting of settingsOf(state.mode)) {
+    const missing = setting.kind === 'int' && Number.isNaN(state.values[setting.name]);
+    controls.setError(setting.name, missing ? `${setting.label} needs a number.` : '');
+    blank ||= missing;
+  }
+  if (blank) return markStale();
+  scheduler.request({ mode: state.mode, values: { ...state.values }, text: source.text,
+    source, started: performance.now() });
+}
+
+function draw(result, job) {
+  controls.clearErrors();
+  $('text-error').textContent = '';
+  $('run-error').textContent = '';
+  $('results').classList.remove('stale');
+  state.result = { ...result, source: job.source, values: job.values };
+  const { chunks } = result;
+  const lengths = chunks.map((chunk) => chunk.length);
+  const stats = summarize(lengths);
+  const noun = result.mode === 'turns' ? 'passages' : 'chunks';
+  renderStats($('stats'), stats, noun);
+  renderHistogram($('histogram'), lengths, stats, markers(result.mode, job.values));
+  if (result.mode === 'turns') transcriptView.show(result.turns, chunks);
+  else documentView.show(job.text, chunks);
+  list.show(chunks, describe(result.mode));
+  search.setChunks(chunks);
+  select(state.selected < chunks.length ? state.selected : -1, 'run');
+  state.runs += 1;
+  document.body.dataset.runs = state.runs;
+  $('run-status').textContent = `${formatCount(chunks.length)} ${noun} in `
+    + `${formatCount(Math.round(performance.now() - job.started))} ms`;
+}
+
+function markers(mode, values) {
+  const wanted = {
+    semantic: [['target', values.targetSize], ['max', values.maxSize]],
+    engine: [['chunk size', values.chunkSize]],
+    turns: [['max', values.maxChars]],
+  }[mode];
+  return wanted.filter(([, value]) => Number.isFinite(value) && value > 0)
+    .map(([label, value]) => ({ label, value }));
+}
+
+function describe(mode) {
+  if (mode === 'turns') {
+    return ({ index, length, passage }) => ({
+      title: `${index} · seq ${passage.firstSeq}–${passage.lastSeq}`,
+      meta: [`${formatCount(length)} chars`,
+        passage.startMs !== undefined || passage.endMs !== undefined
+          ? `${formatMs(passage.startMs)}–${formatMs(passage.endMs)}` : null,
+        passage.itemIds.length ? passage.itemIds.join(', ') : null,
+      ].filter(Boolean).join(' · '),
+      preview: firstWords(passage.text),
+    });
+  }
+  return ({ index, label, length, start, end, text, overlap }) => ({
+    title: `${index} · ${label}`,
+    meta: `${formatCount(length)} chars · `
+      + (start < 0 ? 'not found in the text' : `${formatCount(start)}–${formatCount(end)}`),
+    preview: firstWords(text.slice(overlap)),
+  });
+}
+
+/** Report a failed run at the field it is about, and keep the last good result on screen. */
+function showError(error, job) {
+  controls.clearErrors();
+  $('text-error').textContent = '';
+  $('run-error').textContent = '';
+  const setting = settingsOf(job.mode).find((s) => new RegExp(`\\b(${s.name}|${s.python})\\b`)
+    .test(error.message));
+  if (setting && (error instanceof RangeError || error instanceof TypeError)) {
+    controls.setError(setting.name, error.message);
+  } else if (error instanceof TranscriptJsonError || job.mode === 'turns') {
+    $('text-error').textContent = error.message;
+  } else {
+    $('run-error').textContent = `Chunking failed: ${error.message}`;
+    // Not a bad setting: a bug to look into, with its stack.
+    if (!(error instanceof RangeError || error instanceof TypeError)) console.error(error);
+  }
+  markStale();
+}
+
+function markStale() {
+  if (!state.result) return;
+  $('results').classList.add('stale');
+  $('run-status').textContent = 'Showing the last good result: see the message by the field.';
+}
+
+// --- selection ---------------------------------------------------------------------------
+
+/** Select chunk `index` everywhere; each view scrolls to it unless the click came from it. */
+function select(index, origin) {
+  state.selected = index;
+  const scroll = origin !== 'run';
+  documentView.select(index, { scroll: scroll && origin !== 'document' });
+  transcriptView.select(index, { scroll: scroll && origin !== 'document' });
+  list.select(index, { scroll: scroll && origin !== 'list' });
+}
+
+// --- take it away ------------------------------------------------------------------------
+
+function updateCode(source) {
+  $('code-python').textContent = pythonSnippet(state.mode, state.values, source.name);
+  $('code-js').textContent = javascriptSnippet(state.mode, state.values, source.name);
+}
+
+function wireExport() {
+  const status = (message) => { $('export-status').textContent = message; };
+  const save = (lines) => {
+    if (!state.result) return status('Nothing to download yet.');
+    download(state.result.raw, exportName(state.result.source.name, state.result.mode), lines);
+    return status(`Downloaded ${formatCount(state.result.raw.length)} records.`);
+  };
+  const copy = async (what, text) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      status(`${what} copied.`);
+    } catch {
+      // Without clipboard access, show the code so it can be selected by hand.
+      $('code-python').closest('details').open = true;
+      status(`Could not copy: select the ${what.toLowerCase()} below instead.`);
+    }
+  };
+  $('download-json').addEventListener('click', () => save(false));
+  $('download-jsonl').addEventListener('click', () => save(true));
+  $('copy-python').addEventListener('click', () => copy('Python', $('code-python').textContent));
+  $('copy-js').addEventListener('click', () => copy('JavaScript', $('code-js').textContent));
+  $('copy-link').addEventListener('click', () => copy('Link', new URL(shareQuery(), location.href).href));
+}

@@ -1,0 +1,98 @@
+// Search the chunks as a lexical index would: the query's words from lexicalTokens, and for
+// each chunk holding a word that begins with one of them, its snippet from snippetAround with
+// the matching words marked. Both functions run in Python; the page only draws.
+
+import { el } from './dom.js';
+import { WORD_RE, fold } from './words.js';
+
+const DEBOUNCE_MS = 150;
+const SHOWN = 100;
+const BATCH = 32;
+
+export function createSearch({ input, tokensOut, resultsOut, onSelect }) {
+  let api = null;
+  let chunks = [];
+  let folded = null;
+  let generation = 0;
+  let timer = 0;
+
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(search, DEBOUNCE_MS);
+  });
+  resultsOut.addEventListener('click', (event) => {
+    const hit = event.target.closest?.('[data-index]');
+    if (hit) onSelect(Number(hit.dataset.index));
+  });
+
+  function search() {
+    run().catch((error) => {
+      tokensOut.replaceChildren(`Search failed: ${error.message}`);
+      console.error(error);
+    });
+  }
+
+  async function run() {
+    const mine = ++generation;
+    const query = input.value;
+    if (!api || !query.trim()) {
+      tokensOut.replaceChildren();
+      resultsOut.replaceChildren();
+      return;
+    }
+    const tokens = await api.lexicalTokens(query);
+    if (mine !== generation) return;
+    tokensOut.replaceChildren(...(tokens.length
+      ? ['Words: ', ...tokens.map((token) => el('code', { className: 'token' }, token))]
+      : ['No words in the query: a word starts with a letter or a digit.']));
+    if (!tokens.length) {
+      resultsOut.replaceChildren();
+      return;
+    }
+    // A chunk can only match if a token appears in its folded text: only those are asked.
+    folded ??= chunks.map((chunk) => fold(chunk.text));
+    const candidates = chunks.filter((_, i) => tokens.some((token) => folded[i].includes(token)));
+    const hits = [];
+    for (let i = 0; i < candidates.length; i += BATCH) {
+      const batch = candidates.slice(i, i + BATCH);
+      const snippets = await Promise.all(batch.map((chunk) => api.snippetAround(chunk.text, tokens,
+        { before: 60, after: 140 })));
+      if (mine !== generation) return;
+      snippets.forEach((snippet, j) => { if (snippet.at >= 0) hits.push([batch[j], snippet]); });
+    }
+    const more = hits.length > SHOWN ? [el('li', { className: 'muted' },
+      `and ${hits.length - SHOWN} more`)] : [];
+    resultsOut.replaceChildren(
+      el('li', { className: 'hits-count' },
+        `${hits.length} of ${chunks.length} ${hits.length === 1 ? 'chunk matches' : 'chunks match'}`),
+      ...hits.slice(0, SHOWN).map(([chunk, snippet]) => el('li', {},
+        el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
+          el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`),
+          el('span', { className: 'hit-snippet' }, ...marked(snippet.text, tokens))))),
+      ...more);
+  }
+
+  return {
+    setApi(newApi) { api = newApi; },
+    /** New chunks: search them again for the query in the box. */
+    setChunks(newChunks) {
+      chunks = newChunks;
+      folded = null;
+      search();
+    },
+  };
+}
+
+/** `text` as nodes, each word beginning with one of `tokens` wrapped in `<mark>`. */
+function marked(text, tokens) {
+  const nodes = [];
+  let last = 0;
+  for (const match of text.matchAll(WORD_RE)) {
+    const word = fold(match[0]);
+    if (!tokens.some((token) => word.startsWith(token))) continue;
+    nodes.push(text.slice(last, match.index), el('mark', {}, match[0]));
+    last = match.index + match[0].length;
+  }
+  nodes.push(text.slice(last));
+  return nodes;
+}

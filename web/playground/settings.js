@@ -1,0 +1,89 @@
+// Every setting of every mode, in one table: the controls, the URL and the code snippets all
+// read it, so a setting added here appears in each of them with the same name and default.
+
+/** The three chunkers the page can run, in the order of the mode switch. */
+export const MODES = ['semantic', 'engine', 'turns'];
+
+/** Which kind of text each mode reads: a document, or a transcript as JSON turns. */
+export const MODE_INPUT = { semantic: 'document', engine: 'document', turns: 'transcript' };
+
+export const STRATEGIES = ['fixed', 'semantic', 'hierarchical', 'layout'];
+
+// `sliderMax` only bounds the slider; the number field beside it takes any value, so a size
+// outside the slider's range can still be tried (and an invalid one is reported at the field).
+export const SETTINGS = [
+  { mode: 'semantic', name: 'targetSize', python: 'target_size', kind: 'int', def: 1000,
+    min: 1, sliderMax: 4000, label: 'Target size',
+    help: 'Characters a chunk gathers before a blank line ends it; the splits pack to it.' },
+  { mode: 'semantic', name: 'maxSize', python: 'max_size', kind: 'int', def: 2000,
+    min: 1, sliderMax: 8000, label: 'Max size',
+    help: 'A chunk longer than this is split again: paragraphs, sentences, then fixed.' },
+  { mode: 'semantic', name: 'minSize', python: 'min_size', kind: 'int', def: 200,
+    min: 0, sliderMax: 2000, label: 'Min size',
+    help: 'A shorter chunk joins the one before it (not a heading or code block).' },
+  { mode: 'semantic', name: 'overlap', python: 'overlap', kind: 'int', def: 100,
+    min: 0, sliderMax: 1000, label: 'Overlap',
+    help: 'Characters of the chunk before that each chunk starts with.' },
+  { mode: 'semantic', name: 'preserveCodeBlocks', python: 'preserve_code_blocks', kind: 'bool',
+    def: true, label: 'Preserve code blocks',
+    help: 'Keep each fenced code block as one chunk, up to the max size.' },
+  { mode: 'semantic', name: 'respectHeadings', python: 'respect_headings', kind: 'bool',
+    def: true, label: 'Respect headings', help: 'Start a chunk at each Markdown heading.' },
+  { mode: 'engine', name: 'strategy', python: 'strategy', kind: 'choice', choices: STRATEGIES,
+    def: 'fixed', label: 'Strategy',
+    help: 'fixed: windows of chunk size; semantic: cut where neighbouring sentences differ; '
+      + 'hierarchical: at headings; layout: code blocks and tables whole.' },
+  { mode: 'engine', name: 'chunkSize', python: 'chunk_size', kind: 'int', def: 512,
+    min: 1, sliderMax: 4000, label: 'Chunk size', help: 'Characters a chunk holds at most.' },
+  { mode: 'engine', name: 'chunkOverlap', python: 'chunk_overlap', kind: 'int', def: 64,
+    min: 0, sliderMax: 1000, label: 'Chunk overlap',
+    help: 'Characters each fixed window starts before the end of the last.' },
+  { mode: 'turns', name: 'maxChars', python: 'max_chars', kind: 'int', def: 1200,
+    min: 1, sliderMax: 6000, label: 'Max characters',
+    help: 'A passage holds whole turns up to this many characters (one long turn may pass it).' },
+  { mode: 'turns', name: 'overlapTurns', python: 'overlap_turns', kind: 'int', def: 1,
+    min: 0, sliderMax: 10, label: 'Overlap turns',
+    help: 'Turns from the end of each passage that the next one opens with.' },
+];
+
+/** The settings of one mode, in table order. */
+export function settingsOf(mode) {
+  return SETTINGS.filter((setting) => setting.mode === mode);
+}
+
+/** Every setting at its default, keyed by name. */
+export function defaultValues() {
+  return Object.fromEntries(SETTINGS.map((setting) => [setting.name, setting.def]));
+}
+
+/**
+ * Read the mode, the settings and the sample from a URL's query. Values are only parsed, not
+ * judged: `?targetSize=0` comes through so that the field can show the chunker's own message.
+ */
+export function readQuery(search) {
+  const params = new URLSearchParams(search);
+  const mode = MODES.includes(params.get('mode')) ? params.get('mode') : 'semantic';
+  const values = defaultValues();
+  for (const setting of SETTINGS) {
+    const raw = params.get(setting.name);
+    if (raw === null) continue;
+    const value = parseValue(setting, raw);
+    if (value !== undefined) values[setting.name] = value;
+  }
+  return { mode, values, sample: params.get('sample') };
+}
+
+function parseValue(setting, raw) {
+  if (setting.kind === 'bool') return raw === 'true' ? true : raw === 'false' ? false : undefined;
+  if (setting.kind === 'choice') return setting.choices.includes(raw) ? raw : undefined;
+  const number = Number(raw);
+  return raw.trim() !== '' && Number.isFinite(number) ? number : undefined;
+}
+
+/** The query that reproduces the current mode and its settings (and a sample, when shown). */
+export function writeQuery({ mode, values, sample }) {
+  const params = new URLSearchParams({ mode });
+  for (const setting of settingsOf(mode)) params.set(setting.name, String(values[setting.name]));
+  if (sample) params.set('sample', sample);
+  return `?${params}`;
+}

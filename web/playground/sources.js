@@ -1,0 +1,50 @@
+// The texts the page can show: the user's own, each file they opened, and the samples. Each
+// keeps its own edits, so switching modes or samples and back restores exactly what was there.
+
+const SAMPLES = [
+  { id: 'guide', kind: 'document', name: 'indexer-guide.md',
+    label: 'Sample: technical guide (Markdown, code, tables)' },
+  { id: 'handbook', kind: 'document', name: 'handbook.md',
+    label: 'Sample: refunds and shipping handbook' },
+  { id: 'meeting', kind: 'transcript', name: 'meeting.json', label: 'Sample: meeting transcript' },
+];
+
+/** Documents are chunked as text; transcripts are a JSON list of turns. */
+export function kindOfFile(name) {
+  return /\.json$/i.test(name) ? 'transcript' : 'document';
+}
+
+export function createSources() {
+  const sources = new Map();
+  const add = (source) => { sources.set(source.id, source); return source.id; };
+  add({ id: 'own-document', kind: 'document', label: 'Your text', name: 'document.md', text: '' });
+  add({ id: 'own-transcript', kind: 'transcript', label: 'Your transcript',
+    name: 'transcript.json', text: '' });
+  for (const sample of SAMPLES) add({ ...sample, text: null, sample: true });
+  let files = 0;
+
+  return {
+    get: (id) => sources.get(id),
+    has: (id) => sources.has(id),
+    list: () => [...sources.values()],
+
+    /** Keep an opened file as a source of its own, so it never replaces typed text. */
+    addFile(name, text) {
+      files += 1;
+      return add({ id: `file-${files}`, kind: kindOfFile(name), label: `File: ${name}`, name, text });
+    },
+
+    /** The source with its text, fetching a sample the first time it is shown. */
+    async load(id) {
+      const source = sources.get(id);
+      if (source.text === null) {
+        const response = await fetch(`samples/${source.name}`);
+        if (!response.ok) throw new Error(`sample ${source.name}: HTTP ${response.status}`);
+        // Another load of the same sample may have finished first; keep its (maybe edited) text.
+        const text = await response.text();
+        if (source.text === null) source.text = text;
+      }
+      return source;
+    },
+  };
+}
