@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fixture_cases import ENGINE_OPTIONS, params, snake
+from fixture_cases import ENGINE_OPTIONS, lookup_embed_fn, params, snake
 from test_core_properties import is_subsequence, visible
 
 import pytest
@@ -13,6 +13,8 @@ from chunker import ChunkingEngine
 @pytest.mark.parametrize("case", params("engine_hangs.json"))
 def test_ends_where_the_original_loops_forever(case):
     options = snake(case["options"], ENGINE_OPTIONS)
+    if case["embeddings"]:
+        options["embed_fn"] = lookup_embed_fn(case["embeddings"])
     chunks = ChunkingEngine().chunk(case["content"], **options)
     assert [c.index for c in chunks] == list(range(len(chunks)))
     produced = "".join((c.heading or "") + c.content for c in chunks)

@@ -14,9 +14,11 @@ __all__ = ["hierarchical_chunks"]
 
 # The original's /^(#{1,6})\s+(.+)$/gm spelt for Python: `^` and `$` at JavaScript's line
 # terminators, `.` anything but one. `\s+` may cross lines, so "#\n\nIntro" is a heading
-# "Intro", as in the original; "#Intro" and "####### x" are not headings.
+# "Intro", as in the original; "#Intro" and "####### x" are not headings. It is matched
+# with the line terminator before the `#` (a line feed is put in front of the text), so the
+# scan jumps between line ends instead of trying every position.
 HEADING_RE = re.compile(
-    rf"(?:(?<=[{LINE_TERMINATORS}])|\A)(#{{1,6}})[{WS_CLASS}]+([^{LINE_TERMINATORS}]+)"
+    rf"[{LINE_TERMINATORS}](#{{1,6}})[{WS_CLASS}]+([^{LINE_TERMINATORS}]+)"
     rf"(?=[{LINE_TERMINATORS}]|\Z)"
 )
 
@@ -58,21 +60,24 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
 
 
 def _sections(content: str) -> list[_Section]:
-    matches = list(HEADING_RE.finditer(content))
+    # (start of the heading line, end of the match, level, heading) in `content`'s positions.
+    matches = [
+        (m.start(1) - 1, m.end() - 1, len(m.group(1)), js_trim(m.group(2)))
+        for m in HEADING_RE.finditer("\n" + content)
+    ]
     if not matches:
         # Untrimmed, as the original: white space alone makes a chunk of white space.
         return [_Section(None, None, (), content)]
     sections: list[_Section] = []
-    preamble = js_trim(content[: matches[0].start()])
+    preamble = js_trim(content[: matches[0][0]])
     if preamble:
         sections.append(_Section(None, None, (), preamble))
     stack: list[tuple[int, str]] = []  # (level, heading) of the open ancestors
-    for number, match in enumerate(matches):
-        level, heading = len(match.group(1)), js_trim(match.group(2))
-        body_end = matches[number + 1].start() if number + 1 < len(matches) else len(content)
+    for number, (_, end, level, heading) in enumerate(matches):
+        body_end = matches[number + 1][0] if number + 1 < len(matches) else len(content)
         while stack and stack[-1][0] >= level:
             stack.pop()
         ancestors = tuple(text for _, text in stack)
         stack.append((level, heading))
-        sections.append(_Section(heading, level, ancestors, js_trim(content[match.end() : body_end])))
+        sections.append(_Section(heading, level, ancestors, js_trim(content[end:body_end])))
     return sections
