@@ -15,8 +15,7 @@ each search is bounded to the window it may answer from.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Tuple
 
 from .records import BoundaryType, Chunk
 from .validation import require_bool, require_int, require_text
@@ -38,7 +37,7 @@ STRUCTURE_LINE_RE = re.compile(
     rf"""\n(?:
         (?P<fence>[{_WS_IN_LINE}]*```[^\n]*)
       | (?P<heading>\#{{1,6}}[{_WS_IN_LINE}][^\n]*)
-      | (?P<blank>[{_WS_IN_LINE}]*(?:\n[{_WS_IN_LINE}]*)*)
+      | (?P<blank>[{WS_CLASS}]*)  # backtracks to the last line feed of the run
     )(?=\n|\Z)""",
     re.VERBOSE,
 )
@@ -54,24 +53,8 @@ SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+")
 SPACES_RE = re.compile(" *")
 
 
-@dataclass(slots=True)
-class _Segment:
-    """A piece of the input on its way to becoming a chunk; `parts` join into its text."""
-
-    parts: list[str]
-    offset: int
-    boundary: BoundaryType
-    length: int = field(default=0)
-
-    @classmethod
-    def of(cls, text: str, offset: int, boundary: BoundaryType) -> _Segment:
-        return cls([text], offset, boundary, len(text))
-
-    @property
-    def text(self) -> str:
-        if len(self.parts) > 1:
-            self.parts = ["".join(self.parts)]
-        return self.parts[0]
+# A piece of the input on its way to becoming a chunk: its text, where it starts, its type.
+_Segment = Tuple[str, int, BoundaryType]
 
 
 class SemanticChunker:
@@ -134,28 +117,18 @@ class SemanticChunker:
             raise TypeError(f"metadata must be a mapping or None, got {type(metadata).__name__}")
         if is_blank(text):
             return []
+        max_size, overlap = self.max_size, self.overlap
         segments: list[_Segment] = []
         for segment in self._split_by_structure(text):
-            if segment.length <= self.max_size:
+            if len(segment[0]) <= max_size:
                 segments.append(segment)
             else:
-                segments.extend(self._split_oversized(segment.text, segment.offset))
-        merged = self._merge_small(segments)
+                segments += self._split_oversized(segment[0], segment[1])
         chunks: list[Chunk] = []
         previous = ""
-        for index, segment in enumerate(merged):
-            own = segment.text
-            lead = previous[-self.overlap :] if index > 0 and self.overlap > 0 else ""
-            chunks.append(
-                Chunk(
-                    text=lead + own,
-                    index=index,
-                    start_offset=segment.offset,
-                    end_offset=segment.offset + len(own),
-                    boundary_type=segment.boundary,
-                    metadata=metadata,
-                )
-            )
+        for index, (own, offset, boundary) in enumerate(self._merge_small(segments)):
+            lead = previous[-overlap:] if index and overlap else ""
+            chunks.append(Chunk(lead + own, index, offset, offset + len(own), boundary, metadata))
             previous = own
         return chunks
 
@@ -168,10 +141,9 @@ class SemanticChunker:
         """
         padded = text + "\n"
         segments: list[_Segment] = []
-
-        def emit(start: int, end: int, boundary: BoundaryType) -> None:
-            segments.append(_Segment.of(padded[start:end], start, boundary))
-
+        emit = segments.append
+        target_size = self.target_size
+        fences, headings = self.preserve_code_blocks, self.respect_headings
         segment_start = 0
         segment_has_text = False
         boundary: BoundaryType = "paragraph"
@@ -180,58 +152,52 @@ class SemanticChunker:
         # Positions in "\n" + text are one past those in text: a match starts at the line feed
         # before its line, which is where the line starts in text.
         for line in STRUCTURE_LINE_RE.finditer("\n" + text):
-            start, kind = line.start(), line.lastgroup
-            end = line.end(kind) - 1  # the line feed ending the (last) line, or the text's end
-            if (kind == "fence" and not self.preserve_code_blocks) or (
-                kind == "heading" and not self.respect_headings
-            ):
+            kind = line.lastgroup
+            if (kind == "heading" and not headings) or (kind == "fence" and not fences):
                 continue  # an ordinary line, counted below as one between those handled
+            start = line.start()
+            end = line.end(kind) - 1  # the line feed ending the (last) line, or the text's end
             if code_start < 0 and start > handled_to + 1:
                 segment_has_text = True  # ordinary, non-blank lines came since the last one
             handled_to = end
-            if kind == "fence":
+            if kind == "blank":
+                # The first blank line that starts once the segment holds target_size
+                # characters ends it; the ones before it join it.
+                least = segment_start + target_size
+                if code_start >= 0 or not segment_has_text or least > end:
+                    continue
+                if start < least:
+                    start = text.find("\n", least - 1, end) + 1
+                    if not start:
+                        continue
+                emit((padded[segment_start:start], segment_start, boundary))
+                line_end = text.find("\n", start, end + 1)
+                segment_start = (end if line_end < 0 else line_end) + 1
+                segment_has_text, boundary = False, "paragraph"
+            elif kind == "fence":
                 if code_start < 0:
                     # The gathering segment is flushed but kept: if the block never closes,
                     # it comes out again at the end (a quirk of the original, kept).
                     if segment_has_text:
-                        emit(segment_start, start, boundary)
+                        emit((padded[segment_start:start], segment_start, boundary))
                     code_start = start
                 else:
-                    emit(code_start, end, "code-block")
+                    emit((text[code_start:end], code_start, "code-block"))
                     code_start = -1
                     segment_start, segment_has_text, boundary = end + 1, False, "paragraph"
-            elif code_start >= 0:
-                continue
-            elif kind == "heading":
+            elif code_start < 0:  # a heading
                 if segment_has_text:
-                    emit(segment_start, start, boundary)
+                    emit((padded[segment_start:start], segment_start, boundary))
                 segment_start, segment_has_text, boundary = start, True, "heading"
-            elif segment_has_text:
-                # Blank lines: the first that starts once the segment holds target_size
-                # characters ends it; the ones before it join it.
-                ending = self._first_line_from(text, start, end, segment_start + self.target_size)
-                if ending >= 0:
-                    emit(segment_start, ending, boundary)
-                    line_end = text.find("\n", ending, end + 1)
-                    segment_start = (end if line_end < 0 else line_end) + 1
-                    segment_has_text, boundary = False, "paragraph"
         if code_start >= 0:
-            emit(code_start, len(padded), "code-block")  # never blank: it holds the fence
+            emit((padded[code_start:], code_start, "code-block"))  # never blank: it holds the fence
             segment_end = code_start
         else:
             segment_has_text = segment_has_text or len(text) > handled_to + 1
             segment_end = len(padded)
         if segment_has_text:
-            emit(segment_start, segment_end, boundary)
+            emit((padded[segment_start:segment_end], segment_start, boundary))
         return segments
-
-    @staticmethod
-    def _first_line_from(text: str, start: int, end: int, least: int) -> int:
-        """The first line start at or after `least` among the lines of `text[start:end]`, or -1."""
-        if start >= least:
-            return start
-        feed = text.find("\n", least - 1, end)
-        return feed + 1 if feed >= 0 else -1
 
     def _split_oversized(self, text: str, offset: int) -> list[_Segment]:
         """Step 2: split at blank lines, falling back to sentences for what is still long."""
@@ -265,7 +231,7 @@ class SemanticChunker:
             if len(gathered) > self.max_size:
                 results.extend(split_further(gathered, at))
             else:
-                results.append(_Segment.of(gathered, at, boundary))
+                results.append((gathered, at, boundary))
 
         gathered = ""
         gathered_at = offset
@@ -297,7 +263,7 @@ class SemanticChunker:
                     end = space
             part = js_trim(text[position:end])
             if part:
-                results.append(_Segment.of(part, offset + position, "fixed"))
+                results.append((part, offset + position, "fixed"))
             position = SPACES_RE.match(text, end).end()
         return results
 
@@ -305,16 +271,20 @@ class SemanticChunker:
         """Step 3: add each short paragraph, sentence or fixed part to the segment before."""
         if len(segments) <= 1:
             return segments
-        merged: list[_Segment] = []
-        for segment in segments:
+        min_size = self.min_size
+        # Each group: [offset, boundary, text, ("\n\n", text)...], joined once at the end.
+        groups: list[list[Any]] = []
+        for text, offset, boundary in segments:
             if (
-                merged
-                and segment.boundary not in ("heading", "code-block")
-                and len(js_trim(segment.text)) < self.min_size
+                groups
+                and boundary != "heading"
+                and boundary != "code-block"
+                and len(js_trim(text)) < min_size
             ):
-                previous = merged[-1]
-                previous.parts += ("\n\n", segment.text)
-                previous.length += 2 + segment.length
+                groups[-1] += ("\n\n", text)
             else:
-                merged.append(segment)
-        return merged
+                groups.append([offset, boundary, text])
+        return [
+            ("".join(group[2:]) if len(group) > 3 else group[2], group[0], group[1])
+            for group in groups
+        ]
