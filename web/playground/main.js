@@ -242,13 +242,16 @@ function markStale() {
 
 // --- selection ---------------------------------------------------------------------------
 
-/** Select chunk `index` everywhere; each view scrolls to it unless the click came from it. */
+/**
+ * Select chunk `index` everywhere. The document scrolls to it unless the click came from it;
+ * the list scrolls only as far as needed to show the row (arrow keys move past its edge).
+ */
 function select(index, origin) {
   state.selected = index;
   const scroll = origin !== 'run';
   documentView.select(index, { scroll: scroll && origin !== 'document' });
   transcriptView.select(index, { scroll: scroll && origin !== 'document' });
-  list.select(index, { scroll: scroll && origin !== 'list' });
+  list.select(index, { scroll });
 }
 
 // --- take it away ------------------------------------------------------------------------
