@@ -15,32 +15,14 @@ each search is bounded to the window it may answer from.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping, Tuple
+from typing import Any, Callable, Mapping
 
 from .records import BoundaryType, Chunk
+from .structure import Segment, split_by_structure
 from .validation import require_bool, require_int, require_text
 from .whitespace import WS_CLASS, is_blank, js_trim
 
 __all__ = ["SemanticChunker"]
-
-# White space within a line.
-_WS_IN_LINE = WS_CLASS.replace("\\n", "")
-
-# The lines that can change what step 1 gathers, each matched with the line feed before it
-# (the text is scanned with one put in front), so the scan jumps from line feed to line feed:
-# - fence: "```py" or "  ```", a line whose trimmed text starts with three backticks;
-# - heading: one to six `#` at the start of the line, then white space ("## Setup", "#\\tx";
-#   not "#word" nor "####### x");
-# - blank: a run of lines holding white space alone.
-# Each group ends where its (last) line does; other lines are never visited.
-STRUCTURE_LINE_RE = re.compile(
-    rf"""\n(?:
-        (?P<fence>[{_WS_IN_LINE}]*```[^\n]*)
-      | (?P<heading>\#{{1,6}}[{_WS_IN_LINE}][^\n]*)
-      | (?P<blank>[{WS_CLASS}]*)  # backtracks to the last line feed of the run
-    )(?=\n|\Z)""",
-    re.VERBOSE,
-)
 
 # A paragraph break: a line feed, any white space, another line feed.
 # "a\n\nb", "a\n \t\nb" and "a\n\n\n\nb" each split into "a" and "b".
@@ -51,10 +33,6 @@ SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+")
 
 # The spaces a fixed split skips before the next part starts (spaces only, as the original).
 SPACES_RE = re.compile(" *")
-
-
-# A piece of the input on its way to becoming a chunk: its text, where it starts, its type.
-_Segment = Tuple[str, int, BoundaryType]
 
 
 class SemanticChunker:
@@ -118,8 +96,11 @@ class SemanticChunker:
         if is_blank(text):
             return []
         max_size, overlap = self.max_size, self.overlap
-        segments: list[_Segment] = []
-        for segment in self._split_by_structure(text):
+        segments: list[Segment] = []
+        structure = split_by_structure(
+            text, self.target_size, self.preserve_code_blocks, self.respect_headings
+        )
+        for segment in structure:
             if len(segment[0]) <= max_size:
                 segments.append(segment)
             else:
@@ -132,81 +113,14 @@ class SemanticChunker:
             previous = own
         return chunks
 
-    def _split_by_structure(self, text: str) -> list[_Segment]:
-        """Step 1: segments at headings, fences and blank lines after `target_size`.
-
-        A segment is always a run of whole lines, each with its line feed, so it is a slice
-        of `text + "\\n"`; only the lines that can change the state are visited, a run of
-        blank lines at once, which keeps this linear whatever the text.
-        """
-        padded = text + "\n"
-        segments: list[_Segment] = []
-        emit = segments.append
-        target_size = self.target_size
-        fences, headings = self.preserve_code_blocks, self.respect_headings
-        segment_start = 0
-        segment_has_text = False
-        boundary: BoundaryType = "paragraph"
-        code_start = -1  # where the open code block starts; -1 outside one
-        handled_to = -1  # the line feed (or end) of the last line handled
-        # Positions in "\n" + text are one past those in text: a match starts at the line feed
-        # before its line, which is where the line starts in text.
-        for line in STRUCTURE_LINE_RE.finditer("\n" + text):
-            kind = line.lastgroup
-            if (kind == "heading" and not headings) or (kind == "fence" and not fences):
-                continue  # an ordinary line, counted below as one between those handled
-            start = line.start()
-            end = line.end(kind) - 1  # the line feed ending the (last) line, or the text's end
-            if code_start < 0 and start > handled_to + 1:
-                segment_has_text = True  # ordinary, non-blank lines came since the last one
-            handled_to = end
-            if kind == "blank":
-                # The first blank line that starts once the segment holds target_size
-                # characters ends it; the ones before it join it.
-                least = segment_start + target_size
-                if code_start >= 0 or not segment_has_text or least > end:
-                    continue
-                if start < least:
-                    start = text.find("\n", least - 1, end) + 1
-                    if not start:
-                        continue
-                emit((padded[segment_start:start], segment_start, boundary))
-                line_end = text.find("\n", start, end + 1)
-                segment_start = (end if line_end < 0 else line_end) + 1
-                segment_has_text, boundary = False, "paragraph"
-            elif kind == "fence":
-                if code_start < 0:
-                    # The gathering segment is flushed but kept: if the block never closes,
-                    # it comes out again at the end (a quirk of the original, kept).
-                    if segment_has_text:
-                        emit((padded[segment_start:start], segment_start, boundary))
-                    code_start = start
-                else:
-                    emit((text[code_start:end], code_start, "code-block"))
-                    code_start = -1
-                    segment_start, segment_has_text, boundary = end + 1, False, "paragraph"
-            elif code_start < 0:  # a heading
-                if segment_has_text:
-                    emit((padded[segment_start:start], segment_start, boundary))
-                segment_start, segment_has_text, boundary = start, True, "heading"
-        if code_start >= 0:
-            emit((padded[code_start:], code_start, "code-block"))  # never blank: it holds the fence
-            segment_end = code_start
-        else:
-            segment_has_text = segment_has_text or len(text) > handled_to + 1
-            segment_end = len(padded)
-        if segment_has_text:
-            emit((padded[segment_start:segment_end], segment_start, boundary))
-        return segments
-
-    def _split_oversized(self, text: str, offset: int) -> list[_Segment]:
+    def _split_oversized(self, text: str, offset: int) -> list[Segment]:
         """Step 2: split at blank lines, falling back to sentences for what is still long."""
         paragraphs = PARAGRAPH_BREAK_RE.split(text)
         if len(paragraphs) == 1:
             return self._split_sentences(text, offset)
         return self._pack(paragraphs, "\n\n", offset, "paragraph", self._split_sentences)
 
-    def _split_sentences(self, text: str, offset: int) -> list[_Segment]:
+    def _split_sentences(self, text: str, offset: int) -> list[Segment]:
         """Step 2, second level: split at sentence ends, falling back to fixed sizes."""
         sentences = SENTENCE_BREAK_RE.split(text)
         if len(sentences) == 1:
@@ -219,13 +133,13 @@ class SemanticChunker:
         joiner: str,
         offset: int,
         boundary: BoundaryType,
-        split_further: Callable[[str, int], list[_Segment]],
-    ) -> list[_Segment]:
+        split_further: Callable[[str, int], list[Segment]],
+    ) -> list[Segment]:
         """Gather pieces up to `target_size`; a gathered part over `max_size` is split further.
 
         Offsets assume each break was exactly `joiner`, as the original's do.
         """
-        results: list[_Segment] = []
+        results: list[Segment] = []
 
         def flush(gathered: str, at: int) -> None:
             if len(gathered) > self.max_size:
@@ -249,9 +163,9 @@ class SemanticChunker:
             flush(gathered, gathered_at)
         return results
 
-    def _split_fixed(self, text: str, offset: int) -> list[_Segment]:
+    def _split_fixed(self, text: str, offset: int) -> list[Segment]:
         """Step 2, last level: every `target_size` characters, back to a space if one is near."""
-        results: list[_Segment] = []
+        results: list[Segment] = []
         position = 0
         length = len(text)
         while position < length:
@@ -267,7 +181,7 @@ class SemanticChunker:
             position = SPACES_RE.match(text, end).end()
         return results
 
-    def _merge_small(self, segments: list[_Segment]) -> list[_Segment]:
+    def _merge_small(self, segments: list[Segment]) -> list[Segment]:
         """Step 3: add each short paragraph, sentence or fixed part to the segment before."""
         if len(segments) <= 1:
             return segments
