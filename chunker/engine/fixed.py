@@ -9,7 +9,7 @@ import re
 from typing import Any, Mapping
 
 from ..records import DocumentChunk
-from ..whitespace import WS_CLASS, js_trim
+from ..whitespace import JS_WHITESPACE, WS_CLASS
 
 __all__ = ["fixed_chunks"]
 
@@ -37,32 +37,28 @@ def fixed_chunks(
     Each chunk gets its own copy of `metadata` when it is given (even empty), as the original.
     """
     chunks: list[DocumentChunk] = []
+    # Locals, as this loop runs once per window.
+    append, last_whitespace, whitespace = chunks.append, LAST_WHITESPACE_RE.match, JS_WHITESPACE
     length = len(content)
     position = 0
     previous_end = 0
     while position < length:
         end = position + chunk_size
         if end >= length:
-            _append(chunks, js_trim(content[position:]), start_index, metadata)
+            end = length
+        else:
+            floor = position if position > previous_end else previous_end
+            found = last_whitespace(content, floor + 1, end + 1)
+            if found is not None:
+                end = found.end() - 1
+        part = content[position:end].strip(whitespace)
+        if part:
+            copy = None if metadata is None else dict(metadata)
+            append(DocumentChunk(part, start_index + len(chunks), None, copy))
+        if end == length:
             break
-        floor = max(position, previous_end)
-        found = LAST_WHITESPACE_RE.match(content, floor + 1, end + 1)
-        if found is not None:
-            end = found.end() - 1
-        _append(chunks, js_trim(content[position:end]), start_index, metadata)
         position = end - chunk_overlap
         if position <= 0:
             position = end
         previous_end = end
     return chunks
-
-
-def _append(
-    chunks: list[DocumentChunk],
-    text: str,
-    start_index: int,
-    metadata: Mapping[str, Any] | None,
-) -> None:
-    if text:
-        copy = dict(metadata) if metadata is not None else None
-        chunks.append(DocumentChunk(text, start_index + len(chunks), metadata=copy))
