@@ -1,0 +1,172 @@
+"""Throughput of the core in CPython beside the original in Node, LangChain and semchunk.
+
+    python tests/bench/core.py [--runs N] [--quick]
+
+Inputs: Markdown built from real documents (the Markdown files npm ships) at 100 KB, 1 MB
+and 10 MB; prose with no white space (Chinese); a megabyte of blank lines. Each figure is the
+median of several runs after a warm-up run, all measured side by side in this one run.
+Sizes are characters; MB/s counts a million characters a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from chunker import ChunkingEngine, SemanticChunker  # noqa: E402
+
+ORACLE = ROOT / "tests" / "fixtures" / ".oracle"
+ORIGINAL = "@framers/agentos@0.9.164"
+NODE_TIMEOUT_S = 60  # the original is quadratic on some inputs: report those as unfinished
+
+
+def markdown_corpus(size: int) -> str:
+    """`size` characters of real Markdown: npm's own documentation, repeated in a fixed order."""
+    npm_root = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True).stdout.strip()
+    files = sorted(Path(npm_root, "npm").rglob("*.md"))
+    if not files:
+        raise SystemExit("no Markdown found under npm's install to build the corpus from")
+    documents = [f.read_text(encoding="utf-8", errors="replace") for f in files]
+    parts, total, i = [], 0, 0
+    while total < size:
+        parts.append(documents[i % len(documents)])
+        total += len(parts[-1]) + 2
+        i += 1
+    return "\n\n".join(parts)[:size]
+
+
+def inputs(quick: bool) -> dict[str, str]:
+    sizes = {"markdown 100 KB": 100_000, "markdown 1 MB": 1_000_000}
+    if not quick:
+        sizes["markdown 10 MB"] = 10_000_000
+    texts = {name: markdown_corpus(size) for name, size in sizes.items()}
+    texts["no white space 1 MB"] = ("中文的句子没有空格，每句以句号结束。" * 60_000)[:1_000_000]
+    texts["blank lines 1 MB"] = "start\n" + "\n" * 1_000_000 + "end"
+    return texts
+
+
+def median_seconds(call: Callable[[], object], runs: int) -> float:
+    call()  # warm-up
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def ensure_original() -> bool:
+    if (ORACLE / "package").exists():
+        return True
+    if shutil.which("npm") is None:
+        return False
+    ORACLE.mkdir(parents=True, exist_ok=True)
+    packed = subprocess.run(["npm", "pack", ORIGINAL, "--silent"], cwd=ORACLE, capture_output=True,
+                            text=True, check=True).stdout.strip().splitlines()[-1]
+    subprocess.run(["tar", "xzf", packed], cwd=ORACLE, check=True)
+    return True
+
+
+def original_seconds(text: str, task: str, runs: int) -> float | None:
+    """Median seconds of the original in Node, or None if it did not finish in time."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", delete=False) as f:
+        f.write(text)
+    try:
+        done = subprocess.run(
+            ["node", str(Path(__file__).with_name("original.mjs")), str(ORACLE), f.name, task,
+             str(runs)],
+            capture_output=True, text=True, timeout=NODE_TIMEOUT_S, check=True,
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        os.unlink(f.name)
+    return statistics.median(json.loads(done.stdout)["ms"]) / 1000
+
+
+def others(text: str, runs: int) -> dict[str, float]:
+    """LangChain's RecursiveCharacterTextSplitter and semchunk at 1000 characters, if installed."""
+    found: dict[str, float] = {}
+    try:
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+        splitter = RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=100)
+        found["LangChain"] = median_seconds(lambda: splitter.split_text(text), runs)
+    except ImportError:
+        pass
+    try:
+        import semchunk
+
+        chunk = semchunk.chunkerify(len, chunk_size=1000)
+        found["semchunk"] = median_seconds(lambda: chunk(text), runs)
+    except ImportError:
+        pass
+    return found
+
+
+def rate(size: int, seconds: float | None) -> str:
+    return f"> {NODE_TIMEOUT_S} s" if seconds is None else f"{size / seconds / 1e6:.1f}"
+
+
+def ratio(ours: float, theirs: float | None) -> str:
+    return "—" if theirs is None else f"{theirs / ours:.2f}×"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="leave out the 10 MB input")
+    args = parser.parse_args()
+    has_node = shutil.which("node") is not None and ensure_original()
+    print(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, "
+          f"Node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip() if has_node else 'absent'}")
+    print()
+    print("SemanticChunker, default settings (MB/s; ratio = our speed / theirs)")
+    print()
+    print("| input | ours (CPython) | original (Node) | ours/original | LangChain | semchunk |")
+    print("|---|---|---|---|---|---|")
+    texts = inputs(args.quick)
+    for name, text in texts.items():
+        runs = max(1, args.runs if len(text) < 5_000_000 else args.runs // 2)
+        chunker = SemanticChunker()
+        ours = median_seconds(lambda: chunker.chunk(text), runs)
+        original = original_seconds(text, "semantic", runs) if has_node else None
+        rest = others(text, runs) if name.startswith("markdown") or name.startswith("no white") else {}
+        print(f"| {name} | {rate(len(text), ours)} | {rate(len(text), original)} | "
+              f"{ratio(ours, original)} | {rate(len(text), rest.get('LangChain')) if 'LangChain' in rest else '—'} | "
+              f"{rate(len(text), rest.get('semchunk')) if 'semchunk' in rest else '—'} |")
+        sys.stdout.flush()
+    print()
+    print("ChunkingEngine strategies, default settings (MB/s)")
+    print()
+    print("| input | strategy | ours (CPython) | original (Node) | ours/original |")
+    print("|---|---|---|---|---|")
+    engine = ChunkingEngine()
+    for name in [n for n in texts if n.startswith("markdown") and not n.endswith("100 KB")]:
+        text = texts[name]
+        for strategy in ("fixed", "hierarchical", "layout"):
+            runs = max(1, args.runs if len(text) < 5_000_000 else args.runs // 2)
+            ours = median_seconds(lambda: engine.chunk(text, strategy), runs)
+            original = original_seconds(text, strategy, runs) if has_node else None
+            print(f"| {name} | {strategy} | {rate(len(text), ours)} | {rate(len(text), original)} | "
+                  f"{ratio(ours, original)} |")
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
