@@ -24,7 +24,7 @@ export function createChunkList(container, { onSelect }) {
     // One row's height, read from the stylesheet through a real row.
     const probe = row(0);
     spacer.append(probe);
-    rowHeight = probe.offsetHeight || rowHeight || 64;
+    rowHeight = probe.offsetHeight;
     probe.remove();
   }
 
@@ -44,7 +44,7 @@ export function createChunkList(container, { onSelect }) {
 
   function render() {
     frame = 0;
-    if (chunks.length && !rowHeight) measure();
+    if (!chunks.length || !rowHeight) return;
     const first = Math.max(0, Math.floor(container.scrollTop / rowHeight) - OVERSCAN);
     const visible = Math.ceil(container.clientHeight / rowHeight) + 2 * OVERSCAN;
     const last = Math.min(chunks.length, first + visible);
@@ -82,7 +82,6 @@ export function createChunkList(container, { onSelect }) {
       chunks = newChunks;
       describe = newDescribe;
       if (selected >= chunks.length) selected = -1;
-      rowHeight = 0;
       spacer.style.height = '0px';
       empty.remove();
       if (!chunks.length) {
@@ -91,7 +90,8 @@ export function createChunkList(container, { onSelect }) {
         container.removeAttribute('aria-activedescendant');
         return;
       }
-      measure();
+      // Rows are sized in rem, so one measure holds for the page's life (it forces a layout).
+      if (!rowHeight) measure();
       spacer.style.height = `${chunks.length * rowHeight}px`;
       render();
     },
