@@ -338,6 +338,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: the page makes a dozen requests at boot
     extensions_map = MIME_TYPES
     mounts: tuple[tuple[str, Path], ...] = ()  # (URL prefix, folder), longest prefix first
+    csp = CSP
     quiet = False
 
     def translate_path(self, path: str) -> str:
@@ -353,7 +354,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.send_error(404, "No directory listings")
 
     def end_headers(self) -> None:
-        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Content-Security-Policy", self.csp)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
         # Revalidate every time (cheap: 304s), so a rebuilt site is never half stale.
@@ -365,15 +366,27 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A tab or worker closed mid-download resets its connection: not our error.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def make_server(
-    port: int, mounts: Mapping[str, Path], *, quiet: bool = False
-) -> http.server.ThreadingHTTPServer:
-    """A server on 127.0.0.1:`port` (0 picks a free one) for `mounts`: {"/": SITE, ...}."""
+    port: int, mounts: Mapping[str, Path], *, quiet: bool = False, csp: str = CSP
+) -> SiteServer:
+    """A server on 127.0.0.1:`port` (0 picks a free one) for `mounts`: {"/": SITE, ...}.
+
+    `csp` replaces the policy (the tests check what a weaker one breaks); `quiet` stops the
+    log line per request.
+    """
     ordered = tuple(sorted(mounts.items(), key=lambda item: -len(item[0])))
-    handler = type("Handler", (SiteHandler,), {"mounts": ordered, "quiet": quiet})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    server.daemon_threads = True
-    return server
+    attributes = {"mounts": ordered, "quiet": quiet, "csp": csp}
+    handler = type("Handler", (SiteHandler,), attributes)
+    return SiteServer(("127.0.0.1", port), handler)
 
 
 def serve(port: int) -> None:

@@ -1,0 +1,23 @@
+// The wheel under Pyodide in Node, no browser: the quick first check of the browser path.
+//
+//   node wheel_in_pyodide.mjs PYODIDE_DIR MICROPIP_WHEEL CHUNKER_WHEEL OPERATION REQUEST
+//
+// Installs micropip and the chunker wheel as the worker does (micropip by path, asserted;
+// the wheel with micropip, deps=False), then prints chunker.bridge.handle(OPERATION, REQUEST).
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [pyodideDir, micropipWheel, wheel, operation, request] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href);
+const pyodide = await loadPyodide({ indexURL: pyodideDir + '/', stdout: () => {} });
+await pyodide.loadPackage(micropipWheel, { messageCallback: () => {} });
+if (!pyodide.loadedPackages.micropip) throw new Error(`micropip did not load from ${micropipWheel}`);
+const target = `/tmp/${basename(wheel)}`;
+pyodide.FS.writeFile(target, readFileSync(wheel));
+await pyodide.runPythonAsync(
+  `import micropip\nawait micropip.install(${JSON.stringify(`emfs:${target}`)}, deps=False)`,
+);
+const bridge = pyodide.pyimport('chunker.bridge');
+process.stdout.write(bridge.handle(operation, request));
+bridge.destroy();

@@ -1,0 +1,394 @@
+"""web/chunker.js in real Chromium: every function, its errors, concurrency, offsets, safety.
+
+One page boots Pyodide for the session (`chunker_page`, with the facade as `window.api`);
+each answer is compared with what the same call gives in CPython.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from chunker import (
+    ChunkingEngine,
+    SemanticChunker,
+    chunk_turns,
+    lexical_tokens,
+    locate_chunks,
+    snippet_around,
+)
+from conftest import LOAD_FACADE, serving, utf16_offset
+
+HANDBOOK = (
+    "# Refunds\n\nRefunds go back to the card that paid. They take five to ten business days."
+    "\n\n# Shipping\n\nOrders ship within two days of payment.\n\n```python\nprint('hi')\n```\n"
+)
+
+# Text with characters outside the BMP (two UTF-16 code units each, one Python character)
+# where offsets land: before, inside and after chunks, in headings and in words.
+ASTRAL_TEXT = (
+    "# Emoji 😀 heading\n\n"
+    + "𝒜lpha 🎉 beta gamma. " * 30
+    + "\n\n## 𐍈 Gothic\n\n"
+    + "Δ delta 🧪 epsilon. Zeta 🚀. " * 25
+    + "\n\n👨‍👩‍👧 family words at the end 🏁"
+)
+
+
+def call(page, expression: str):
+    """Await `expression` in the page; answer its value or `{"error": [name, message]}`."""
+    return page.evaluate(
+        f"""async () => {{
+          try {{ return await {expression}; }}
+          catch (e) {{ return {{ error: [e.constructor.name, e.message] }}; }}
+        }}"""
+    )
+
+
+def test_loader_reports_each_stage_then_ready(chunker_session):
+    page, _, stages = chunker_session
+    names = [stage["stage"] for stage in stages]
+    assert names[0] == "runtime" and names[-1] == "ready"
+    assert {"python", "packages"} <= set(names)
+    fractions = [stage["fraction"] for stage in stages]
+    assert fractions == sorted(fractions) and fractions[-1] == 1
+    assert all(isinstance(stage["message"], str) and stage["message"] for stage in stages)
+    versions = page.evaluate("api.versions")
+    assert versions["pyodide"] == "314.0.7"
+    assert versions["chunker"] == __import__("chunker").__version__
+    assert versions["python"].startswith("3.")
+
+
+def test_semantic_chunker_as_in_cpython(chunker_page):
+    chunker_page.evaluate("(text) => { window.handbook = text; }", HANDBOOK)
+    got = call(
+        chunker_page,
+        "new api.SemanticChunker({targetSize: 60, overlap: 10}).chunk(handbook, {source: 'h.md'})",
+    )
+    chunks = SemanticChunker(target_size=60, overlap=10).chunk(HANDBOOK, {"source": "h.md"})
+    assert got == [c.to_dict() for c in chunks]
+    assert call(chunker_page, "new api.SemanticChunker().chunk('  \\n ')") == []
+
+
+def test_semantic_chunker_puts_the_callers_metadata_object_on_every_chunk(chunker_page):
+    same = chunker_page.evaluate(
+        """async () => {
+          const metadata = { source: 'a.md' };
+          const chunks = await new api.SemanticChunker({ targetSize: 20, minSize: 0 })
+            .chunk('# A\\n\\nOne two three four five.\\n\\n# B\\n\\nSix.', metadata);
+          return [chunks.length, chunks.every((c) => c.metadata === metadata)];
+        }"""
+    )
+    assert same == [2, True]
+    # Without metadata the key is absent, as JSON.stringify leaves it in the original.
+    assert "metadata" not in call(chunker_page, "new api.SemanticChunker().chunk('Hi.')")[0]
+
+
+@pytest.mark.parametrize("strategy", ["fixed", "semantic", "hierarchical", "layout"])
+def test_chunking_engine_as_in_cpython(chunker_page, strategy):
+    chunker_page.evaluate("(text) => { window.handbook = text; }", HANDBOOK)
+    got = call(
+        chunker_page,
+        f"new api.ChunkingEngine().chunk(handbook, {{strategy: '{strategy}', chunkSize: 50, "
+        "chunkOverlap: 5})",
+    )
+    chunks = ChunkingEngine().chunk(HANDBOOK, strategy=strategy, chunk_size=50, chunk_overlap=5)
+    assert got == [c.to_dict() for c in chunks]
+
+
+def test_async_embed_fn_is_awaited_on_the_main_thread(chunker_page):
+    content = "Cats purr. Cats nap. Stocks fell. Bonds rose. Cats again."
+    got = chunker_page.evaluate(
+        """async (content) => {
+          const seen = [];
+          const embedFn = async (sentences) => {
+            seen.push(...sentences);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return sentences.map((s) => (s.startsWith('Cats') ? [1, 0] : [0, 1]));
+          };
+          const chunks = await new api.ChunkingEngine()
+            .chunk(content, { strategy: 'semantic', chunkSize: 200, chunkOverlap: 0, embedFn });
+          return { chunks, seen };
+        }""",
+        content,
+    )
+
+    def embed(sentences):
+        return [[1, 0] if s.startswith("Cats") else [0, 1] for s in sentences]
+
+    expected = ChunkingEngine().chunk(
+        content, strategy="semantic", chunk_size=200, chunk_overlap=0, embed_fn=embed
+    )
+    assert got["chunks"] == [c.to_dict() for c in expected]
+    assert len(got["chunks"]) == 3
+    assert got["seen"] == ["Cats purr.", "Cats nap.", "Stocks fell.", "Bonds rose.", "Cats again."]
+
+
+def test_an_embed_fn_that_throws_rejects_the_call_with_its_own_error(chunker_page):
+    got = chunker_page.evaluate(
+        """async () => {
+          const mine = new SyntaxError('no model loaded');
+          const embedFn = async () => { throw mine; };
+          try {
+            await new api.ChunkingEngine().chunk('One. Two.', { strategy: 'semantic', embedFn });
+          } catch (e) { return e === mine; }
+        }"""
+    )
+    assert got is True
+
+
+def test_an_embed_fn_with_the_wrong_answer_is_a_range_error(chunker_page):
+    got = call(
+        chunker_page,
+        "new api.ChunkingEngine().chunk('One. Two. Three.', "
+        "{strategy: 'semantic', embedFn: (s) => [[1, 0]]})",
+    )
+    assert got == {"error": ["RangeError", "embed_fn returned 1 vectors for 3 sentences"]}
+
+
+def test_chunk_turns_lexical_tokens_snippet_around_locate_chunks(chunker_page):
+    turns = [
+        {"seq": 1, "text": "Hello there.", "itemId": "a", "startMs": 0, "endMs": 900},
+        {"seq": 2, "text": "Hi! How can I help?", "itemId": "b", "startMs": 1000},
+        {"seq": 3, "text": "My refund is late.", "itemId": "a", "endMs": 4000},
+    ]
+    chunker_page.evaluate("(turns) => { window.turns = turns; }", turns)
+    got = call(chunker_page, "api.chunkTurns(turns, {maxChars: 35, overlapTurns: 1})")
+    assert got == [p.to_dict() for p in chunk_turns(turns, max_chars=35, overlap_turns=1)]
+
+    text = "Q3's budget: 1,200 units; Réfunds go back."
+    got = call(chunker_page, f"api.lexicalTokens({json.dumps(text)})")
+    assert got == lexical_tokens(text)
+
+    got = call(chunker_page, f"api.snippetAround({json.dumps(HANDBOOK)}, ['ship'], {{before: 10, after: 20}})")
+    assert got == snippet_around(HANDBOOK, ["ship"], before=10, after=20).to_dict()
+
+    contents = ["Refunds go back", "two  days\nof", "not there"]
+    got = call(chunker_page, f"api.locateChunks({json.dumps(HANDBOOK)}, {json.dumps(contents)})")
+    spans = locate_chunks(HANDBOOK, contents)
+    assert got == [None if s is None else {"start": s[0], "end": s[1]} for s in spans]
+
+
+# (JavaScript call, the CPython call that must fail with the same message, or the message)
+ERROR_CASES = [
+    (
+        "new api.SemanticChunker({targetSize: 0}).chunk('x')",
+        lambda: SemanticChunker(target_size=0).chunk("x"),
+    ),
+    ("new api.SemanticChunker({overlap: -1}).chunk('x')", lambda: SemanticChunker(overlap=-1)),
+    ("new api.SemanticChunker({maxSize: 1.5}).chunk('x')", lambda: SemanticChunker(max_size=1.5)),
+    ("new api.SemanticChunker().chunk(42)", lambda: SemanticChunker().chunk(42)),
+    ("new api.SemanticChunker().chunk('x', 'meta')", lambda: SemanticChunker().chunk("x", "meta")),
+    ("new api.SemanticChunker({targetSize: NaN}).chunk('x')", lambda: SemanticChunker(target_size="NaN")),
+    (
+        "new api.SemanticChunker({targetSize: 10, colour: 'red'}).chunk('x')",
+        ("TypeError", "config of SemanticChunker.chunk has unknown option colour (known: "
+         "targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings)"),
+    ),
+    (
+        "new api.ChunkingEngine().chunk('x', {strategy: 'fixed', chunkSize: 0})",
+        lambda: ChunkingEngine().chunk("x", strategy="fixed", chunk_size=0),
+    ),
+    (
+        "new api.ChunkingEngine().chunk('x', {strategy: 'nope'})",
+        lambda: ChunkingEngine().chunk("x", strategy="nope"),
+    ),
+    (
+        "new api.ChunkingEngine().chunk('x', {strategy: 'semantic', embedFn: 'not a function'})",
+        lambda: ChunkingEngine().chunk("x", strategy="semantic", embed_fn="not a function"),
+    ),
+    (
+        "api.chunkTurns([{seq: 1}], {maxChars: 10})",
+        lambda: chunk_turns([{"seq": 1}], max_chars=10),
+    ),
+    ("api.chunkTurns('not turns')", lambda: chunk_turns("not turns")),
+    ("api.chunkTurns([], {maxChars: 0})", lambda: chunk_turns([], max_chars=0)),
+    ("api.lexicalTokens(null)", lambda: lexical_tokens(None)),
+    ("api.snippetAround('text', 'word')", lambda: snippet_around("text", "word")),
+    ("api.snippetAround('text', ['w'], {before: -1})", lambda: snippet_around("text", ["w"], before=-1)),
+    ("api.locateChunks('text', [1])", lambda: locate_chunks("text", [1])),
+    (
+        "api.lexicalTokens(10n)",
+        ("TypeError", "Do not know how to serialize a BigInt"),
+    ),
+]
+
+
+@pytest.mark.parametrize("expression, python", ERROR_CASES, ids=[e for e, _ in ERROR_CASES])
+def test_bad_input_rejects_with_pythons_message(chunker_page, expression, python):
+    if callable(python):
+        with pytest.raises((ValueError, TypeError)) as raised:
+            python()
+        name = "RangeError" if raised.type is ValueError else "TypeError"
+        expected = [name, str(raised.value)]
+    else:
+        expected = list(python)
+    assert call(chunker_page, expression) == {"error": expected}
+
+
+def test_a_bad_call_then_a_good_one(chunker_page):
+    assert call(chunker_page, "api.lexicalTokens(7)")["error"][0] == "TypeError"
+    assert call(chunker_page, "api.lexicalTokens('still alive')") == ["still", "alive"]
+
+
+def test_fifty_calls_in_flight_each_get_their_own_answer(chunker_page):
+    got = chunker_page.evaluate(
+        """async () => {
+          const calls = Array.from({ length: 50 }, (_, i) => {
+            if (i % 5 === 4) return new api.SemanticChunker({ targetSize: -i }).chunk('x');
+            if (i % 5 === 3) return api.snippetAround(`lead w${i} tail`, [`w${i}`]);
+            if (i % 5 === 2) return new api.ChunkingEngine().chunk(`Word${i} `.repeat(i + 1),
+              { strategy: 'semantic', chunkSize: 30, chunkOverlap: 0,
+                embedFn: async (s) => s.map(() => [1, i]) });
+            return api.lexicalTokens(`word${i} number ${i}`);
+          });
+          const settled = await Promise.allSettled(calls);
+          return settled.map((r) => (r.status === 'fulfilled' ? r.value : r.reason.message));
+        }"""
+    )
+    for i, answer in enumerate(got):
+        if i % 5 == 4:
+            assert answer == f"invalid target_size {-i} (must be >= 1)"
+        elif i % 5 == 3:
+            assert answer == {"at": 5, "text": f"lead w{i} tail"}
+        elif i % 5 == 2:
+            content = f"Word{i} " * (i + 1)
+            expected = ChunkingEngine().chunk(
+                content, strategy="semantic", chunk_size=30, chunk_overlap=0,
+                embed_fn=lambda sentences: [[1, i]] * len(sentences),
+            )
+            assert answer == [c.to_dict() for c in expected]
+        else:
+            assert answer == [f"word{i}", "number", str(i)]
+
+
+def test_offsets_slice_the_same_text_in_javascript_as_in_python(chunker_page):
+    """SemanticChunker offsets, snippet `at`, turn spans and located chunks, emoji included."""
+    chunker_page.evaluate("(text) => { window.astral = text; }", ASTRAL_TEXT)
+    config = {"targetSize": 120, "maxSize": 200, "minSize": 20, "overlap": 15}
+    got = chunker_page.evaluate(
+        """async (config) => {
+          const chunks = await new api.SemanticChunker(config).chunk(astral);
+          return chunks.map((c) => [c.startOffset, c.endOffset, astral.slice(c.startOffset, c.endOffset)]);
+        }""",
+        config,
+    )
+    chunks = SemanticChunker(target_size=120, max_size=200, min_size=20, overlap=15).chunk(ASTRAL_TEXT)
+    assert len(got) == len(chunks) > 5
+    for (start, end, sliced), chunk in zip(got, chunks):
+        assert (start, end) == (utf16_offset(ASTRAL_TEXT, chunk.start_offset), utf16_offset(ASTRAL_TEXT, chunk.end_offset))
+        assert sliced == ASTRAL_TEXT[chunk.start_offset : chunk.end_offset]
+
+    for word in ("gothic", "zeta", "family", "end"):
+        at, sliced = chunker_page.evaluate(
+            """async (word) => {
+              const { at } = await api.snippetAround(astral, [word]);
+              return [at, astral.slice(at, at + word.length)];
+            }""",
+            word,
+        )
+        python_at = snippet_around(ASTRAL_TEXT, [word]).at
+        assert at == utf16_offset(ASTRAL_TEXT, python_at)
+        assert sliced.lower() == ASTRAL_TEXT[python_at : python_at + len(word)].lower() == word
+
+    turns = [{"seq": n, "text": f"turn {n} 🎤{'😀' * n} said 𝄞"} for n in range(1, 8)]
+    got = chunker_page.evaluate(
+        """async (turns) => (await api.chunkTurns(turns, { maxChars: 60, overlapTurns: 1 }))
+             .map((p) => p.turns.map((t) => p.text.slice(t.start, t.end)))""",
+        turns,
+    )
+    passages = chunk_turns(turns, max_chars=60, overlap_turns=1)
+    assert got == [[p.text[s.start : s.end] for s in p.turns] for p in passages]
+    assert sum(len(p) for p in got) > len(turns)
+
+    contents = [c.text[-40:] for c in chunks[1:6]]
+    got = chunker_page.evaluate(
+        """async (contents) => (await api.locateChunks(astral, contents))
+             .map((s) => astral.slice(s.start, s.end))""",
+        contents,
+    )
+    assert got == [ASTRAL_TEXT[s:e] for s, e in locate_chunks(ASTRAL_TEXT, contents)]
+
+
+def test_every_request_is_same_origin_and_nothing_fails_or_logs_an_error(new_page, site_url):
+    page, recorder = new_page()
+    page.goto(f"{site_url}/_test/blank.html")
+    page.evaluate(LOAD_FACADE, 120_000)
+    assert call(page, "new api.SemanticChunker().chunk('# Hi\\n\\nThere.')")[0]["index"] == 0
+    assert call(page, "api.lexicalTokens(5)")["error"][0] == "TypeError"
+    page.wait_for_timeout(200)  # let late console messages of the worker arrive
+    assert recorder.problems() == []
+    paths = {url[len(site_url):] for url in recorder.requests}
+    assert {"/chunker.js", "/worker.js", "/pyodide/pyodide.asm.wasm", "/bundle.json"} <= paths
+    assert any(p.startswith("/wheels/chunker-") for p in paths)
+    assert any(p.startswith("/pyodide/micropip-") for p in paths)
+
+
+def test_close_stops_the_worker_and_later_calls_reject(new_page, site_url):
+    page, _ = new_page()
+    page.goto(f"{site_url}/_test/blank.html")
+    page.evaluate(LOAD_FACADE, 120_000)
+    page.evaluate("api.close()")
+    assert call(page, "api.lexicalTokens('x')") == {"error": ["Error", "chunker: closed"]}
+
+
+def test_a_csp_without_wasm_unsafe_eval_fails_loudly_and_shows_in_the_log(new_page):
+    weak = "default-src 'none'; script-src 'self'; connect-src 'self'; worker-src 'self'"
+    with serving(csp=weak) as origin:
+        page, recorder = new_page()
+        recorder.origin = origin
+        page.goto(f"{origin}/_test/blank.html")
+        got = call(page, "import('/chunker.js').then((m) => m.loadChunker({timeoutMs: 15000}))")
+    assert got["error"][0] == "Error"
+    assert got["error"][1].startswith("chunker: not ready after 15000 ms")
+    # Pyodide, in the worker, says why; the recorder hears it.
+    assert any("Content Security" in warning for warning in recorder.warnings)
+
+
+def _headers(url: str) -> tuple[str, dict[str, str]]:
+    with urllib.request.urlopen(url) as response:
+        return response.status, {k.lower(): v for k, v in response.headers.items()}
+
+
+def test_csp_header_is_strict(site_url):
+    status, headers = _headers(f"{site_url}/chunker.js")
+    assert status == 200
+    directives = {}
+    for directive in headers["content-security-policy"].split(";"):
+        name, *values = directive.split()
+        directives[name] = values
+    assert directives["default-src"] == ["'none'"]
+    assert directives["script-src"] == ["'self'", "'wasm-unsafe-eval'"]
+    for name in ("connect-src", "worker-src", "style-src", "img-src"):
+        assert directives[name] == ["'self'"]
+    assert "unsafe-inline" not in headers["content-security-policy"]
+    assert "'unsafe-eval'" not in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    "path, mime",
+    [
+        ("/chunker.js", "text/javascript"),
+        ("/worker.js", "text/javascript"),
+        ("/pyodide/pyodide.mjs", "text/javascript"),
+        ("/pyodide/pyodide.asm.mjs", "text/javascript"),
+        ("/pyodide/pyodide.asm.wasm", "application/wasm"),
+        ("/pyodide/python_stdlib.zip", "application/zip"),
+        ("/bundle.json", "application/json"),
+        ("/favicon.ico", "image/x-icon"),
+    ],
+)
+def test_mime_types(site_url, path, mime):
+    status, headers = _headers(site_url + path)
+    assert status == 200
+    assert headers["content-type"].split(";")[0] == mime
+
+
+def test_no_directory_listing_and_no_escape(site_url):
+    for path in ("/pyodide/", "/../build.py", "/%2e%2e/build.py"):
+        with pytest.raises(urllib.error.HTTPError) as raised:
+            _headers(site_url + path)
+        assert raised.value.code == 404

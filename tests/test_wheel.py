@@ -1,0 +1,107 @@
+"""The wheel: built reproducibly with the right metadata, installs into a fresh CPython venv,
+and runs under Pyodide in Node (the quick first check of the browser path)."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import json
+import shutil
+import subprocess
+import sys
+import venv
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+
+import pytest
+
+import chunker
+from chunker.bridge import handle
+from conftest import ROOT, build
+
+TEXT = "# Title 😀\n\nFirst paragraph. It has two sentences.\n\n## Next\n\nMore text here."
+
+
+@pytest.fixture(scope="module")
+def wheel() -> Path:
+    return build.build_wheel()
+
+
+def test_wheel_is_reproducible_and_named_for_any_python(wheel):
+    assert wheel.name == f"chunker-{chunker.__version__}-py3-none-any.whl"
+    first = wheel.read_bytes()
+    assert build.build_wheel().read_bytes() == first
+
+
+def test_wheel_metadata_record_and_files(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        info = f"chunker-{chunker.__version__}.dist-info"
+        metadata = Parser().parsestr(archive.read(f"{info}/METADATA").decode())
+        wheel_file = Parser().parsestr(archive.read(f"{info}/WHEEL").decode())
+        record = list(csv.reader(io.StringIO(archive.read(f"{info}/RECORD").decode())))
+        for path, digest, size in record:
+            if path == f"{info}/RECORD":
+                assert digest == size == ""
+                continue
+            data = archive.read(path)
+            expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+            assert (digest, int(size)) == (f"sha256={expected.decode()}", len(data)), path
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "chunker").rglob("*.py")}
+    assert sources | {"chunker/py.typed"} <= names
+    assert {row[0] for row in record} == names
+    assert metadata["Name"] == "chunker"
+    assert metadata["Version"] == chunker.__version__
+    assert metadata["Requires-Python"] == ">=3.10"
+    assert metadata.get_all("Requires-Dist") is None or all(
+        "extra ==" in requirement for requirement in metadata.get_all("Requires-Dist")
+    ), "the wheel must have no runtime dependency: micropip would ask PyPI for it"
+    assert wheel_file["Root-Is-Purelib"] == "true" and wheel_file["Tag"] == "py3-none-any"
+
+
+def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
+    venv.create(tmp_path / "venv", with_pip=False)
+    python = tmp_path / "venv" / "bin" / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+         "--no-deps", "--no-index", "--disable-pip-version-check", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    script = (
+        "import chunker, importlib.metadata as m, json\n"
+        "from chunker import SemanticChunker\n"
+        "print(json.dumps([chunker.__file__, m.version('chunker'),"
+        " [c.to_dict() for c in SemanticChunker(overlap=0).chunk(%r)]]))" % TEXT
+    )
+    # Run from the venv's folder, so the checkout's own chunker/ cannot be imported instead.
+    out = subprocess.run(
+        [str(python), "-c", script], cwd=tmp_path, check=True, capture_output=True, text=True
+    ).stdout
+    where, version, chunks = json.loads(out)
+    assert where.startswith(str(tmp_path / "venv"))
+    assert version == chunker.__version__
+    expected = [c.to_dict() for c in chunker.SemanticChunker(overlap=0).chunk(TEXT)]
+    assert chunks == expected
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+def test_wheel_runs_under_pyodide_in_node(wheel, built_site):
+    request = json.dumps({"text": TEXT, "config": {"targetSize": 20, "minSize": 0}})
+    out = subprocess.run(
+        [
+            "node", str(ROOT / "tests" / "node" / "wheel_in_pyodide.mjs"),
+            str(build.NODE_MODULES / "pyodide"), str(build.CACHE / build.MICROPIP_WHEEL),
+            str(wheel), "SemanticChunker.chunk", request,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    # The same bridge, the same answer, in CPython and in Pyodide.
+    assert json.loads(out) == json.loads(handle("SemanticChunker.chunk", request))
+    assert len(json.loads(out)["result"]) > 1
