@@ -2,8 +2,9 @@
 
 `ChunkingEngine` answers contents without offsets, as the original does; a page that colours
 them in place needs their spans. Contents are found in order, each at or after the start of
-the one before (windows overlap), first verbatim, then with any run of white space standing
-for any other (the `semantic` strategy joins sentences with one space).
+the one before (windows overlap; where none is found there, from the start, as a `fixed`
+window can step back past the one before), first verbatim, then with any run of white space
+standing for any other (the `semantic` strategy joins sentences with one space).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def locate_chunks(text: str, contents: Sequence[str]) -> list[tuple[int, int] | 
     spans: list[tuple[int, int] | None] = []
     cursor = 0
     for number, content in enumerate(contents):
-        span = _find(text, require_text(f"contents[{number}]", content), cursor)
+        content = require_text(f"contents[{number}]", content)
+        span = _find(text, content, cursor) or _find(text, content, 0)
         spans.append(span)
         if span is not None:
             cursor = span[0] + 1

@@ -10,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import documents, engine_options, semantic_options, texts, turns
 
-from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
+from chunker import (
+    ChunkingEngine,
+    SemanticChunker,
+    chunk_turns,
+    lexical_tokens,
+    locate_chunks,
+    snippet_around,
+)
 from chunker.lexical import WORD_RE
 from chunker.whitespace import JS_WHITESPACE
 
@@ -72,6 +79,18 @@ def test_chunking_engine_invariants(content, options):
     if options["strategy"] == "fixed":
         assert all(0 < len(c.content) <= options["chunk_size"] for c in chunks)
     assert round_trips(chunks)
+
+
+@given(texts, engine_options())
+def test_locate_chunks_finds_every_engine_chunk(content, options):
+    chunks = ChunkingEngine().chunk(content, **options)
+    spans = locate_chunks(content, [c.content for c in chunks])
+    for chunk, span in zip(chunks, spans):
+        if not chunk.content:
+            assert span is None
+            continue
+        assert span is not None, chunk
+        assert " ".join(_words(content[span[0] : span[1]])) == " ".join(_words(chunk.content))
 
 
 vectors = st.lists(st.integers(-3, 3), min_size=3, max_size=3)
