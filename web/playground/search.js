@@ -3,11 +3,13 @@
 // the matching words marked. Both functions run in Python; the page only draws.
 
 import { el } from './dom.js';
+import { formatCount } from './format.js';
 import { WORD_RE, fold } from './words.js';
 
 const DEBOUNCE_MS = 150;
 const SHOWN = 100;
-const BATCH = 32;
+// Calls in flight at once: enough to keep the worker busy between round trips.
+const BATCH = 128;
 
 export function createSearch({ input, tokensOut, resultsOut, onSelect }) {
   let api = null;
@@ -53,23 +55,31 @@ export function createSearch({ input, tokensOut, resultsOut, onSelect }) {
     folded ??= chunks.map((chunk) => fold(chunk.text));
     const candidates = chunks.filter((_, i) => tokens.some((token) => folded[i].includes(token)));
     const hits = [];
+    const count = el('li', { className: 'hits-count' },
+      `0 of ${formatCount(chunks.length)} chunks match`);
+    let listed = false;
+    const list = () => {
+      listed = true;
+      resultsOut.replaceChildren(count, ...hits.slice(0, SHOWN).map(([chunk, snippet]) => el('li', {},
+        el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
+          el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`),
+          el('span', { className: 'hit-snippet' }, ...marked(snippet.text, tokens))))));
+    };
     for (let i = 0; i < candidates.length; i += BATCH) {
       const batch = candidates.slice(i, i + BATCH);
       const snippets = await Promise.all(batch.map((chunk) => api.snippetAround(chunk.text, tokens,
         { before: 60, after: 140 })));
       if (mine !== generation) return;
       snippets.forEach((snippet, j) => { if (snippet.at >= 0) hits.push([batch[j], snippet]); });
+      // Thousands of chunks take a while: the first screenful shows as soon as it is found.
+      const done = i + BATCH >= candidates.length;
+      count.textContent = `${formatCount(hits.length)} of ${formatCount(chunks.length)} chunks match`
+        + (done ? '' : ` so far (searching ${formatCount(i + batch.length)} of `
+          + `${formatCount(candidates.length)} candidates)`)
+        + (done && hits.length > SHOWN ? `; the first ${SHOWN} are listed` : '');
+      if (!listed && (done || hits.length >= SHOWN)) list();
     }
-    const more = hits.length > SHOWN ? [el('li', { className: 'muted' },
-      `and ${hits.length - SHOWN} more`)] : [];
-    resultsOut.replaceChildren(
-      el('li', { className: 'hits-count' },
-        `${hits.length} of ${chunks.length} ${hits.length === 1 ? 'chunk matches' : 'chunks match'}`),
-      ...hits.slice(0, SHOWN).map(([chunk, snippet]) => el('li', {},
-        el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
-          el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`),
-          el('span', { className: 'hit-snippet' }, ...marked(snippet.text, tokens))))),
-      ...more);
+    if (!listed) list();
   }
 
   return {
