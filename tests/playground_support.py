@@ -1,0 +1,89 @@
+"""What the playground's browser tests (and its benchmark) need beyond tests/conftest.py's
+fixtures (the site served, Chromium, `Recorder`): opening the playground and waiting for it.
+
+The page runs under the site's strict CSP, which forbids `eval`: Playwright's
+`wait_for_function` polls by evaluating a string in the page and is refused, so waits here
+poll with `page.evaluate` (sent over CDP, which the CSP does not govern) instead.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from conftest import ROOT, Recorder
+
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def wait_until(page: Any, expression: str, timeout: float = 60.0) -> Any:
+    """Poll `expression` (a JavaScript expression) until it is truthy; answer its value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.02)
+
+
+def runs(page: Any) -> int:
+    """How many results the page has drawn so far."""
+    return int(page.evaluate("Number(document.body.dataset.runs || 0)"))
+
+
+def settled(page: Any, after: int, timeout: float = 60.0) -> int:
+    """Wait until a result newer than run `after` is drawn and nothing else is running."""
+    return wait_until(
+        page,
+        f"Number(document.body.dataset.runs || 0) > {after} "
+        "&& document.body.dataset.busy === 'false' && Number(document.body.dataset.runs)",
+        timeout,
+    )
+
+
+def quiet(page: Any, calm: float = 0.3, timeout: float = 60.0) -> int:
+    """Wait until nothing runs and no new result came for `calm` seconds (after typing,
+    whose pauses may or may not have started runs of their own)."""
+    deadline = time.monotonic() + timeout
+    last, since = runs(page), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = runs(page)
+        if now != last or page.evaluate("document.body.dataset.busy") != "false":
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= calm:
+            return now
+    raise TimeoutError(f"the page was still busy after {timeout} s")
+
+
+def open_playground(
+    browser: Any, origin: str, query: str = "", *, width: int = 1280, height: int = 900,
+    **context_options: Any,
+) -> tuple[Any, Recorder, dict[str, Any]]:
+    """A new page on the playground at `origin` (with `query`), ready and drawn. Answers the
+    page, its recorder, and what was seen while it loaded: `response`, `before` (the
+    controls' state at first sight) and `stages` (each text the loading line showed)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, **context_options)
+    page = context.new_page()
+    recorder = Recorder(origin).attach(page)
+    response = page.goto(f"{origin}/{query}", wait_until="domcontentloaded")
+    seen: dict[str, Any] = {"response": response, "stages": []}
+    seen["before"] = page.evaluate(
+        "({disabled: document.getElementById('app').disabled,"
+        " hasBar: !!document.querySelector('#loading progress')})"
+    )
+    deadline = time.monotonic() + 120
+    while not page.evaluate("document.getElementById('loading').classList.contains('ready')"):
+        stage = page.evaluate("document.getElementById('load-stage').textContent")
+        if stage not in seen["stages"]:
+            seen["stages"].append(stage)
+        if page.evaluate("document.getElementById('loading').classList.contains('failed')"):
+            raise RuntimeError(f"the playground failed to load: {stage}")
+        if time.monotonic() > deadline:
+            raise TimeoutError("the playground was not ready after 120 s")
+        time.sleep(0.01)
+    seen["stages"].append(page.evaluate("document.getElementById('load-stage').textContent"))
+    settled(page, 0)
+    return page, recorder, seen

@@ -1,0 +1,864 @@
+"""The playground in real Chromium, one group of tests per numbered point of its issue.
+
+The page is booted once for the module (Pyodide takes seconds); each test sets the mode, the
+text and the settings it needs, and every test fails if the page logged an error, threw, or
+asked for anything outside its origin. What the page colours is compared with what the
+Python package answers for the same text and settings, offsets turned into JavaScript's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from statistics import median
+from types import SimpleNamespace
+
+import pytest
+
+from playground_support import (
+    ARTIFACTS,
+    ROOT,
+    open_playground,
+    quiet,
+    runs,
+    settled,
+    wait_until,
+)
+
+from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
+from chunker import locate_chunks
+
+GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
+MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")
+MEETING = json.loads(MEETING_TEXT)
+SEMANTIC_DEFAULTS = dict(target_size=1000, max_size=2000, min_size=200, overlap=100,
+                         preserve_code_blocks=True, respect_headings=True)
+ENGINE_DEFAULTS = dict(strategy="fixed", chunk_size=512, chunk_overlap=64)
+
+# Characters outside the BMP take two JavaScript units: the offsets must still line up.
+EMOJI_DOC = "\n\n".join(
+    [
+        "# Émojis 😀 and friends",
+        "Rockets 🚀 go up. Snakes 🐍 go sideways. Ideas 💡 come and go, quickly or slowly.",
+        "```python\nprint('🎉')\n```",
+        "## Ünïcödé",
+        " ".join(f"Word{i} 🌍 sentence {i}." for i in range(60)),
+        "Tail paragraph with 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 letters.",
+    ]
+)
+
+
+# --- fixtures (the site and Chromium are tests/conftest.py's) --------------------------------
+
+
+@pytest.fixture(scope="module")
+def booted(browser, site_url):
+    page, recorder, seen = open_playground(
+        browser, site_url, permissions=["clipboard-read", "clipboard-write"]
+    )
+    yield SimpleNamespace(page=page, recorder=recorder, seen=seen, origin=site_url)
+    page.context.close()
+
+
+@pytest.fixture
+def page(booted):
+    """The booted page; the test fails if the page reports any problem while it runs."""
+    seen = len(booted.recorder.problems())
+    yield booted.page
+    assert booted.recorder.problems()[seen:] == [], "the page reported problems"
+
+
+@pytest.fixture(scope="module")
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+# --- driving the page ----------------------------------------------------------------------
+
+
+def set_mode(page, mode):
+    if page.is_checked(f'input[name="mode"][value="{mode}"]'):
+        return
+    before = runs(page)
+    page.click(f'label:has(> input[name="mode"][value="{mode}"])')
+    settled(page, before)
+
+
+def show_text(page, text, source="own-document"):
+    """Show `source` (its kind's mode comes with it) holding `text`, and wait for its result."""
+    if page.input_value("#source") != source:
+        before = runs(page)
+        page.select_option("#source", source)
+        settled(page, before)
+    if page.input_value("#text") != text:
+        before = runs(page)
+        put_text(page, text)
+        settled(page, before)
+
+
+def put_text(page, text):
+    """Replace the text as a paste would: one input event (Playwright's fill types a long
+    text in pieces, which takes minutes for half a megabyte)."""
+    page.eval_on_selector(
+        "#text",
+        """(area, text) => {
+          area.value = text;
+          area.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
+        }""",
+        text,
+    )
+
+
+def set_settings(page, **values):
+    """Set settings by their JavaScript names through their fields; waits for the result."""
+    for name, value in values.items():
+        selector = f"#setting-{name}"
+        before = runs(page)
+        kind = page.get_attribute(selector, "type") or "select"
+        if kind == "checkbox":
+            if page.is_checked(selector) == value:
+                continue
+            page.set_checked(selector, value)
+        elif kind == "select":
+            if page.input_value(selector) == value:
+                continue
+            page.select_option(selector, value)
+        else:
+            if page.input_value(selector) == str(value):
+                continue
+            page.fill(selector, str(value))
+        settled(page, before)
+
+
+def semantic_settings(page, **python_values):
+    options = {**SEMANTIC_DEFAULTS, **python_values}
+    set_settings(
+        page,
+        targetSize=options["target_size"],
+        maxSize=options["max_size"],
+        minSize=options["min_size"],
+        overlap=options["overlap"],
+        preserveCodeBlocks=options["preserve_code_blocks"],
+        respectHeadings=options["respect_headings"],
+    )
+    return options
+
+
+# Where each chunk is coloured in the document view, read from the DOM: for every element, its
+# position is the length of the text before it (badges are CSS content, not text).
+READ_DOCUMENT = """() => {
+  const out = {own: {}, lead: {}, badges: [], text: '', selected: []};
+  for (const block of document.querySelectorAll('#document .block')) {
+    let at = Number(block.dataset.start);
+    for (const node of block.childNodes) {
+      const length = node.textContent.length;
+      if (node.nodeType === 1) {
+        for (const c of (node.dataset.c || '').split(' ').filter(Boolean)) {
+          (out.own[c] ??= []).push([at, at + length]);
+        }
+        for (const c of (node.dataset.l || '').split(' ').filter(Boolean)) {
+          (out.lead[c] ??= []).push([at, at + length]);
+        }
+        if (node.dataset.badge) out.badges.push([at, node.dataset.badge]);
+        if (node.classList.contains('selected')) out.selected.push([at, at + length]);
+      }
+      at += length;
+    }
+    out.text += block.textContent;
+  }
+  return out;
+}"""
+
+
+def paint_all(page):
+    """Bring every block of the document view near the viewport once, so all are painted."""
+    while True:
+        left = page.evaluate(
+            """() => {
+              const blocks = [...document.querySelectorAll('#document .block')];
+              const todo = blocks.find((b) => b.dataset.painted !== 'yes');
+              if (todo) todo.scrollIntoView({block: 'nearest'});
+              return !!todo;
+            }"""
+        )
+        if not left:
+            return
+        page.wait_for_timeout(30)
+
+
+def read_document(page):
+    paint_all(page)
+    shown = page.evaluate(READ_DOCUMENT)
+    return {
+        "own": {int(k): merge(v) for k, v in shown["own"].items()},
+        "lead": {int(k): merge(v) for k, v in shown["lead"].items()},
+        "badges": shown["badges"],
+        "text": shown["text"],
+        "selected": merge(shown["selected"]),
+    }
+
+
+def merge(spans):
+    out = []
+    for start, end in sorted(spans):
+        if out and out[-1][1] == start:
+            out[-1][1] = end
+        else:
+            out.append([start, end])
+    return out
+
+
+def list_rows(page):
+    """The chunk list's rows that exist (it is virtual): their text, by index."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#chunk-list [data-index]')]
+             .map((row) => [row.dataset.index, row.innerText]))"""
+    )
+
+
+# --- what the page should show, from the Python package --------------------------------------
+
+
+def js_offsets(text):
+    """Code-point offset -> JavaScript offset in `text` (and past its end, one for one)."""
+    prefix = [0]
+    for ch in text:
+        prefix.append(prefix[-1] + (2 if ord(ch) > 0xFFFF else 1))
+
+    def convert(offset):
+        return prefix[min(offset, len(text))] + max(0, offset - len(text))
+
+    return convert
+
+
+def js_len(text):
+    return len(text.encode("utf-16-le")) // 2
+
+
+def expected_semantic(text, options):
+    chunks = SemanticChunker(**options).chunk(text)
+    to_js, limit = js_offsets(text), js_len(text)
+    own, lead, previous = {}, {}, None
+    for chunk in chunks:
+        start_js, end_js = to_js(chunk.start_offset), to_js(chunk.end_offset)
+        start, end = min(start_js, limit), min(end_js, limit)
+        if end > start:
+            own[chunk.index] = [[start, end]]
+        overlap = max(0, js_len(chunk.text) - (end_js - start_js))
+        if previous and overlap:
+            lead_start = max(previous[0], previous[1] - overlap)
+            if previous[1] > lead_start:
+                lead[chunk.index] = [[lead_start, previous[1]]]
+        previous = (start, end)
+    return chunks, own, lead
+
+
+def expected_engine(text, options):
+    chunks = ChunkingEngine().chunk(text, **options)
+    spans = locate_chunks(text, [c.content for c in chunks])
+    to_js = js_offsets(text)
+    own, lead, previous_end = {}, {}, -1
+    for chunk, span in zip(chunks, spans):
+        if span is None:
+            continue
+        start, end = to_js(span[0]), to_js(span[1])
+        own[chunk.index] = [[start, end]]
+        if start < previous_end:
+            lead[chunk.index] = [[start, min(previous_end, end)]]
+        previous_end = end
+    return chunks, own, lead
+
+
+def stats_text(lengths):
+    mid = median(lengths)
+    mid = int(mid) if mid == int(mid) else mid
+    return [f"{len(lengths):,}", f"{min(lengths):,}", f"{mid:,}", f"{max(lengths):,}"]
+
+
+def shown_stats(page):
+    return page.evaluate(
+        "[...document.querySelectorAll('#stats dd')].map((dd) => dd.textContent)"
+    )
+
+
+# --- 1. Loading ----------------------------------------------------------------------------
+
+
+def test_loading_shows_stages_and_time_and_enables_controls(page, booted):
+    assert booted.seen["before"] == {"disabled": True, "hasBar": True}
+    stages = booted.seen["stages"]
+    assert len(stages) >= 2 and stages[-1] == "Ready", stages
+    assert re.fullmatch(r"in \d+\.\d s", page.text_content("#load-time"))
+    assert page.evaluate("document.getElementById('app').disabled") is False
+    assert page.is_enabled("#setting-targetSize") and page.is_enabled("#text")
+    facade = page.evaluate(
+        "window.chunkerReady.then((api) => [typeof api.SemanticChunker, typeof api.chunkTurns])"
+    )
+    assert facade == ["function", "function"]
+
+
+# --- 2. Input ------------------------------------------------------------------------------
+
+
+def test_typing_rechunks_as_you_type(page):
+    set_mode(page, "semantic")
+    semantic_settings(page, overlap=0)
+    show_text(page, "", "own-document")
+    before = runs(page)
+    page.click("#text")
+    page.keyboard.type("# Refunds\n\nThey take five days.\n\n# Shipping\n\nTwo days.")
+    settled(page, before)
+    quiet(page)
+    text = page.input_value("#text")
+    chunks, own, _ = expected_semantic(text, {**SEMANTIC_DEFAULTS, "overlap": 0})
+    assert [c.boundary_type for c in chunks] == ["heading", "heading"]
+    assert read_document(page)["own"] == own
+
+
+def test_paste_from_the_clipboard(page):
+    set_mode(page, "semantic")
+    show_text(page, "", "own-document")
+    page.evaluate("navigator.clipboard.writeText('# Pasted\\n\\nFrom the clipboard.')")
+    before = runs(page)
+    page.focus("#text")
+    page.keyboard.press("Control+V")
+    settled(page, before)
+    assert page.input_value("#text") == "# Pasted\n\nFrom the clipboard."
+    assert "0 · heading" in list_rows(page)["0"]
+
+
+def test_open_file_with_the_picker(page):
+    content = "# Notes\n\nOpened from disk. 😀 Two sentences here."
+    before = runs(page)
+    page.set_input_files(
+        "#file-input",
+        files=[{"name": "notes.md", "mimeType": "text/markdown", "buffer": content.encode()}],
+    )
+    settled(page, before)
+    assert page.input_value("#text") == content
+    assert page.eval_on_selector("#source", "s => s.selectedOptions[0].textContent") == (
+        "File: notes.md"
+    )
+    assert page.is_checked('input[name="mode"][value="semantic"]')
+
+
+DROP = """async ({name, type, content}) => {
+  const data = new DataTransfer();
+  data.items.add(new File([content], name, {type}));
+  const target = document.getElementById('text');
+  for (const kind of ['dragenter', 'dragover', 'drop']) {
+    target.dispatchEvent(new DragEvent(kind, {bubbles: true, cancelable: true, dataTransfer: data}));
+  }
+}"""
+
+
+def test_drop_a_transcript_file(page):
+    turns = MEETING[:6]
+    before = runs(page)
+    page.evaluate(DROP, {"name": "call.json", "type": "application/json",
+                         "content": json.dumps(turns)})
+    settled(page, before)
+    assert page.is_checked('input[name="mode"][value="turns"]')
+    assert page.eval_on_selector("#source", "s => s.selectedOptions[0].textContent") == (
+        "File: call.json"
+    )
+    passages = chunk_turns(turns)
+    assert page.evaluate("document.querySelectorAll('#transcript .turn').length") == len(turns)
+    assert len(list_rows(page)) == len(passages)
+
+
+def test_switching_samples_and_modes_keeps_typed_text(page):
+    set_mode(page, "semantic")
+    show_text(page, "My own words, typed here.", "own-document")
+    show_text(page, GUIDE, "guide")
+    show_text(page, GUIDE + "\nAn edit of the sample.", "guide")
+    page.select_option("#source", "handbook")
+    wait_until(page, "document.getElementById('text').value.startsWith('# Refunds')")
+    set_mode(page, "turns")
+    assert page.input_value("#text").lstrip().startswith("[")
+    set_mode(page, "engine")
+    page.select_option("#source", "own-document")
+    assert page.input_value("#text") == "My own words, typed here."
+    page.select_option("#source", "guide")
+    wait_until(page, "document.getElementById('text').value.endsWith('An edit of the sample.')")
+
+
+# --- 3 and 4. The modes, and the chunks coloured in place -----------------------------------
+
+
+SEMANTIC_CASES = {
+    "defaults": {},
+    "no-overlap": {"overlap": 0},
+    "small-sizes": {"target_size": 300, "max_size": 500, "min_size": 50, "overlap": 40},
+    "fixed-splits": {"target_size": 120, "max_size": 150, "min_size": 0, "overlap": 10},
+    "no-structure": {"preserve_code_blocks": False, "respect_headings": False},
+}
+
+
+@pytest.mark.parametrize("case", SEMANTIC_CASES, ids=list(SEMANTIC_CASES))
+@pytest.mark.parametrize("doc", ["guide", "emoji"])
+def test_semantic_spans_match_the_chunker(page, case, doc):
+    set_mode(page, "semantic")
+    if doc == "guide":
+        show_text(page, GUIDE, "guide")
+    else:
+        show_text(page, EMOJI_DOC, "own-document")
+    text = page.input_value("#text")
+    options = semantic_settings(page, **SEMANTIC_CASES[case])
+    chunks, own, lead = expected_semantic(text, options)
+    shown = read_document(page)
+    assert shown["text"] == text
+    assert shown["own"] == own
+    assert shown["lead"] == lead
+    # One badge per chunk at its start, saying its index and boundary type.
+    badges = {at: label for at, label in shown["badges"]}
+    for chunk in chunks:
+        if chunk.index in own:
+            assert f"{chunk.index} · {chunk.boundary_type}" in badges[own[chunk.index][0][0]]
+    assert page.evaluate("document.querySelectorAll('#chunk-list [data-index]').length") > 0
+    assert shown_stats(page) == stats_text([len(c.text) for c in chunks])
+
+
+@pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout"])
+def test_engine_spans_match_the_engine(page, strategy):
+    set_mode(page, "engine")
+    show_text(page, GUIDE, "guide")
+    set_settings(page, strategy=strategy, chunkSize=400, chunkOverlap=50)
+    options = {"strategy": strategy, "chunk_size": 400, "chunk_overlap": 50}
+    chunks, own, lead = expected_engine(GUIDE, options)
+    shown = read_document(page)
+    assert shown["own"] == own
+    assert shown["lead"] == lead
+    assert shown_stats(page) == stats_text([len(c.content) for c in chunks])
+    assert page.is_hidden("#demo-embedding")
+
+
+def test_engine_semantic_uses_the_labelled_demo_embedding(page):
+    set_mode(page, "engine")
+    show_text(page, GUIDE, "guide")
+    set_settings(page, strategy="semantic", chunkSize=512, chunkOverlap=64)
+    note = page.text_content("#demo-embedding")
+    assert page.is_visible("#demo-embedding") and note.startswith("Demonstration embedding.")
+    count = int(page.text_content('#stats [data-stat="count"] dd'))
+    fixed = ChunkingEngine().chunk(GUIDE, strategy="fixed")
+    assert count > 1 and count != len(fixed)  # cut by similarity, not by size
+    shown = read_document(page)
+    assert len(shown["own"]) == count  # every chunk found in the text and coloured
+
+
+def test_transcript_passages_and_turns(page):
+    set_mode(page, "turns")
+    show_text(page, MEETING_TEXT, "meeting")
+    set_settings(page, maxChars=700, overlapTurns=2)
+    passages = chunk_turns(MEETING, max_chars=700, overlap_turns=2)
+    rows = list_rows(page)
+    first = passages[0]
+    assert f"0 · seq {first.first_seq}–{first.last_seq}" in rows["0"]
+    assert ", ".join(first.item_ids) in rows["0"]
+    assert re.search(r"\d+:\d\d\.\d–\d+:\d\d\.\d", rows["0"])
+    # Each turn is coloured by the passage that brings it, striped by the ones that repeat it.
+    index_of = {turn["seq"]: i for i, turn in enumerate(MEETING)}
+    owner, repeated, seen = {}, {}, set()
+    for passage in passages:
+        for span in passage.turns:
+            i = index_of[span.seq]
+            if i in seen:
+                repeated.setdefault(i, []).append(passage.index)
+            else:
+                owner[i] = [passage.index]
+                seen.add(i)
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('#transcript .turn')].map((row) => [
+             (row.dataset.c || '').split(' ').filter(Boolean).map(Number),
+             (row.dataset.l || '').split(' ').filter(Boolean).map(Number)])"""
+    )
+    assert [own for own, _ in shown] == [owner[i] for i in range(len(MEETING))]
+    assert [lead for _, lead in shown] == [repeated.get(i, []) for i in range(len(MEETING))]
+    assert shown_stats(page) == stats_text([len(p.text) for p in passages])
+
+
+def test_list_and_document_select_each_other(page):
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    semantic_settings(page)
+    # The list: a click scrolls the document to the chunk and marks it.
+    page.eval_on_selector("#chunk-list", "list => { list.scrollTop = 20 * 68; }")
+    wait_until(page, "!!document.getElementById('chunk-row-20')")
+    page.click("#chunk-row-20")
+    chunks, own, _ = expected_semantic(GUIDE, SEMANTIC_DEFAULTS)
+    wait_until(page, "document.querySelectorAll('#document .selected').length > 0")
+    visible = page.evaluate(
+        """() => {
+          const view = document.getElementById('document').getBoundingClientRect();
+          const first = document.querySelector('#document .selected').getBoundingClientRect();
+          return first.top >= view.top && first.top < view.bottom;
+        }"""
+    )
+    assert visible
+    assert page.get_attribute("#chunk-row-20", "aria-selected") == "true"
+    # And back: a click in the document selects its chunk in the list, scrolled into view.
+    page.eval_on_selector("#chunk-list", "list => { list.scrollTop = 0; }")
+    span = page.locator('#document [data-c~="3"]').first
+    span.scroll_into_view_if_needed()
+    span.click()
+    wait_until(page, "document.getElementById('chunk-row-3')?.getAttribute('aria-selected') === 'true'")
+    assert page.get_attribute("#chunk-list", "aria-activedescendant") == "chunk-row-3"
+    row = page.locator("#chunk-row-3").bounding_box()
+    box = page.locator("#chunk-list").bounding_box()
+    assert box["y"] <= row["y"] < box["y"] + box["height"]
+
+
+def test_histogram_marks_target_and_max(page):
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    semantic_settings(page, target_size=700, max_size=1500)
+    chunks = SemanticChunker(**{**SEMANTIC_DEFAULTS, "target_size": 700, "max_size": 1500}).chunk(GUIDE)
+    titles = page.evaluate(
+        "[...document.querySelectorAll('#histogram rect title')].map((t) => t.textContent)"
+    )
+    counted = sum(int(re.search(r": (\d+) chunk", t).group(1)) for t in titles)
+    assert counted == len(chunks)
+    labels = page.evaluate(
+        "[...document.querySelectorAll('#histogram .marker-label')].map((t) => t.textContent)"
+    )
+    assert labels == ["target 700", "max 1,500"]
+    assert page.get_attribute("#histogram svg", "role") == "img"
+
+
+# --- 5. Live -------------------------------------------------------------------------------
+
+
+def test_slider_by_keyboard_and_drag_rechunks_without_a_button(page):
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    semantic_settings(page)
+    before = runs(page)
+    page.focus("#setting-targetSize-slider")
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")
+    settled(page, before)
+    assert page.input_value("#setting-targetSize") == "995"
+    _, own, _ = expected_semantic(GUIDE, {**SEMANTIC_DEFAULTS, "target_size": 995})
+    assert read_document(page)["own"] == own
+    # Dragging: press on the thumb's track near its left end and let go.
+    box = page.locator("#setting-maxSize-slider").bounding_box()
+    before = runs(page)
+    page.mouse.move(box["x"] + box["width"] * 0.25, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.1, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.up()
+    settled(page, before)
+    max_size = int(page.input_value("#setting-maxSize"))
+    assert max_size < 2000
+    options = {**SEMANTIC_DEFAULTS, "target_size": 995, "max_size": max_size}
+    _, own, _ = expected_semantic(GUIDE, options)
+    assert read_document(page)["own"] == own
+
+
+def test_quick_changes_leave_only_the_last_result(page):
+    set_mode(page, "semantic")
+    big = GUIDE * 40  # ~570 KB, so that runs are slow enough to be overtaken
+    show_text(page, big, "own-document")
+    semantic_settings(page)
+    before = runs(page)
+    for size in range(600, 1000, 40):
+        page.fill("#setting-targetSize", str(size))
+    final = settled(page, before)
+    assert final - before < 10  # some results were dropped, not drawn
+    chunks = SemanticChunker(**{**SEMANTIC_DEFAULTS, "target_size": 960}).chunk(big)
+    assert page.text_content('#stats [data-stat="count"] dd') == f"{len(chunks):,}"
+
+
+def test_five_megabytes_still_work(page):
+    set_mode(page, "semantic")
+    semantic_settings(page)
+    huge = GUIDE * 350  # 5 MB
+    before = runs(page)
+    page.set_input_files(
+        "#file-input",
+        files=[{"name": "huge.md", "mimeType": "text/markdown", "buffer": huge.encode()}],
+    )
+    settled(page, before, timeout=300)
+    count = len(SemanticChunker().chunk(huge))
+    assert page.text_content('#stats [data-stat="count"] dd') == f"{count:,}"
+    # Only what is near the viewport is built: a few blocks painted, a screenful of rows.
+    painted = page.evaluate("document.querySelectorAll('#document .block[data-painted=\"yes\"]').length")
+    assert painted < 10
+    assert page.evaluate("document.querySelectorAll('#chunk-list [data-index]').length") < 60
+    # The last chunk is reachable from the keyboard, and the document follows.
+    page.focus("#chunk-list")
+    page.keyboard.press("End")
+    wait_until(page, f"document.getElementById('chunk-row-{count - 1}')?.getAttribute('aria-selected') === 'true'")
+    wait_until(page, f"document.querySelectorAll('#document [data-c~=\"{count - 1}\"]').length > 0")
+    show_text(page, GUIDE, "guide")  # leave the big text behind for the next tests
+
+
+# --- 6. Search -----------------------------------------------------------------------------
+
+
+def test_search_lists_snippets_with_matched_words(page):
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    semantic_settings(page)
+    query = "Refunds’ CHUNK"
+    page.fill("#query", query)
+    tokens = lexical_tokens(query)
+    wait_until(page, "document.querySelectorAll('#query-tokens .token').length > 0")
+    assert page.evaluate(
+        "[...document.querySelectorAll('#query-tokens .token')].map((t) => t.textContent)"
+    ) == tokens
+    chunks = SemanticChunker().chunk(GUIDE)
+    expected = []
+    for chunk in chunks:
+        snippet = snippet_around(chunk.text, tokens, before=60, after=140)
+        if snippet.at >= 0:
+            expected.append((chunk.index, snippet.text))
+    wait_until(page, "document.querySelectorAll('#search-results .hit').length > 0")
+    hits = page.evaluate(
+        """() => [...document.querySelectorAll('#search-results .hit')].map((hit) => [
+             Number(hit.dataset.index), hit.querySelector('.hit-snippet').textContent,
+             [...hit.querySelectorAll('mark')].map((m) => m.textContent)])"""
+    )
+    assert [(i, text) for i, text, _ in hits] == expected
+    for _, _, marks in hits:
+        assert marks and all(
+            any(w.startswith(t) for t in tokens) for w in map(str.lower, marks)
+        )
+    page.click("#search-results .hit >> nth=1")
+    chosen = hits[1][0]
+    wait_until(page, f"document.getElementById('chunk-row-{chosen}')?.getAttribute('aria-selected') === 'true'")
+    page.fill("#query", "")
+
+
+def test_search_without_words_says_so(page):
+    page.fill("#query", "?!")
+    wait_until(page, "document.getElementById('query-tokens').textContent.includes('No words')")
+    page.fill("#query", "")
+
+
+# --- 7. Take it away -----------------------------------------------------------------------
+
+
+def test_download_json_and_jsonl_in_the_original_shape(page):
+    set_mode(page, "semantic")
+    show_text(page, EMOJI_DOC, "own-document")
+    options = semantic_settings(page, target_size=200, max_size=400, min_size=20, overlap=30)
+    to_js = js_offsets(EMOJI_DOC)
+    expected = []
+    for chunk in SemanticChunker(**options).chunk(EMOJI_DOC):
+        record = chunk.to_dict()
+        record["startOffset"], record["endOffset"] = to_js(chunk.start_offset), to_js(chunk.end_offset)
+        expected.append(record)
+    with page.expect_download() as info:
+        page.click("#download-json")
+    assert info.value.suggested_filename == "document-chunks.json"
+    assert json.loads(Path(info.value.path()).read_text(encoding="utf-8")) == expected
+    with page.expect_download() as info:
+        page.click("#download-jsonl")
+    assert info.value.suggested_filename == "document-chunks.jsonl"
+    lines = Path(info.value.path()).read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == expected
+
+
+def test_copied_python_snippet_runs_and_agrees(page, tmp_path):
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    options = semantic_settings(page, target_size=800, overlap=50, respect_headings=False)
+    page.click("#copy-python")
+    wait_until(page, "document.getElementById('export-status').textContent.includes('copied')")
+    code = page.evaluate("navigator.clipboard.readText()")
+    assert "target_size=800" in code and "respect_headings=False" in code
+    (tmp_path / "indexer-guide.md").write_text(GUIDE, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, check=True).stdout
+    expected = [f"{c.index} {c.boundary_type} {c.start_offset} {c.end_offset}"
+                for c in SemanticChunker(**options).chunk(GUIDE)]
+    assert out.splitlines() == expected
+
+
+@pytest.mark.parametrize("mode", ["semantic", "engine", "turns"])
+def test_copied_javascript_snippet_names_every_setting(page, mode, tmp_path):
+    set_mode(page, mode)
+    page.click("#copy-js")
+    wait_until(page, "document.getElementById('export-status').textContent.includes('copied')")
+    code = page.evaluate("navigator.clipboard.readText()")
+    assert "loadChunker" in code
+    names = page.evaluate(
+        "[...document.querySelectorAll('.mode-settings:not([hidden]) [id^=\"setting-\"]')]"
+        ".map((e) => e.id.slice(8)).filter((id) => !id.includes('-'))"
+    )
+    for name in names:
+        assert re.search(rf"\b{name}: ", code), name
+    if shutil.which("node"):
+        script = tmp_path / "snippet.mjs"
+        script.write_text(code, encoding="utf-8")
+        subprocess.run(["node", "--check", str(script)], check=True)
+
+
+def test_settings_live_in_the_url_and_a_link_reproduces_them(page, browser, booted):
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    semantic_settings(page, target_size=640, overlap=0, preserve_code_blocks=False)
+    wait_until(page, "location.search.includes('targetSize=640')")
+    query = page.evaluate("location.search")
+    assert "overlap=0" in query and "preserveCodeBlocks=false" in query
+    assert "Harbor" not in query and "text=" not in query  # the text stays out of the URL
+    other, recorder, _ = open_playground(browser, booted.origin, query)
+    try:
+        assert other.input_value("#setting-targetSize") == "640"
+        assert not other.is_checked("#setting-preserveCodeBlocks")
+        assert shown_stats(other) == shown_stats(page)
+        assert recorder.problems() == []
+    finally:
+        other.context.close()
+
+
+# --- 8. Errors -----------------------------------------------------------------------------
+
+
+def test_invalid_setting_is_reported_at_the_field_and_keeps_the_result(page):
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    semantic_settings(page)
+    stats = shown_stats(page)
+    page.fill("#setting-targetSize", "0")
+    wait_until(page, "document.getElementById('setting-targetSize-error').textContent !== ''")
+    message = page.text_content("#setting-targetSize-error")
+    assert "target_size" in message and "0" in message
+    assert page.get_attribute("#setting-targetSize", "aria-invalid") == "true"
+    assert shown_stats(page) == stats
+    assert page.evaluate("document.getElementById('results').classList.contains('stale')")
+    page.fill("#setting-targetSize", "")
+    wait_until(page, "document.getElementById('setting-targetSize-error').textContent.includes('needs a number')")
+    before = runs(page)
+    page.fill("#setting-targetSize", "1000")
+    settled(page, before)
+    assert page.text_content("#setting-targetSize-error") == ""
+    assert page.get_attribute("#setting-targetSize", "aria-invalid") is None
+    assert not page.evaluate("document.getElementById('results').classList.contains('stale')")
+
+
+def test_invalid_transcript_json_says_line_and_column(page):
+    set_mode(page, "turns")
+    show_text(page, json.dumps(MEETING[:4]), "own-transcript")
+    stats = shown_stats(page)
+    page.fill("#text", '[\n  {"seq": 1, "text": "a"},\n  {"seq": 2 "text": "b"}\n]')
+    wait_until(page, "document.getElementById('text-error').textContent !== ''")
+    assert page.text_content("#text-error").startswith("JSON error at line 3, column 13")
+    assert shown_stats(page) == stats
+    page.fill("#text", '[{"seq": 1}]')
+    wait_until(page, "document.getElementById('text-error').textContent.includes('turns[0]')")
+    before = runs(page)
+    page.fill("#text", json.dumps(MEETING[:4]))
+    settled(page, before)
+    assert page.text_content("#text-error") == ""
+
+
+# --- 9. For everyone -----------------------------------------------------------------------
+
+
+def test_every_control_has_a_label(page):
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll(
+             'input, select, textarea, button, [role="listbox"], #document, #transcript')]
+           .filter((el) => {
+             const named = (el.labels && [...el.labels].some((l) => l.textContent.trim()))
+               || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')
+               || (el.tagName === 'BUTTON' && el.textContent.trim());
+             return !named;
+           }).map((el) => el.outerHTML.slice(0, 80))"""
+    )
+    assert unnamed == []
+
+
+def test_keyboard_reaches_modes_sliders_and_the_list(page):
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    page.focus('input[name="mode"][value="semantic"]')
+    before = runs(page)
+    page.keyboard.press("ArrowRight")
+    settled(page, before)
+    assert page.is_checked('input[name="mode"][value="engine"]')
+    before = runs(page)
+    page.keyboard.press("ArrowLeft")
+    settled(page, before)
+    page.focus("#chunk-list")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    wait_until(page, "document.getElementById('chunk-list').getAttribute('aria-activedescendant') === 'chunk-row-2'")
+    wait_until(page, "document.querySelectorAll('#document .selected').length > 0")
+    # Tab order: from the text area onwards every control is reachable.
+    page.focus("#text")
+    reached = set()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement.id || document.activeElement.name"))
+    assert {"setting-targetSize-slider", "setting-targetSize", "setting-respectHeadings"} <= reached
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_reads_well_from_360px_to_wide(page, artifacts, width, scheme):
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": width, "height": 900})
+    try:
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        red = int(re.search(r"\d+", background).group())
+        assert (red < 80) if scheme == "dark" else (red > 200)
+        # A viewport as tall as the page: blocks drawn lazily show in the picture too.
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.set_viewport_size({"width": width, "height": min(height, 4000)})
+        page.screenshot(path=str(artifacts / f"playground-{width}-{scheme}.png"))
+    finally:
+        page.emulate_media(color_scheme="light")
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# --- 10. Safe ------------------------------------------------------------------------------
+
+XSS = (
+    '# <img src=x onerror="window.__xss = 1">\n\n'
+    "</script><script>window.__xss = 2</script>\n\n"
+    '<svg onload="window.__xss = 3"></svg> & <b>bold</b>'
+)
+
+
+def test_user_text_shows_as_text_and_runs_nothing(page):
+    set_mode(page, "semantic")
+    show_text(page, XSS, "own-document")
+    before = runs(page)
+    page.set_input_files(
+        "#file-input",
+        files=[{"name": '<img src=x onerror="window.__xss=4">.md', "mimeType": "text/markdown",
+                "buffer": XSS.encode()}],
+    )
+    settled(page, before)
+    page.fill("#query", "<img onerror")
+    wait_until(page, "document.querySelectorAll('#search-results .hit').length > 0")
+    assert page.evaluate("window.__xss") is None
+    assert page.evaluate("document.querySelectorAll('#app img, #app script, #app b').length") == 0
+    assert read_document(page)["text"] == XSS
+    assert "<img" in page.eval_on_selector("#source", "s => s.selectedOptions[0].textContent")
+    assert "<script>" in page.text_content("#chunk-list")
+    page.fill("#query", "")
+
+
+def test_strict_csp_and_only_same_origin_requests(page, booted):
+    headers = booted.seen["response"].headers
+    csp = headers["content-security-policy"]
+    for directive in ("default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'",
+                      "connect-src 'self'", "style-src 'self'"):
+        assert directive in csp
+    assert booted.recorder.problems() == []
+    assert any(url.endswith(".wasm") for url in booted.recorder.requests)  # the worker's seen
