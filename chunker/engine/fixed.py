@@ -24,6 +24,7 @@ def fixed_chunks(
     chunk_overlap: int,
     start_index: int = 0,
     metadata: Mapping[str, Any] | None = None,
+    heading: str | None = None,
 ) -> list[DocumentChunk]:
     """Cut `content` into windows of at most `chunk_size` characters, trimmed.
 
@@ -34,7 +35,8 @@ def fixed_chunks(
     white space at or before the previous end does not count, so that window is cut hard too.
     Wherever the original ends, the two agree.
 
-    Each chunk gets its own copy of `metadata` when it is given (even empty), as the original.
+    Each chunk gets its own copy of `metadata` when it is given (even empty), as the original,
+    and `heading` (for `hierarchical`'s long sections).
     """
     chunks: list[DocumentChunk] = []
     # Locals, as this loop runs once per window.
@@ -54,7 +56,7 @@ def fixed_chunks(
         part = content[position:end].strip(whitespace)
         if part:
             copy = None if metadata is None else dict(metadata)
-            append(DocumentChunk(part, start_index + len(chunks), None, copy))
+            append(DocumentChunk(part, start_index + len(chunks), heading, copy))
         if end == length:
             break
         position = end - chunk_overlap
