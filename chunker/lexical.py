@@ -103,9 +103,16 @@ def snippet_around(
 
 
 def _first_match(text: str, prefixes: tuple[str, ...]) -> int:
-    """Where the first word of `text` beginning with one of `prefixes` starts, or -1."""
-    if prefixes:
+    """Where the first word of `text` beginning with one of `prefixes` starts, or -1.
+
+    Final sigma is compared as sigma: `lower()` picks ς or σ from what follows a word, so the
+    same word folds to either alone or in a longer text ("ΟΔΟΣ" alone, "ΟΔΟΣ'S").
+    """
+    relaxed = tuple(prefix.replace("ς", "σ") for prefix in prefixes)
+    # Most texts hold none of the words at all: one C-speed look at the whole text says so.
+    folded = _fold(text).replace("ς", "σ")
+    if any(prefix in folded for prefix in relaxed):
         for word in WORD_RE.finditer(text):
-            if _fold(word.group()).startswith(prefixes):
+            if _fold(word.group()).replace("ς", "σ").startswith(relaxed):
                 return word.start()
     return -1
