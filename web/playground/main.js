@@ -168,7 +168,7 @@ function draw(result, job) {
   $('text-error').textContent = '';
   $('run-error').textContent = '';
   $('results').classList.remove('stale');
-  state.result = { ...result, source: job.source, values: job.values };
+  state.result = { ...result, source: job.source };
   const { chunks } = result;
   const lengths = chunks.map((chunk) => chunk.length);
   const stats = summarize(lengths);

@@ -7,11 +7,11 @@ export const MODES = ['semantic', 'engine', 'turns'];
 /** Which kind of text each mode reads: a document, or a transcript as JSON turns. */
 export const MODE_INPUT = { semantic: 'document', engine: 'document', turns: 'transcript' };
 
-export const STRATEGIES = ['fixed', 'semantic', 'hierarchical', 'layout'];
+const STRATEGIES = ['fixed', 'semantic', 'hierarchical', 'layout'];
 
 // `sliderMax` only bounds the slider; the number field beside it takes any value, so a size
 // outside the slider's range can still be tried (and an invalid one is reported at the field).
-export const SETTINGS = [
+const SETTINGS = [
   { mode: 'semantic', name: 'targetSize', python: 'target_size', kind: 'int', def: 1000,
     min: 1, sliderMax: 4000, label: 'Target size',
     help: 'Characters a chunk gathers before a blank line ends it; the splits pack to it.' },
@@ -52,7 +52,7 @@ export function settingsOf(mode) {
 }
 
 /** Every setting at its default, keyed by name. */
-export function defaultValues() {
+function defaultValues() {
   return Object.fromEntries(SETTINGS.map((setting) => [setting.name, setting.def]));
 }
 

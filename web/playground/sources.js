@@ -10,7 +10,7 @@ const SAMPLES = [
 ];
 
 /** Documents are chunked as text; transcripts are a JSON list of turns. */
-export function kindOfFile(name) {
+function kindOfFile(name) {
   return /\.json$/i.test(name) ? 'transcript' : 'document';
 }
 
