@@ -21,12 +21,13 @@ import shutil
 import subprocess
 import sys
 import time
+import threading
 import tomllib
 import urllib.parse
 import zipfile
-from functools import partial
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "web"
@@ -54,6 +55,18 @@ WEB_BUILD_FILES = {"package.json", "package-lock.json", "node_modules"}
 
 # Debian's Chromium, used when present; otherwise Playwright's own.
 SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
+# Without the background-networking flags Chromium calls Google's hosts, which a closed
+# network refuses, many times at each start.
+CHROMIUM_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
 
 # Sent with every response. A CSP in a <meta> tag would not bind the worker, so it is a
 # header. Pyodide needs 'wasm-unsafe-eval' to compile its WebAssembly, nothing more.
@@ -389,6 +402,20 @@ def make_server(
     return SiteServer(("127.0.0.1", port), handler)
 
 
+@contextmanager
+def served(mounts: Mapping[str, Path], *, csp: str = CSP) -> Iterator[str]:
+    """Serve `mounts` quietly from a thread on a free port; yields the origin (no final /)."""
+    server = make_server(0, mounts, quiet=True, csp=csp)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def serve(port: int) -> None:
     build_web()
     server = make_server(port, {"/": SITE})
@@ -403,6 +430,14 @@ def serve(port: int) -> None:
 
 
 # --- test and bench ----------------------------------------------------------------------
+
+
+def chromium_options() -> dict[str, object]:
+    """Playwright launch options for the tests and benchmarks: Debian's Chromium if present."""
+    options: dict[str, object] = {"args": list(CHROMIUM_ARGS)}
+    if SYSTEM_CHROMIUM.exists():
+        options["executable_path"] = str(SYSTEM_CHROMIUM)
+    return options
 
 
 def test(pytest_args: list[str]) -> int:

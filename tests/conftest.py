@@ -1,12 +1,13 @@
 """Shared fixtures for the browser tests: the built site on a free port, Chromium, a recorder.
 
 - `site_url`: site/ (brought up to date once) served by build.py's own server on a free
-  127.0.0.1 port, with tests/pages/ at /_test/ and tests/fixtures/ at /_fixtures/.
-- `browser`: headless Chromium through Playwright, Debian's /usr/bin/chromium when present.
-- `Recorder`: every request of a page and everything it reports as an error, the worker's
-  console and CSP messages included (those reach only the CDP log, `Log.entryAdded`).
-- `chunker_page`: one page for the whole session with the facade loaded as `window.api`, so
-  Pyodide boots once; `chunker_recorder` is its recorder.
+  127.0.0.1 port, with tests/pages/ at /_test/.
+- `browser`: headless Chromium through Playwright, Debian's /usr/bin/chromium when present,
+  one per test module.
+- `Recorder`: every request of a page and everything it reports as an error or a warning,
+  the worker's console included (through the CDP log, `Log.entryAdded`).
+- `chunker_page`: one page per test module with the facade loaded as `window.api`, so
+  Pyodide boots once per module; `chunker_recorder` is its recorder.
 
 Pages run under the site's CSP, which forbids `eval`; `page.evaluate` goes over CDP and is
 not bound by it, so tests drive pages with it (and not `wait_for_function`, which evals).
@@ -15,8 +16,6 @@ not bound by it, so tests drive pages with it (and not `wait_for_function`, whic
 from __future__ import annotations
 
 import sys
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -30,44 +29,17 @@ import build  # noqa: E402
 PAGES = ROOT / "tests" / "pages"
 FIXTURES = ROOT / "tests" / "fixtures"
 
-# Without the background-networking flags Chromium calls Google's hosts, which this
-# machine's closed network refuses, many times at each start.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
 # Booting Pyodide takes 2-3 s alone; a loaded CI machine can take several times that.
 BOOT_TIMEOUT_MS = 120_000
 
 
-def chromium_options() -> dict[str, Any]:
-    """Launch options: Debian's Chromium when present (`playwright install` cannot run here)."""
-    options: dict[str, Any] = {"args": CHROMIUM_ARGS}
-    if build.SYSTEM_CHROMIUM.exists():
-        options["executable_path"] = str(build.SYSTEM_CHROMIUM)
-    return options
+# What the test server serves: the site, and the test pages beside it.
+MOUNTS = {"/": build.SITE, "/_test/": PAGES}
 
 
-@contextmanager
-def serving(csp: str = build.CSP) -> Iterator[str]:
-    """Serve site/ (and the test pages and fixtures) on a free port; yields its origin."""
-    mounts = {"/": build.SITE, "/_test/": PAGES, "/_fixtures/": FIXTURES}
-    server = build.make_server(0, mounts, quiet=True, csp=csp)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    host, port = server.server_address[:2]
-    try:
-        yield f"http://{host}:{port}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def serving(csp: str = build.CSP):
+    """Serve the site and the test pages on a free port (a context yielding the origin)."""
+    return build.served(MOUNTS, csp=csp)
 
 
 @pytest.fixture(scope="session")
@@ -83,11 +55,13 @@ def site_url(built_site: Path) -> Iterator[str]:
         yield origin
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API runs an event loop in this thread while
+# it is open, and `asyncio.run()` in a later test (or another module's Playwright) would fail.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(**chromium_options())
+        browser = playwright.chromium.launch(**build.chromium_options())
         yield browser
         browser.close()
 
@@ -187,7 +161,7 @@ LOAD_FACADE = """async (timeoutMs) => {
 }"""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chunker_session(browser: Any, site_url: str) -> Iterator[tuple[Any, Recorder, list]]:
     context = browser.new_context()
     page = context.new_page()
@@ -200,7 +174,7 @@ def chunker_session(browser: Any, site_url: str) -> Iterator[tuple[Any, Recorder
 
 @pytest.fixture
 def chunker_page(chunker_session: tuple[Any, Recorder, list]) -> Any:
-    """The session's page with the facade ready as `window.api` (Pyodide booted once)."""
+    """The module's page with the facade ready as `window.api` (Pyodide booted once)."""
     return chunker_session[0]
 
 

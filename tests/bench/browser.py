@@ -1,0 +1,160 @@
+"""The browser path's speed, all measured side by side in one run.
+
+    python tests/bench/browser.py [--runs N]
+
+1. Cold start: milliseconds from navigation to `loadChunker()` ready, each run in a fresh
+   browser profile, against a bare Pyodide boot in a module worker (the floor).
+2. One `SemanticChunker().chunk(text)` call on 100 KB and 1 MB of Markdown: through the
+   facade; in Python inside a Pyodide worker of the same browser (no facade); in CPython;
+   in the original under Node. The facade's overhead is the first minus the second: the
+   messages to and from the worker, JSON both ways, the text crossing into Python.
+
+Run by `python build.py bench` (after tests/bench/core.py), which builds the site first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench")]
+import build  # noqa: E402
+from core import ensure_original, markdown_corpus, median_seconds, original_seconds  # noqa: E402
+
+from chunker import SemanticChunker  # noqa: E402
+
+MOUNTS = {"/": build.SITE, "/_test/": ROOT / "tests" / "pages"}
+TARGET_RATIO = 1.25  # the facade's cold start against the bare boot (issue 3)
+SIZES = {"markdown 100 KB": 100_000, "markdown 1 MB": 1_000_000}
+
+
+def cold_start_ms(playwright: Any, origin: str, page: str) -> float:
+    """Navigation to ready on `page` (bare or ours), in a browser with a new empty profile."""
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(profile, **build.chromium_options())
+        try:
+            tab = context.pages[0] if context.pages else context.new_page()
+            tab.goto(f"{origin}/_test/{page}.html")
+            return tab.evaluate("window.booted")
+        finally:
+            context.close()
+
+
+def facade_ms(tab: Any, runs: int) -> float:
+    """Median ms of one facade call on `window.text`, after a warm-up call."""
+    return tab.evaluate(
+        """async (runs) => {
+          const chunker = new api.SemanticChunker();
+          await chunker.chunk(text);
+          const times = [];
+          for (let i = 0; i < runs; i++) {
+            const start = performance.now();
+            await chunker.chunk(text);
+            times.push(performance.now() - start);
+          }
+          times.sort((a, b) => a - b);
+          return times[Math.floor(runs / 2)];
+        }""",
+        runs,
+    )
+
+
+def round_trip_ms(tab: Any, runs: int) -> float:
+    """Median ms of the cheapest call: the fixed cost of a message to the worker and back."""
+    return tab.evaluate(
+        """async (runs) => {
+          const times = [];
+          for (let i = 0; i < runs; i++) {
+            const start = performance.now();
+            await api.lexicalTokens('');
+            times.push(performance.now() - start);
+          }
+          times.sort((a, b) => a - b);
+          return times[Math.floor(runs / 2)];
+        }""",
+        runs,
+    )
+
+
+START_DIRECT = """() => new Promise((resolve, reject) => {
+  window.direct = new Worker('/_test/direct-worker.js', { type: 'module' });
+  direct.onmessage = () => resolve();
+  direct.onerror = (event) => reject(new Error(event.message));
+})"""
+
+DIRECT_MS = """(runs) => new Promise((resolve) => {
+  direct.onmessage = ({ data }) => resolve(data);
+  direct.postMessage({ text, runs });
+})"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    build.build_web()
+    with build.served(MOUNTS) as origin, sync_playwright() as playwright:
+        print(f"Cold start, navigation to ready, fresh profile each run (ms, median of {args.runs})")
+        print()
+        runs: dict[str, list[float]] = {"bare": [], "ours": []}
+        for _ in range(args.runs):  # alternated, so both see the same machine load
+            for page in runs:
+                runs[page].append(cold_start_ms(playwright, origin, page))
+        bare, ours = (statistics.median(runs[p]) for p in ("bare", "ours"))
+        print("| page | median | all runs |")
+        print("|---|---|---|")
+        print(f"| bare Pyodide boot in a module worker | {bare:.0f} | {_list(runs['bare'])} |")
+        print(f"| chunker.js: Pyodide, micropip, wheel, ready | {ours:.0f} | {_list(runs['ours'])} |")
+        verdict = "within" if ours <= TARGET_RATIO * bare else "OVER"
+        print(f"\nratio ours/bare: {ours / bare:.2f}× ({verdict} the {TARGET_RATIO}× target)\n")
+        sys.stdout.flush()
+
+        browser = playwright.chromium.launch(**build.chromium_options())
+        tab = browser.new_page()
+        tab.goto(f"{origin}/_test/blank.html")
+        tab.evaluate(
+            "async () => { window.api = await (await import('/chunker.js')).loadChunker(); }"
+        )
+        tab.evaluate(START_DIRECT)
+        has_node = ensure_original()
+        print(f"One SemanticChunker().chunk(text) call (ms, median of {args.runs} after a warm-up)")
+        print()
+        print("| input | facade call | Python in a Pyodide worker | facade overhead | "
+              "CPython | original (Node) | facade/original |")
+        print("|---|---|---|---|---|---|---|")
+        for name, size in SIZES.items():
+            text = markdown_corpus(size)
+            tab.evaluate("(t) => { window.text = t; }", text)
+            facade = facade_ms(tab, args.runs)
+            direct = tab.evaluate(DIRECT_MS, args.runs)
+            chunker = SemanticChunker()
+            cpython = median_seconds(lambda: chunker.chunk(text), args.runs) * 1000
+            original = original_seconds(text, "semantic", args.runs) if has_node else None
+            original_ms = f"{original * 1000:.1f}" if original is not None else "—"
+            versus = f"{facade / (original * 1000):.1f}×" if original else "—"
+            print(f"| {name} | {facade:.1f} | {direct:.1f} | {facade - direct:.1f} "
+                  f"({(facade - direct) / facade:.0%}) | {cpython:.1f} | {original_ms} | {versus} |")
+            sys.stdout.flush()
+        print(f"\nround trip of the cheapest call (lexicalTokens('')): "
+              f"{round_trip_ms(tab, 50):.2f} ms")
+        browser.close()
+    return 0
+
+
+def _list(values: list[float]) -> str:
+    return ", ".join(f"{v:.0f}" for v in values)
+
+
+if __name__ == "__main__":
+    started = time.perf_counter()
+    status = main()
+    print(f"\n(benchmark took {time.perf_counter() - started:.0f} s)")
+    sys.exit(status)
