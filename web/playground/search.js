@@ -7,6 +7,10 @@ import { formatCount } from './format.js';
 import { WORD_RE, fold } from './words.js';
 
 const DEBOUNCE_MS = 150;
+
+// As snippetAround compares: folded, final sigma as sigma (lower case picks ς or σ from what
+// follows a word, so the same Greek word can fold either way).
+const comparable = (text) => fold(text).replaceAll('ς', 'σ');
 const SHOWN = 100;
 // Calls in flight at once: enough to keep the worker busy between round trips.
 const BATCH = 128;
@@ -52,8 +56,9 @@ export function createSearch({ input, tokensOut, resultsOut, onSelect }) {
       return;
     }
     // A chunk can only match if a token appears in its folded text: only those are asked.
-    folded ??= chunks.map((chunk) => fold(chunk.text));
-    const candidates = chunks.filter((_, i) => tokens.some((token) => folded[i].includes(token)));
+    folded ??= chunks.map((chunk) => comparable(chunk.text));
+    const prefixes = tokens.map(comparable);
+    const candidates = chunks.filter((_, i) => prefixes.some((p) => folded[i].includes(p)));
     const hits = [];
     const count = el('li', { className: 'hits-count' },
       `0 of ${formatCount(chunks.length)} chunks match`);
@@ -63,7 +68,7 @@ export function createSearch({ input, tokensOut, resultsOut, onSelect }) {
       resultsOut.replaceChildren(count, ...hits.slice(0, SHOWN).map(([chunk, snippet]) => el('li', {},
         el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
           el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`),
-          el('span', { className: 'hit-snippet' }, ...marked(snippet.text, tokens))))));
+          el('span', { className: 'hit-snippet' }, ...marked(snippet.text, prefixes))))));
     };
     for (let i = 0; i < candidates.length; i += BATCH) {
       const batch = candidates.slice(i, i + BATCH);
@@ -93,13 +98,13 @@ export function createSearch({ input, tokensOut, resultsOut, onSelect }) {
   };
 }
 
-/** `text` as nodes, each word beginning with one of `tokens` wrapped in `<mark>`. */
-function marked(text, tokens) {
+/** `text` as nodes, each word beginning with one of `prefixes` wrapped in `<mark>`. */
+function marked(text, prefixes) {
   const nodes = [];
   let last = 0;
   for (const match of text.matchAll(WORD_RE)) {
-    const word = fold(match[0]);
-    if (!tokens.some((token) => word.startsWith(token))) continue;
+    const word = comparable(match[0]);
+    if (!prefixes.some((prefix) => word.startsWith(prefix))) continue;
     nodes.push(text.slice(last, match.index), el('mark', {}, match[0]));
     last = match.index + match[0].length;
   }
