@@ -1,7 +1,7 @@
 // The playground: loads the facade, and wires the input, the settings and the views together.
 // Each piece lives in its own module; this one holds the page's state and the order of events.
 
-import { loadChunker } from '../chunker.js';
+import { loading } from './boot.js';
 import { createChunkList } from './chunk-list.js';
 import { runChunker } from './chunkers.js';
 import { createControls } from './controls.js';
@@ -11,7 +11,6 @@ import { acceptFiles } from './files.js';
 import { firstWords, formatCount, formatMs } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { createInput } from './input.js';
-import { createLoading } from './loading.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
 import { MODE_INPUT, readQuery, settingsOf, writeQuery } from './settings.js';
@@ -22,11 +21,6 @@ import { createTranscriptView } from './transcript-view.js';
 import { TranscriptJsonError } from './turns-json.js';
 
 const $ = (id) => document.getElementById(id);
-
-const loading = createLoading({ box: $('loading'), bar: $('load-progress'),
-  stage: $('load-stage'), time: $('load-time') });
-// One promise for the loaded facade: tests wait on it, and so can anyone in the console.
-window.chunkerReady = loadChunker({ onProgress: loading.progress, timeoutMs: 60_000 });
 
 const initial = readQuery(location.search);
 const sources = createSources();
