@@ -1,0 +1,100 @@
+"""The playground's figures, in headless Chromium against the built site.
+
+    python tests/bench/playground.py [--runs N]
+
+- time to ready: from navigation to the facade ready and the controls enabled, each run in a
+  fresh browser context (an empty cache, as a first visit);
+- slider to redrawn result: a target-size slider moved one step with the keyboard, until the
+  page has redrawn the stats, histogram, list and the visible part of the document, on the
+  technical guide sample repeated to 100 KB, 1 MB and 5 MB. "page" is the page's own
+  measure (from the input event to the end of the redraw); "wall" adds the round trips of
+  the browser protocol, as seen from here.
+
+Each figure is the median of N runs (5 unless given), after one warm-up for the sliders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(TESTS))
+
+from playground_support import ROOT, open_playground, runs, settled  # noqa: E402
+
+import build  # noqa: E402
+
+GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
+SIZES = {"100 KB": 100_000, "1 MB": 1_000_000, "5 MB": 5_000_000}
+
+
+def document(size: int) -> str:
+    return (GUIDE * (size // len(GUIDE) + 1))[:size]
+
+
+def time_to_ready(browser, origin: str, count: int) -> list[float]:
+    times = []
+    for _ in range(count):
+        page, recorder, _ = open_playground(browser, origin)
+        times.append(float(page.evaluate("document.body.dataset.readyMs")))
+        if recorder.problems():
+            raise SystemExit(f"the page reported problems: {recorder.problems()}")
+        page.context.close()
+    return times
+
+
+def slider_to_redraw(page, text: str, count: int) -> tuple[list[float], list[float]]:
+    before = runs(page)
+    page.eval_on_selector(
+        "#text",
+        """(area, text) => {
+          area.value = text;
+          area.dispatchEvent(new InputEvent('input', {bubbles: true}));
+        }""",
+        text,
+    )
+    settled(page, before, timeout=600)
+    page.focus("#setting-targetSize-slider")
+    inside, outside = [], []
+    for step in range(count + 1):  # the first is a warm-up
+        before = runs(page)
+        started = time.perf_counter()
+        page.keyboard.press("ArrowRight" if step % 2 else "ArrowLeft")
+        settled(page, before, timeout=600)
+        if step:
+            outside.append((time.perf_counter() - started) * 1000)
+            inside.append(float(page.evaluate("document.body.dataset.lastRunMs")))
+    return inside, outside
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    build.build_web()
+    print(f"Playground in Chromium, {platform.machine()}, medians of {args.runs} runs\n")
+    with build.served({"/": build.SITE}) as origin, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**build.chromium_options())
+        ready = time_to_ready(browser, origin, args.runs)
+        print(f"{'time to ready (navigation to controls enabled)':<48} "
+              f"{statistics.median(ready):>8.0f} ms   (min {min(ready):.0f}, max {max(ready):.0f})")
+        page, recorder, _ = open_playground(browser, origin)
+        print(f"\n{'slider step to redrawn result':<32} {'page':>10} {'wall':>10}")
+        for name, size in SIZES.items():
+            inside, outside = slider_to_redraw(page, document(size), args.runs)
+            print(f"{name:<32} {statistics.median(inside):>7.0f} ms {statistics.median(outside):>7.0f} ms")
+        if recorder.problems():
+            raise SystemExit(f"the page reported problems: {recorder.problems()}")
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
