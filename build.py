@@ -51,7 +51,9 @@ PYODIDE_FILES = (
 )
 
 # Files of web/ that build the site rather than belong to it.
-WEB_BUILD_FILES = {"package.json", "package-lock.json", "node_modules"}
+WEB_BUILD_FILES = {"package.json", "package-lock.json", "node_modules", "pycompile.mjs"}
+# The wheels with bytecode added (web/pycompile.mjs), by content and Pyodide version.
+PYC_CACHE = CACHE / "pyc"
 
 # Debian's Chromium, used when present; otherwise Playwright's own.
 SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
@@ -243,9 +245,9 @@ def _zip_bytes(entries: list[tuple[str, bytes]]) -> bytes:
 def build_web() -> Path:
     """Bring site/ up to date: the page files, Pyodide, micropip, the wheel; answer SITE."""
     started = time.perf_counter()
-    wheel = build_wheel()
     _npm_ci()
-    micropip = _micropip_wheel()
+    pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
+    micropip, wheel = _with_bytecode([_micropip_wheel(), build_wheel()], pyodide_version)
     plan: dict[str, Path] = {}
     for path in sorted(WEB.rglob("*")):
         relative = path.relative_to(WEB)
@@ -257,7 +259,7 @@ def build_web() -> Path:
     plan[f"wheels/{wheel.name}"] = wheel
     # What the worker loads, so it never guesses a file name or a version.
     bundle = {
-        "pyodide": json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"],
+        "pyodide": pyodide_version,
         "micropip": f"pyodide/{MICROPIP_WHEEL}",
         "wheel": f"wheels/{wheel.name}",
     }
@@ -306,6 +308,33 @@ def _micropip_wheel() -> Path:
         wheel.unlink()
         sys.exit(f"build.py: {MICROPIP_WHEEL} has sha256 {digest}, expected {MICROPIP_SHA256}")
     return wheel
+
+
+def _with_bytecode(wheels: list[Path], pyodide_version: str) -> list[Path]:
+    """The wheels as the site serves them, with bytecode compiled by Pyodide's own Python.
+
+    Importing micropip and chunker from source is much of what the page does after Pyodide
+    starts; web/pycompile.mjs compiles them once, here. Cached in .cache/pyc/ by content
+    and Pyodide version, so Node runs only when a wheel changed.
+    """
+    outputs, missing = [], []
+    for wheel in wheels:
+        key = hashlib.sha256(wheel.read_bytes() + pyodide_version.encode()).hexdigest()[:16]
+        output = PYC_CACHE / key / wheel.name
+        outputs.append(output)
+        if not output.exists():
+            output.parent.mkdir(parents=True, exist_ok=True)
+            missing += [str(wheel), str(output)]
+    if missing:
+        log(f"compiling {len(missing) // 2} wheel(s) to bytecode in Pyodide {pyodide_version}")
+        subprocess.run(
+            ["node", str(WEB / "pycompile.mjs"), str(NODE_MODULES / "pyodide"), *missing],
+            check=True,
+        )
+    for folder in PYC_CACHE.iterdir():  # the builds of sources that are gone
+        if folder not in {output.parent for output in outputs}:
+            shutil.rmtree(folder)
+    return outputs
 
 
 def _sync(plan: Mapping[str, Path], generated: Mapping[str, str]) -> int:

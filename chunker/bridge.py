@@ -2,10 +2,15 @@
 
 The browser facade (`web/chunker.js`) sends each call as an operation name and one JSON
 request whose keys are the original's argument names (`text`, `config`, `options`, ...) and
-whose options use the original's names (`targetSize`, `chunkOverlap`, ...). `handle` answers
-one JSON string: `{"result": ...}` in the original's shape, or `{"error": {"name", "message"}}`
-for bad input, with the name of the JavaScript error to throw. JSON both ways because one
-string crosses the Pyodide boundary far faster than a tree of proxies.
+whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The large text
+of a call may come beside the request as UTF-8 bytes instead (`text_key` names its
+argument). `handle` answers UTF-8 JSON bytes: `{"result": ...}` in the original's shape, or
+`{"error": {"name", "message"}}` for bad input, with the name of the JavaScript error to
+throw.
+
+Why bytes and JSON: in Pyodide, turning a 1 MB JavaScript string into a Python `str` takes
+about 13 ms and a non-ASCII `str` back into JavaScript far longer, while UTF-8 bytes cross
+in about 1 ms each way and a tree of proxies costs more than either.
 
 Offsets are counted in code points in Python and in UTF-16 code units in JavaScript; they
 are converted here and nowhere else, so `text.slice(startOffset, endOffset)` in JavaScript
@@ -15,9 +20,7 @@ selects what `text[start_offset:end_offset]` selects in Python.
 from __future__ import annotations
 
 import json
-import re
-from bisect import bisect_left
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Sequence
 
 from .engine import ChunkingEngine
 from .lexical import lexical_tokens, snippet_around
@@ -25,7 +28,7 @@ from .locate import locate_chunks
 from .semantic_chunker import SemanticChunker
 from .turns import chunk_turns
 
-__all__ = ["OPTION_NAMES", "handle", "handle_async", "Utf16Offsets"]
+__all__ = ["OPTION_NAMES", "handle", "handle_async", "utf16_offsets"]
 
 # The one table of names: for each operation, its JavaScript option names and the Python
 # keyword each stands for.
@@ -53,63 +56,72 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
 # propagates, so the page can tell the two apart.
 JS_ERROR_NAMES: dict[type[Exception], str] = {ValueError: "RangeError", TypeError: "TypeError"}
 
-# A character outside the Basic Multilingual Plane: two UTF-16 code units, one code point.
-ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
-
-# The embedding function as the worker hands it over: JSON sentences in, a promise of JSON
-# vectors out.
-JsonEmbed = Callable[[str], Awaitable[str]]
+# The embedding function as the worker hands it over: JSON sentences in, a promise of the
+# vectors as UTF-8 JSON out.
+JsonEmbed = Callable[[str], Awaitable[Any]]
 
 
-class Utf16Offsets:
-    """Turns code-point offsets into a text into UTF-16 offsets into the same text.
+def utf16_offsets(text: str, offsets: Sequence[int]) -> list[int]:
+    """The JavaScript (UTF-16) indices of code-point `offsets` into `text`, in their order.
 
-    The positions of the text's astral characters are found once (a C-speed regex scan,
-    skipped when `max(text)` shows there are none); each offset then costs one bisection.
+    An offset past the end counts one unit per position beyond it (a chunk's end may count
+    the line feed the chunker adds after the last line). Most texts have no character
+    outside the BMP and need no work: that is told in C (`isascii()` is O(1); one UTF-16
+    encoding costs ~2 ms a MB in Pyodide, where `max(text)` costs 30 or more). Otherwise the
+    code units of each stretch between two sorted offsets are counted by encoding it.
 
     Example:
-        >>> Utf16Offsets("😀 ok")(2)
-        3
+        >>> utf16_offsets("😀 ok", [0, 2, 4])
+        [0, 3, 5]
     """
+    # "surrogatepass": a lone surrogate from JavaScript is one unit, as it was there.
+    if text.isascii() or len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text):
+        return list(offsets)
+    units_at: dict[int, int] = {}
+    done = units = 0  # code points of `text` counted so far, and their code units
+    for offset in sorted(set(offsets)):
+        inside = min(offset, len(text))
+        if inside > done:
+            units += len(text[done:inside].encode("utf-16-le", "surrogatepass")) // 2
+            done = inside
+        units_at[offset] = units + offset - inside
+    return [units_at[offset] for offset in offsets]
 
-    __slots__ = ("_astral",)
 
-    def __init__(self, text: str) -> None:
-        astral = bool(text) and max(text) > "\uffff"
-        self._astral = [m.start() for m in ASTRAL_RE.finditer(text)] if astral else []
+def handle(operation: str, request: str, text_key: str | None = None, text: Any = None) -> bytes:
+    """Run one call of the facade and answer its JSON reply, UTF-8 encoded.
 
-    def __call__(self, offset: int) -> int:
-        # Each astral character before `offset` takes one more code unit in JavaScript.
-        return offset + bisect_left(self._astral, offset) if self._astral else offset
-
-
-def handle(operation: str, request: str) -> str:
-    """Run one call of the facade and answer its JSON reply.
+    `text`, when given, is the argument `text_key` as UTF-8 bytes (or a JavaScript
+    Uint8Array, which Pyodide hands over as a buffer proxy).
 
     Example:
         >>> handle("lexicalTokens", '{"text": "Hello, world"}')
-        '{"result":["hello","world"]}'
+        b'{"result":["hello","world"]}'
+        >>> handle("lexicalTokens", "{}", "text", "Größe 2".encode())
+        b'{"result":["gr\\xc3\\xb6\\xc3\\x9fe","2"]}'
     """
-    args = json.loads(request)
+    args = _arguments(request, text_key, text)
     try:
         return _reply(_OPERATIONS[operation](args))
     except tuple(JS_ERROR_NAMES) as error:
         return _error_reply(error)
 
 
-async def handle_async(operation: str, request: str, embed: JsonEmbed) -> str:
+async def handle_async(
+    operation: str, request: str, embed: JsonEmbed, text_key: str | None = None, text: Any = None
+) -> bytes:
     """`handle` for `ChunkingEngine.chunk` with an embedding function given in JavaScript.
 
-    `embed` takes the sentences as a JSON list and resolves to their vectors as JSON; the
-    worker answers it by asking the page's `embedFn`.
+    `embed` takes the sentences as a JSON list and resolves to their vectors as UTF-8 JSON;
+    the worker answers it by asking the page's `embedFn`.
     """
     if operation != "ChunkingEngine.chunk":
         raise ValueError(f"handle_async runs ChunkingEngine.chunk only, not {operation!r}")
 
     async def embed_fn(sentences: list[str]) -> Any:
-        return json.loads(await embed(json.dumps(sentences)))
+        return json.loads(_bytes(await embed(json.dumps(sentences))))
 
-    args = json.loads(request)
+    args = _arguments(request, text_key, text)
     try:
         options = _options(operation, args.get("options"))
         options["embed_fn"] = embed_fn
@@ -125,12 +137,11 @@ def _semantic_chunk(args: dict[str, Any]) -> list[dict[str, Any]]:
     chunks = chunker.chunk(text, args.get("metadata"))
     if not chunks:
         return []
-    utf16 = Utf16Offsets(text)
+    offsets = utf16_offsets(text, [o for c in chunks for o in (c.start_offset, c.end_offset)])
     out = []
-    for chunk in chunks:
+    for number, chunk in enumerate(chunks):
         record = chunk.to_dict()
-        record["startOffset"] = utf16(chunk.start_offset)
-        record["endOffset"] = utf16(chunk.end_offset)
+        record["startOffset"], record["endOffset"] = offsets[2 * number : 2 * number + 2]
         out.append(record)
     return out
 
@@ -145,9 +156,10 @@ def _chunk_turns(args: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for passage in passages:
         record = passage.to_dict()
-        utf16 = Utf16Offsets(passage.text)
-        for span in record["turns"]:
-            span["start"], span["end"] = utf16(span["start"]), utf16(span["end"])
+        spans = record["turns"]
+        offsets = utf16_offsets(passage.text, [o for s in spans for o in (s["start"], s["end"])])
+        for number, span in enumerate(spans):
+            span["start"], span["end"] = offsets[2 * number : 2 * number + 2]
         out.append(record)
     return out
 
@@ -160,15 +172,15 @@ def _snippet_around(args: dict[str, Any]) -> dict[str, Any]:
     text = args.get("text")
     options = _options("snippetAround", args.get("options"))
     snippet = snippet_around(text, args.get("words"), **options)
-    at = Utf16Offsets(text)(snippet.at) if snippet.at >= 0 else snippet.at
+    at = utf16_offsets(text, [snippet.at])[0] if snippet.at >= 0 else snippet.at
     return {"at": at, "text": snippet.text}
 
 
 def _locate_chunks(args: dict[str, Any]) -> list[dict[str, int] | None]:
     text = args.get("text")
     spans = locate_chunks(text, args.get("contents"))
-    utf16 = Utf16Offsets(text)
-    return [None if s is None else {"start": utf16(s[0]), "end": utf16(s[1])} for s in spans]
+    offsets = iter(utf16_offsets(text, [o for span in spans if span for o in span]))
+    return [None if s is None else {"start": next(offsets), "end": next(offsets)} for s in spans]
 
 
 _OPERATIONS: dict[str, Callable[[dict[str, Any]], Any]] = {
@@ -201,12 +213,29 @@ def _options(operation: str, given: Any) -> dict[str, Any]:
     return {names[name]: value for name, value in given.items() if value is not None}
 
 
-def _reply(result: Any) -> str:
-    # ASCII-only JSON: a lone surrogate from JavaScript survives the trip back, and an
-    # ASCII string is the cheapest kind for Pyodide to turn into a JavaScript string.
-    return json.dumps({"result": result}, separators=(",", ":"))
+def _arguments(request: str, text_key: str | None, text: Any) -> dict[str, Any]:
+    args = json.loads(request)
+    if text_key is not None:
+        args[text_key] = _bytes(text).decode("utf-8")
+    return args
 
 
-def _error_reply(error: Exception) -> str:
+def _bytes(data: Any) -> bytes:
+    """Bytes from CPython, or from a JavaScript Uint8Array (Pyodide's buffer proxy)."""
+    return data if isinstance(data, bytes) else data.to_bytes()
+
+
+def _reply(result: Any) -> bytes:
+    return _utf8(json.dumps({"result": result}, ensure_ascii=False, separators=(",", ":")))
+
+
+def _error_reply(error: Exception) -> bytes:
     name = next(js for py, js in JS_ERROR_NAMES.items() if isinstance(error, py))
-    return json.dumps({"error": {"name": name, "message": str(error)}})
+    return _utf8(json.dumps({"error": {"name": name, "message": str(error)}}, ensure_ascii=False))
+
+
+def _utf8(reply: str) -> bytes:
+    # A lone surrogate (from a JavaScript string, through JSON) cannot be UTF-8; it only
+    # occurs inside JSON strings, where "backslashreplace" writes it as the JSON escape
+    # "\udxxx" that JSON.parse turns back into the same code unit.
+    return reply.encode("utf-8", "backslashreplace")

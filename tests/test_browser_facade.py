@@ -392,3 +392,28 @@ def test_no_directory_listing_and_no_escape(site_url):
         with pytest.raises(urllib.error.HTTPError) as raised:
             _headers(site_url + path)
         assert raised.value.code == 404
+
+
+def code_units(text: str) -> list[int]:
+    """The UTF-16 code units JavaScript sees in `text` (lone surrogates included)."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
+
+
+def test_a_lone_surrogate_survives_the_round_trip(chunker_page):
+    """UTF-8 cannot hold a lone surrogate: such a text takes the JSON path, exactly."""
+    text = "Hi \ud83d there.\n\n# Next \udc00\n\nMore 😀 text."
+    got = chunker_page.evaluate(
+        """async () => {
+          const text = 'Hi \\ud83d there.\\n\\n# Next \\udc00\\n\\nMore 😀 text.';
+          const chunks = await new api.SemanticChunker({ minSize: 0, overlap: 0 }).chunk(text);
+          const units = (s) => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
+          return chunks.map((c) => [units(c.text), c.startOffset, c.endOffset]);
+        }"""
+    )
+    chunks = SemanticChunker(min_size=0, overlap=0).chunk(text)
+    assert got == [
+        [code_units(c.text), utf16_offset(text, c.start_offset), utf16_offset(text, c.end_offset)]
+        for c in chunks
+    ]
+    assert len(got) == 2

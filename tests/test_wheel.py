@@ -88,20 +88,35 @@ def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
     assert chunks == expected
 
 
+def test_the_sites_wheel_is_the_wheel_plus_bytecode(wheel, built_site):
+    with zipfile.ZipFile(wheel) as plain, zipfile.ZipFile(built_site / "wheels" / wheel.name) as served:
+        added = set(served.namelist()) - set(plain.namelist())
+        for name in plain.namelist():
+            if not name.endswith("RECORD"):
+                assert served.read(name) == plain.read(name), name
+    sources = [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".py")]
+    assert len(added) == len(sources) and all(n.endswith(".pyc") for n in added)
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
-def test_wheel_runs_under_pyodide_in_node(wheel, built_site):
+def test_the_sites_wheels_run_under_pyodide_in_node(wheel, built_site):
     request = json.dumps({"text": TEXT, "config": {"targetSize": 20, "minSize": 0}})
     out = subprocess.run(
         [
             "node", str(ROOT / "tests" / "node" / "wheel_in_pyodide.mjs"),
-            str(build.NODE_MODULES / "pyodide"), str(build.CACHE / build.MICROPIP_WHEEL),
-            str(wheel), "SemanticChunker.chunk", request,
+            str(build.NODE_MODULES / "pyodide"),
+            str(built_site / "pyodide" / build.MICROPIP_WHEEL),
+            str(built_site / "wheels" / wheel.name),
+            "SemanticChunker.chunk",
+            request,
         ],
         check=True,
         capture_output=True,
         text=True,
         timeout=300,
     ).stdout
+    answer = json.loads(out)
+    assert answer["bytecode"] is True, "chunker was installed without its compiled bytecode"
     # The same bridge, the same answer, in CPython and in Pyodide.
-    assert json.loads(out) == json.loads(handle("SemanticChunker.chunk", request))
-    assert len(json.loads(out)["result"]) > 1
+    assert answer["reply"] == json.loads(handle("SemanticChunker.chunk", request))
+    assert len(answer["reply"]["result"]) > 1

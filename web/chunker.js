@@ -13,6 +13,9 @@
 // Python's error names for bad input, already mapped to these by the bridge.
 const INPUT_ERRORS = { RangeError, TypeError };
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
  * Start Pyodide in a module worker, install chunker, and answer the API once it is ready.
  *
@@ -88,7 +91,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     };
   });
 
-  function settle({ id, json, error }) {
+  function settle({ id, reply, error }) {
     const call = calls.get(id);
     calls.delete(id);
     if (error) {
@@ -96,35 +99,46 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
       call.reject(call.embedError ?? Object.assign(new Error(error.message), { name: error.name }));
       return;
     }
-    const reply = JSON.parse(json);
-    if (reply.error) call.reject(new INPUT_ERRORS[reply.error.name](reply.error.message));
-    else call.resolve(call.finish ? call.finish(reply.result) : reply.result);
+    const { result, error: bad } = JSON.parse(decoder.decode(reply));
+    if (bad) call.reject(new INPUT_ERRORS[bad.name](bad.message));
+    else call.resolve(call.finish ? call.finish(result) : result);
   }
 
   async function embed({ id, call: callId, sentences }) {
     const call = calls.get(callId);
     try {
-      const vectors = await call.embedFn(JSON.parse(sentences));
-      worker.postMessage({ type: 'embedded', id, vectors: toJson(vectors) });
+      const vectors = encoder.encode(toJson(await call.embedFn(JSON.parse(sentences))));
+      worker.postMessage({ type: 'embedded', id, vectors }, [vectors.buffer]);
     } catch (error) {
       call.embedError = error;
       worker.postMessage({ type: 'embedded', id, error: String(error?.message ?? error) });
     }
   }
 
-  // One call of the bridge: `request` holds the arguments under the original's names.
-  function call(operation, request, { embedFn, finish } = {}) {
+  // One call of the bridge: `args` holds the arguments under the original's names. The
+  // argument `textKey`, when a string, travels apart as UTF-8 bytes: JSON would escape it
+  // and Pyodide converts bytes far faster than strings. A string with a lone surrogate
+  // (which UTF-8 cannot hold) stays in the JSON, whose escapes keep it exact.
+  function call(operation, args, { textKey, embedFn, finish } = {}) {
     if (broken) return Promise.reject(broken);
-    let json;
+    let request;
+    let text;
     try {
-      json = toJson(request);
+      if (textKey && typeof args[textKey] === 'string' && args[textKey].isWellFormed?.()) {
+        text = encoder.encode(args[textKey]);
+        request = toJson({ ...args, [textKey]: undefined });
+      } else {
+        textKey = undefined;
+        request = toJson(args);
+      }
     } catch (error) {
       return Promise.reject(error); // a BigInt or a cycle: JSON's own TypeError
     }
     const id = nextId++;
     return new Promise((resolve, reject) => {
       calls.set(id, { resolve, reject, embedFn, finish });
-      worker.postMessage({ type: 'call', id, operation, request: json, embed: !!embedFn });
+      const message = { type: 'call', id, operation, request, textKey, text, embed: !!embedFn };
+      worker.postMessage(message, text ? [text.buffer] : []);
     });
   }
 
@@ -147,7 +161,8 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
         for (const chunk of chunks) chunk.metadata = metadata;
         return chunks;
       };
-      return call('SemanticChunker.chunk', { config: this.#config, text, metadata }, { finish });
+      const args = { config: this.#config, text, metadata };
+      return call('SemanticChunker.chunk', args, { textKey: 'text', finish });
     }
   }
 
@@ -156,9 +171,10 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     chunk(content, options) {
       if (options !== null && typeof options === 'object' && typeof options.embedFn === 'function') {
         const { embedFn, ...rest } = options;
-        return call('ChunkingEngine.chunk', { content, options: rest }, { embedFn });
+        const args = { content, options: rest };
+        return call('ChunkingEngine.chunk', args, { textKey: 'content', embedFn });
       }
-      return call('ChunkingEngine.chunk', { content, options });
+      return call('ChunkingEngine.chunk', { content, options }, { textKey: 'content' });
     }
   }
 
@@ -168,11 +184,13 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     /** Passages of whole turns: `[{text, index, firstSeq, lastSeq, itemIds, startMs?, endMs?, turns}]`. */
     chunkTurns: (turns, options) => call('chunkTurns', { turns, options }),
     /** The words of `text`, NFC and lower case. */
-    lexicalTokens: (text) => call('lexicalTokens', { text }),
+    lexicalTokens: (text) => call('lexicalTokens', { text }, { textKey: 'text' }),
     /** `{at, text}`: where the first word starting with one of `words` is, and its context. */
-    snippetAround: (text, words, options) => call('snippetAround', { text, words, options }),
+    snippetAround: (text, words, options) =>
+      call('snippetAround', { text, words, options }, { textKey: 'text' }),
     /** `[{start, end} | null]`: where each chunk content sits in `text`, in order. */
-    locateChunks: (text, contents) => call('locateChunks', { text, contents }),
+    locateChunks: (text, contents) =>
+      call('locateChunks', { text, contents }, { textKey: 'text' }),
     /** `{chunker, pyodide, python}` version strings. */
     versions,
     /** Milliseconds the worker took from its start to ready. */

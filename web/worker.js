@@ -1,13 +1,15 @@
 // The chunker's Web Worker: boots Pyodide, installs the chunker wheel with micropip, then
-// runs each call that chunker.js sends through `chunker.bridge` (Python), one JSON string in
-// and one out. Started by chunker.js as a module worker; it boots as soon as it loads.
+// runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
+// maybe a text as UTF-8 bytes in, UTF-8 JSON bytes out (see bridge.py for why bytes).
+// Started by chunker.js as a module worker; it boots as soon as it loads.
 //
-// Messages in:  {type: 'call', id, operation, request, embed}
+// Messages in:  {type: 'call', id, operation, request, textKey, text, embed}
 //               {type: 'embedded', id, vectors} | {type: 'embedded', id, error}
 // Messages out: {type: 'progress', stage, fraction, message}
 //               {type: 'ready', versions, bootMs} | {type: 'failed', message}
-//               {type: 'reply', id, json} | {type: 'reply', id, error: {name, message}}
+//               {type: 'reply', id, reply} | {type: 'reply', id, error: {name, message}}
 //               {type: 'embed', id, call, sentences}   (ask call's embedFn)
+// Byte arrays travel transferred, never copied.
 
 import { loadPyodide, version as pyodideVersion } from './pyodide/pyodide.mjs';
 
@@ -72,23 +74,25 @@ self.onmessage = ({ data }) => {
   }
 };
 
-async function run({ id, operation, request, embed }) {
+async function run({ id, operation, request, textKey, text, embed }) {
   try {
     const { bridge } = await python;
-    let json;
+    let bytes;
     if (embed) {
       // Python awaits this function's promise while other calls go on.
       const ask = (sentences) => askEmbed(id, sentences);
-      const awaitable = bridge.handle_async(operation, request, ask);
+      const awaitable = bridge.handle_async(operation, request, ask, textKey, text);
       try {
-        json = await awaitable;
+        bytes = await awaitable;
       } finally {
         awaitable.destroy();
       }
     } else {
-      json = bridge.handle(operation, request);
+      bytes = bridge.handle(operation, request, textKey, text);
     }
-    post({ type: 'reply', id, json });
+    const reply = bytes.toJs(); // a copy out of Python's memory, ours to transfer
+    bytes.destroy();
+    self.postMessage({ type: 'reply', id, reply }, [reply.buffer]);
   } catch (error) {
     // Bad input comes back inside `json`; what lands here is a bug (in Python, a
     // PythonError with its traceback), a failed boot, or an embedFn that threw.

@@ -3,7 +3,8 @@
 //   node wheel_in_pyodide.mjs PYODIDE_DIR MICROPIP_WHEEL CHUNKER_WHEEL OPERATION REQUEST
 //
 // Installs micropip and the chunker wheel as the worker does (micropip by path, asserted;
-// the wheel with micropip, deps=False), then prints chunker.bridge.handle(OPERATION, REQUEST).
+// the wheel with micropip, deps=False), then prints {bytecode, reply}: whether chunker was
+// installed with its compiled bytecode, and chunker.bridge.handle(OPERATION, REQUEST).
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +19,13 @@ pyodide.FS.writeFile(target, readFileSync(wheel));
 await pyodide.runPythonAsync(
   `import micropip\nawait micropip.install(${JSON.stringify(`emfs:${target}`)}, deps=False)`,
 );
+const bytecode = pyodide.runPython(
+  'import importlib.util, os, chunker.bridge\n' +
+    'os.path.exists(importlib.util.cache_from_source(chunker.bridge.__file__))',
+);
 const bridge = pyodide.pyimport('chunker.bridge');
-process.stdout.write(bridge.handle(operation, request));
+const reply = bridge.handle(operation, request);
+const json = new TextDecoder().decode(reply.toJs());
+reply.destroy();
 bridge.destroy();
+process.stdout.write(JSON.stringify({ bytecode, reply: JSON.parse(json) }));
