@@ -869,3 +869,15 @@ def test_strict_csp_and_only_same_origin_requests(page, booted):
         assert directive in csp
     assert booted.recorder.problems() == []
     assert any(url.endswith(".wasm") for url in booted.recorder.requests)  # the worker's seen
+
+
+# Last, as it reloads the module's page.
+def test_typed_text_survives_a_reload(page):
+    set_mode(page, "semantic")
+    show_text(page, "# Mine\n\nTyped before a reload.", "own-document")
+    quiet(page)
+    page.reload(wait_until="domcontentloaded")
+    wait_until(page, "document.getElementById('loading').classList.contains('ready')", 120)
+    settled(page, 0)
+    page.select_option("#source", "own-document")
+    wait_until(page, "document.getElementById('text').value === '# Mine\\n\\nTyped before a reload.'")

@@ -126,7 +126,10 @@ function textEdited(source) {
   // Typing must not wait on chunking: the bigger the text, the longer the pause it waits for.
   clearTimeout(editTimer);
   const delay = source.text.length > 1e6 ? 400 : source.text.length > 1e5 ? 150 : 50;
-  editTimer = setTimeout(rerun, delay);
+  editTimer = setTimeout(() => {
+    sources.keep(source);
+    rerun();
+  }, delay);
 }
 
 // --- running -----------------------------------------------------------------------------
@@ -224,9 +227,11 @@ function showError(error, job) {
   } else if (error instanceof TranscriptJsonError || job.mode === 'turns') {
     $('text-error').textContent = error.message;
   } else {
-    $('run-error').textContent = `Chunking failed: ${error.message}`;
-    // Not a bad setting: a bug to look into, with its stack.
-    if (!(error instanceof RangeError || error instanceof TypeError)) console.error(error);
+    // Not a bad setting: the worker stopped, or a bug to look into, with its stack.
+    const bug = !(error instanceof RangeError || error instanceof TypeError);
+    $('run-error').textContent = `Chunking failed: ${error.message}`
+      + (bug ? '. Reloading the page starts Python again.' : '');
+    if (bug) console.error(error);
   }
   markStale();
 }
