@@ -68,6 +68,8 @@ function semanticChunks(raw, textLength) {
   });
 }
 
+const UNNAMED = { layout: 'text', hierarchical: 'section' };
+
 function engineChunks(raw, spans, strategy) {
   let previousEnd = -1;
   return raw.map((chunk, i) => {
@@ -78,9 +80,10 @@ function engineChunks(raw, spans, strategy) {
     const overlaps = span !== null && start < previousEnd;
     const leadEnd = overlaps ? Math.min(previousEnd, end) : -1;
     if (span) previousEnd = end;
-    // What kind of piece it is: layout names it, hierarchical gives the heading's level.
+    // What kind of piece it is: layout names its code blocks and tables (the rest is text),
+    // hierarchical gives the heading's level (a section before any heading has none).
     const level = chunk.metadata?.headingLevel;
-    const type = chunk.metadata?.type ?? (level ? `h${level}` : strategy);
+    const type = chunk.metadata?.type ?? (level ? `h${level}` : UNNAMED[strategy] ?? strategy);
     return { index: chunk.index, type, text: chunk.content, overlap: 0,
       length: codePointLength(chunk.content),
       start, end, leadStart: overlaps ? start : -1, leadEnd,
