@@ -401,14 +401,17 @@ SEMANTIC_CASES = {
 }
 
 
+# A fence left open: the chunk gathered before it comes out twice, over the same span.
+OPEN_FENCE = "# Title\n\nIntro paragraph here, long enough.\n\n```python\nprint(1)\n\nmore code\n"
+DOCS = {"guide": (GUIDE, "guide"), "emoji": (EMOJI_DOC, "own-document"),
+        "open-fence": (OPEN_FENCE, "own-document")}
+
+
 @pytest.mark.parametrize("case", SEMANTIC_CASES, ids=list(SEMANTIC_CASES))
-@pytest.mark.parametrize("doc", ["guide", "emoji"])
+@pytest.mark.parametrize("doc", DOCS)
 def test_semantic_spans_match_the_chunker(page, case, doc):
     set_mode(page, "semantic")
-    if doc == "guide":
-        show_text(page, GUIDE, "guide")
-    else:
-        show_text(page, EMOJI_DOC, "own-document")
+    show_text(page, *DOCS[doc])
     text = page.input_value("#text")
     options = semantic_settings(page, **SEMANTIC_CASES[case])
     chunks, own, lead = expected_semantic(text, options)
