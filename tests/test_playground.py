@@ -676,29 +676,52 @@ def test_download_json_and_jsonl_in_the_original_shape(page):
     assert [json.loads(line) for line in lines] == expected
 
 
-def test_copied_python_snippet_runs_and_agrees(page, tmp_path):
-    set_mode(page, "semantic")
-    show_text(page, GUIDE, "guide")
-    options = semantic_settings(page, target_size=800, overlap=50, respect_headings=False)
-    page.click("#copy-python")
+def copied(page, button):
+    """Click a copy button and answer what reached the clipboard."""
+    page.eval_on_selector("#export-status", "status => { status.textContent = ''; }")
+    page.click(button)
     wait_until(page, "document.getElementById('export-status').textContent.includes('copied')")
-    code = page.evaluate("navigator.clipboard.readText()")
-    assert "target_size=800" in code and "respect_headings=False" in code
-    (tmp_path / "indexer-guide.md").write_text(GUIDE, encoding="utf-8")
+    return page.evaluate("navigator.clipboard.readText()")
+
+
+def python_expectations(mode):
+    """The page's settings for `mode`, the source to show, and what the copied Python prints."""
+    if mode == "semantic":
+        options = {**SEMANTIC_DEFAULTS, "target_size": 800, "overlap": 50, "respect_headings": False}
+        lines = [f"{c.index} {c.boundary_type} {c.start_offset} {c.end_offset}"
+                 for c in SemanticChunker(**options).chunk(GUIDE)]
+        settings = dict(targetSize=800, maxSize=2000, minSize=200, overlap=50,
+                        preserveCodeBlocks=True, respectHeadings=False)
+        return settings, ("guide", GUIDE, "indexer-guide.md"), lines
+    if mode == "engine":
+        chunks = ChunkingEngine().chunk(GUIDE, strategy="hierarchical", chunk_size=300,
+                                        chunk_overlap=30)
+        lines = [f"{c.index} {len(c.content)} {c.heading}" for c in chunks]
+        settings = dict(strategy="hierarchical", chunkSize=300, chunkOverlap=30)
+        return settings, ("guide", GUIDE, "indexer-guide.md"), lines
+    passages = chunk_turns(MEETING, max_chars=500, overlap_turns=2)
+    lines = [f"{p.index} {p.first_seq} {p.last_seq} {p.item_ids}" for p in passages]
+    return dict(maxChars=500, overlapTurns=2), ("meeting", MEETING_TEXT, "meeting.json"), lines
+
+
+@pytest.mark.parametrize("mode", ["semantic", "engine", "turns"])
+def test_copied_python_snippet_runs_and_agrees(page, tmp_path, mode):
+    settings, (source, text, name), expected = python_expectations(mode)
+    set_mode(page, mode)
+    show_text(page, text, source)
+    set_settings(page, **settings)
+    code = copied(page, "#copy-python")
+    (tmp_path / name).write_text(text, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
                          capture_output=True, text=True, check=True).stdout
-    expected = [f"{c.index} {c.boundary_type} {c.start_offset} {c.end_offset}"
-                for c in SemanticChunker(**options).chunk(GUIDE)]
     assert out.splitlines() == expected
 
 
 @pytest.mark.parametrize("mode", ["semantic", "engine", "turns"])
 def test_copied_javascript_snippet_names_every_setting(page, mode, tmp_path):
     set_mode(page, mode)
-    page.click("#copy-js")
-    wait_until(page, "document.getElementById('export-status').textContent.includes('copied')")
-    code = page.evaluate("navigator.clipboard.readText()")
+    code = copied(page, "#copy-js")
     assert "loadChunker" in code
     names = page.evaluate(
         "[...document.querySelectorAll('.mode-settings:not([hidden]) [id^=\"setting-\"]')]"
@@ -718,6 +741,7 @@ def test_settings_live_in_the_url_and_a_link_reproduces_them(page, browser, boot
     semantic_settings(page, target_size=640, overlap=0, preserve_code_blocks=False)
     wait_until(page, "location.search.includes('targetSize=640')")
     query = page.evaluate("location.search")
+    assert copied(page, "#copy-link") == f"{booted.origin}/{query}"
     assert "overlap=0" in query and "preserveCodeBlocks=false" in query
     assert "Harbor" not in query and "text=" not in query  # the text stays out of the URL
     other, recorder, _ = open_playground(browser, booted.origin, query)

@@ -41,6 +41,7 @@ ${semantic ? `
 def embed_fn(sentences):
     """Answer one vector per sentence: call your embedding model here."""
     raise NotImplementedError
+
 ` : ''}
 text = ${read}
 chunks = ChunkingEngine().chunk(
