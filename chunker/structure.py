@@ -24,7 +24,7 @@ import re
 from typing import Tuple
 
 from .records import BoundaryType
-from .whitespace import WS_CLASS
+from .whitespace import TEXT_RE, WS_CLASS
 
 __all__ = ["Segment", "split_by_structure"]
 
@@ -46,8 +46,6 @@ HEADING_LINE_RE = re.compile(rf"\n{_HEADING}")
 FENCE_OR_HEADING_LINE_RE = re.compile(rf"\n(?:{_FENCE}|{_HEADING})")
 # A blank line: white space alone, up to the next line feed or the end.
 BLANK_LINE_RE = re.compile(rf"\n[{_WS_IN_LINE}]*(?=\n|\Z)")
-# Text: any character that is not white space.
-TEXT_RE = re.compile(rf"[^{WS_CLASS}]")
 
 # Matches nowhere: with neither fences nor headings, only blank lines matter.
 _NOTHING_RE = re.compile(r"(?!)")

@@ -8,7 +8,9 @@ those would chunk differently from the original, so we spell the set out.
 
 from __future__ import annotations
 
-__all__ = ["JS_WHITESPACE", "WS_CLASS", "LINE_TERMINATORS", "js_trim", "is_blank"]
+import re
+
+__all__ = ["JS_WHITESPACE", "WS_CLASS", "LINE_TERMINATORS", "TEXT_RE", "js_trim", "is_blank"]
 
 # ECMAScript WhiteSpace (TAB, VT, FF, SP, NBSP, ZWNBSP and the Zs category) and LineTerminator.
 JS_WHITESPACE = (
@@ -30,6 +32,10 @@ def js_trim(text: str) -> str:
     return text.strip(JS_WHITESPACE)
 
 
+# Any character that is not white space.
+TEXT_RE = re.compile(f"[^{WS_CLASS}]")
+
+
 def is_blank(text: str) -> bool:
-    """Tell whether `text` is empty or holds white space alone."""
-    return not text.strip(JS_WHITESPACE)
+    """Tell whether `text` is empty or holds white space alone (stops at its first text)."""
+    return TEXT_RE.search(text) is None
