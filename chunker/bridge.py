@@ -20,6 +20,8 @@ selects what `text[start_offset:end_offset]` selects in Python.
 from __future__ import annotations
 
 import json
+import re
+from bisect import bisect_left
 from typing import Any, Awaitable, Callable, Sequence
 
 from .engine import ChunkingEngine
@@ -56,6 +58,9 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
 # propagates, so the page can tell the two apart.
 JS_ERROR_NAMES: dict[type[Exception], str] = {ValueError: "RangeError", TypeError: "TypeError"}
 
+# A character outside the Basic Multilingual Plane: two UTF-16 code units, one code point.
+ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+
 # The embedding function as the worker hands it over: JSON sentences in, a promise of the
 # vectors as UTF-8 JSON out.
 JsonEmbed = Callable[[str], Awaitable[Any]]
@@ -64,11 +69,11 @@ JsonEmbed = Callable[[str], Awaitable[Any]]
 def utf16_offsets(text: str, offsets: Sequence[int]) -> list[int]:
     """The JavaScript (UTF-16) indices of code-point `offsets` into `text`, in their order.
 
-    An offset past the end counts one unit per position beyond it (a chunk's end may count
-    the line feed the chunker adds after the last line). Most texts have no character
-    outside the BMP and need no work: that is told in C (`isascii()` is O(1); one UTF-16
-    encoding costs ~2 ms a MB in Pyodide, where `max(text)` costs 30 or more). Otherwise the
-    code units of each stretch between two sorted offsets are counted by encoding it.
+    Each character outside the BMP before an offset adds one unit (past the end too: a
+    chunk's end may count the line feed the chunker adds after the last line). Work done
+    in C, as Python loops are slow in Pyodide: `isascii()` is O(1), one UTF-16 encoding
+    (~2 ms a MB) tells whether any such character exists (`max(text)` costs 30 ms and more),
+    and only then a regex finds them, and each offset costs one bisection.
 
     Example:
         >>> utf16_offsets("😀 ok", [0, 2, 4])
@@ -77,15 +82,8 @@ def utf16_offsets(text: str, offsets: Sequence[int]) -> list[int]:
     # "surrogatepass": a lone surrogate from JavaScript is one unit, as it was there.
     if text.isascii() or len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text):
         return list(offsets)
-    units_at: dict[int, int] = {}
-    done = units = 0  # code points of `text` counted so far, and their code units
-    for offset in sorted(set(offsets)):
-        inside = min(offset, len(text))
-        if inside > done:
-            units += len(text[done:inside].encode("utf-16-le", "surrogatepass")) // 2
-            done = inside
-        units_at[offset] = units + offset - inside
-    return [units_at[offset] for offset in offsets]
+    astral = [match.start() for match in ASTRAL_RE.finditer(text)]
+    return [offset + bisect_left(astral, offset) for offset in offsets]
 
 
 def handle(operation: str, request: str, text_key: str | None = None, text: Any = None) -> bytes:
@@ -135,15 +133,11 @@ def _semantic_chunk(args: dict[str, Any]) -> list[dict[str, Any]]:
     text = args.get("text")
     chunker = SemanticChunker(**_options("SemanticChunker.chunk", args.get("config")))
     chunks = chunker.chunk(text, args.get("metadata"))
-    if not chunks:
-        return []
-    offsets = utf16_offsets(text, [o for c in chunks for o in (c.start_offset, c.end_offset)])
-    out = []
-    for number, chunk in enumerate(chunks):
-        record = chunk.to_dict()
-        record["startOffset"], record["endOffset"] = offsets[2 * number : 2 * number + 2]
-        out.append(record)
-    return out
+    offsets = iter(utf16_offsets(text, [o for c in chunks for o in (c.start_offset, c.end_offset)]))
+    records = [chunk.to_dict() for chunk in chunks]
+    for record in records:
+        record["startOffset"], record["endOffset"] = next(offsets), next(offsets)
+    return records
 
 
 def _engine_chunk(args: dict[str, Any]) -> list[dict[str, Any]]:
