@@ -447,7 +447,10 @@ def served(mounts: Mapping[str, Path], *, csp: str = CSP) -> Iterator[str]:
 
 def serve(port: int) -> None:
     build_web()
-    server = make_server(port, {"/": SITE})
+    try:
+        server = make_server(port, {"/": SITE})
+    except OSError as error:
+        sys.exit(f"build.py: cannot serve on 127.0.0.1:{port}: {error.strerror} (try --port)")
     host, bound = server.server_address[:2]
     print(f"Serving site/ at http://{host}:{bound}/  (Ctrl-C to stop)", flush=True)
     try:
