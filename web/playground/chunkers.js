@@ -2,6 +2,7 @@
 // chunks with their spans in the shown text, so every view draws from the real offsets.
 
 import { demoEmbed } from './demo-embedding.js';
+import { optionsOf } from './settings.js';
 import { parseTurns } from './turns-json.js';
 import { codePointLength } from './words.js';
 
@@ -15,34 +16,20 @@ import { codePointLength } from './words.js';
  * carry `firstTurn`, `firstNew` and `endTurn`, the turns they hold, and `passage`.
  */
 export async function runChunker(api, mode, values, text) {
+  const options = optionsOf(mode, values);
   if (mode === 'semantic') {
-    const chunker = new api.SemanticChunker({
-      targetSize: values.targetSize,
-      maxSize: values.maxSize,
-      minSize: values.minSize,
-      overlap: values.overlap,
-      preserveCodeBlocks: values.preserveCodeBlocks,
-      respectHeadings: values.respectHeadings,
-    });
-    const raw = await chunker.chunk(text);
+    const raw = await new api.SemanticChunker(options).chunk(text);
     return { mode, raw, chunks: semanticChunks(raw, text.length) };
   }
   if (mode === 'engine') {
-    const raw = await new api.ChunkingEngine().chunk(text, {
-      strategy: values.strategy,
-      chunkSize: values.chunkSize,
-      chunkOverlap: values.chunkOverlap,
-      embedFn: values.strategy === 'semantic' ? demoEmbed : undefined,
-    });
+    const embedFn = values.strategy === 'semantic' ? demoEmbed : undefined;
+    const raw = await new api.ChunkingEngine().chunk(text, { ...options, embedFn });
     // The engine answers contents only, as the original does; the facade finds them.
     const spans = await api.locateChunks(text, raw.map((chunk) => chunk.content));
     return { mode, raw, chunks: engineChunks(raw, spans, values.strategy) };
   }
   const turns = parseTurns(text);
-  const raw = await api.chunkTurns(turns, {
-    maxChars: values.maxChars,
-    overlapTurns: values.overlapTurns,
-  });
+  const raw = await api.chunkTurns(turns, options);
   return { mode, raw, turns, chunks: passageChunks(raw, turns, values.overlapTurns) };
 }
 

@@ -51,6 +51,11 @@ export function settingsOf(mode) {
   return SETTINGS.filter((setting) => setting.mode === mode);
 }
 
+/** The options object of `mode` for the facade, from `values`: `{targetSize: 1000, …}`. */
+export function optionsOf(mode, values) {
+  return Object.fromEntries(settingsOf(mode).map((setting) => [setting.name, values[setting.name]]));
+}
+
 /** Every setting at its default, keyed by name. */
 function defaultValues() {
   return Object.fromEntries(SETTINGS.map((setting) => [setting.name, setting.def]));
