@@ -334,6 +334,15 @@ def test_close_stops_the_worker_and_later_calls_reject(new_page, site_url):
     assert call(page, "api.lexicalTokens('x')") == {"error": ["Error", "chunker: closed"]}
 
 
+def test_a_worker_that_cannot_load_rejects_at_once_naming_it(new_page, site_url):
+    page, recorder = new_page()
+    page.goto(f"{site_url}/_test/blank.html")
+    got = call(page, "import('/chunker.js').then((m) => m.loadChunker({baseUrl: '/nowhere/'}))")
+    assert got["error"][0] == "Error"
+    assert got["error"][1].startswith(f"chunker: the worker {site_url}/nowhere/worker.js failed")
+    assert any("/nowhere/worker.js: HTTP 404" in failure for failure in recorder.failed)
+
+
 def test_a_csp_without_wasm_unsafe_eval_fails_loudly_and_shows_in_the_log(new_page):
     weak = "default-src 'none'; script-src 'self'; connect-src 'self'; worker-src 'self'"
     with serving(csp=weak) as origin:
