@@ -566,7 +566,7 @@ def test_slider_by_keyboard_and_drag_rechunks_without_a_button(page):
 
 def test_quick_changes_leave_only_the_last_result(page):
     set_mode(page, "semantic")
-    big = GUIDE * 40  # ~570 KB, so that runs are slow enough to be overtaken
+    big = GUIDE * 80  # ~1.1 MB: a run takes longer than the ten edits below
     show_text(page, big, "own-document")
     semantic_settings(page)
     before = runs(page)
