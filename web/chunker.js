@@ -30,7 +30,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   const workerUrl = new URL('worker.js', base);
   const worker = new Worker(workerUrl, { type: 'module', name: 'chunker' });
-  const calls = new Map(); // id -> {resolve, reject, embedFn, embedError, metadata}
+  const calls = new Map(); // id -> {resolve, reject, embedFn, embedError, finish}
   let nextId = 1;
   let broken = null; // the error that ended the worker, once it has ended
 

@@ -94,7 +94,7 @@ async function run({ id, operation, request, textKey, text, embed }) {
     bytes.destroy();
     self.postMessage({ type: 'reply', id, reply }, [reply.buffer]);
   } catch (error) {
-    // Bad input comes back inside `json`; what lands here is a bug (in Python, a
+    // Bad input comes back inside the reply; what lands here is a bug (in Python, a
     // PythonError with its traceback), a failed boot, or an embedFn that threw.
     post({ type: 'reply', id, error: { name: error.constructor.name, message: error.message } });
   }
