@@ -265,7 +265,8 @@ def build_web() -> Path:
     }
     changed = _sync(plan, {"bundle.json": json.dumps(bundle, indent=2) + "\n"})
     took = time.perf_counter() - started
-    log(f"site/ {'updated: ' + str(changed) + ' files' if changed else 'up to date'} ({took:.1f} s)")
+    state = f"updated: {changed} files" if changed else "up to date"
+    log(f"site/ {state} ({took:.1f} s)")
     return SITE
 
 

@@ -162,7 +162,8 @@ def test_chunk_turns_lexical_tokens_snippet_around_locate_chunks(chunker_page):
     got = call(chunker_page, f"api.lexicalTokens({json.dumps(text)})")
     assert got == lexical_tokens(text)
 
-    got = call(chunker_page, f"api.snippetAround({json.dumps(HANDBOOK)}, ['ship'], {{before: 10, after: 20}})")
+    options = "{before: 10, after: 20}"
+    got = call(chunker_page, f"api.snippetAround({json.dumps(HANDBOOK)}, ['ship'], {options})")
     assert got == snippet_around(HANDBOOK, ["ship"], before=10, after=20).to_dict()
 
     contents = ["Refunds go back", "two  days\nof", "not there"]
@@ -181,7 +182,10 @@ ERROR_CASES = [
     ("new api.SemanticChunker({maxSize: 1.5}).chunk('x')", lambda: SemanticChunker(max_size=1.5)),
     ("new api.SemanticChunker().chunk(42)", lambda: SemanticChunker().chunk(42)),
     ("new api.SemanticChunker().chunk('x', 'meta')", lambda: SemanticChunker().chunk("x", "meta")),
-    ("new api.SemanticChunker({targetSize: NaN}).chunk('x')", lambda: SemanticChunker(target_size="NaN")),
+    (
+        "new api.SemanticChunker({targetSize: NaN}).chunk('x')",
+        lambda: SemanticChunker(target_size="NaN"),
+    ),
     (
         "new api.SemanticChunker({targetSize: 10, colour: 'red'}).chunk('x')",
         ("TypeError", "config of SemanticChunker.chunk has unknown option colour (known: "
@@ -207,7 +211,10 @@ ERROR_CASES = [
     ("api.chunkTurns([], {maxChars: 0})", lambda: chunk_turns([], max_chars=0)),
     ("api.lexicalTokens(null)", lambda: lexical_tokens(None)),
     ("api.snippetAround('text', 'word')", lambda: snippet_around("text", "word")),
-    ("api.snippetAround('text', ['w'], {before: -1})", lambda: snippet_around("text", ["w"], before=-1)),
+    (
+        "api.snippetAround('text', ['w'], {before: -1})",
+        lambda: snippet_around("text", ["w"], before=-1),
+    ),
     ("api.locateChunks('text', [1])", lambda: locate_chunks("text", [1])),
     (
         "api.lexicalTokens(10n)",
@@ -271,14 +278,17 @@ def test_offsets_slice_the_same_text_in_javascript_as_in_python(chunker_page):
     got = chunker_page.evaluate(
         """async (config) => {
           const chunks = await new api.SemanticChunker(config).chunk(astral);
-          return chunks.map((c) => [c.startOffset, c.endOffset, astral.slice(c.startOffset, c.endOffset)]);
+          return chunks.map((c) =>
+            [c.startOffset, c.endOffset, astral.slice(c.startOffset, c.endOffset)]);
         }""",
         config,
     )
-    chunks = SemanticChunker(target_size=120, max_size=200, min_size=20, overlap=15).chunk(ASTRAL_TEXT)
+    chunker = SemanticChunker(target_size=120, max_size=200, min_size=20, overlap=15)
+    chunks = chunker.chunk(ASTRAL_TEXT)
     assert len(got) == len(chunks) > 5
-    for (start, end, sliced), chunk in zip(got, chunks):
-        assert (start, end) == (utf16_offset(ASTRAL_TEXT, chunk.start_offset), utf16_offset(ASTRAL_TEXT, chunk.end_offset))
+    for (start, end, sliced), chunk in zip(got, chunks, strict=True):
+        assert start == utf16_offset(ASTRAL_TEXT, chunk.start_offset)
+        assert end == utf16_offset(ASTRAL_TEXT, chunk.end_offset)
         assert sliced == ASTRAL_TEXT[chunk.start_offset : chunk.end_offset]
 
     for word in ("gothic", "zeta", "family", "end"):

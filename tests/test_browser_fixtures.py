@@ -9,7 +9,6 @@ string: 1,800 cases take seconds, not minutes.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -71,7 +70,8 @@ def expected_in_javascript(family: str, case: dict[str, Any]) -> Any:
     if family == "semantic_chunker":
         at = utf16(case["text"])
         for chunk in expected:
-            chunk["startOffset"], chunk["endOffset"] = at(chunk["startOffset"]), at(chunk["endOffset"])
+            chunk["startOffset"] = at(chunk["startOffset"])
+            chunk["endOffset"] = at(chunk["endOffset"])
     elif family == "snippet_around" and expected["at"] >= 0:
         expected["at"] = utf16(case["text"])(expected["at"])
     elif family == "chunk_turns":
@@ -94,7 +94,7 @@ def test_fixture_family_in_the_browser(chunker_page, family):
     for start in range(0, len(cases), BATCH):
         batch = cases[start : start + BATCH]
         answers = json.loads(chunker_page.evaluate(RUN_BATCH, [family, json.dumps(batch)]))
-        for case, answer in zip(batch, answers):
+        for case, answer in zip(batch, answers, strict=True):
             expected = expected_in_javascript(family, case)
             if answer != expected:
                 mismatches.append((case["id"], answer, expected))

@@ -89,7 +89,8 @@ def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
 
 
 def test_the_sites_wheel_is_the_wheel_plus_bytecode(wheel, built_site):
-    with zipfile.ZipFile(wheel) as plain, zipfile.ZipFile(built_site / "wheels" / wheel.name) as served:
+    served_wheel = built_site / "wheels" / wheel.name
+    with zipfile.ZipFile(wheel) as plain, zipfile.ZipFile(served_wheel) as served:
         added = set(served.namelist()) - set(plain.namelist())
         for name in plain.namelist():
             if not name.endswith("RECORD"):

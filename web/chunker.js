@@ -148,7 +148,10 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   class SemanticChunker {
     #config;
 
-    /** @param {object} [config] targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings */
+    /**
+     * @param {object} [config] targetSize, maxSize, minSize, overlap, preserveCodeBlocks,
+     *   respectHeadings
+     */
     constructor(config) {
       // Read once, as the original does; a non-object goes on to be refused by name.
       this.#config = config !== null && typeof config === 'object' ? { ...config } : config;
@@ -169,7 +172,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   class ChunkingEngine {
     /** Cut `content`; options: strategy, chunkSize, chunkOverlap, embedFn (may be async). */
     chunk(content, options) {
-      if (options !== null && typeof options === 'object' && typeof options.embedFn === 'function') {
+      if (typeof options?.embedFn === 'function') {
         const { embedFn, ...rest } = options;
         const args = { content, options: rest };
         return call('ChunkingEngine.chunk', args, { textKey: 'content', embedFn });
@@ -181,7 +184,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   return Object.freeze({
     SemanticChunker,
     ChunkingEngine,
-    /** Passages of whole turns: `[{text, index, firstSeq, lastSeq, itemIds, startMs?, endMs?, turns}]`. */
+    /** Passages: `[{text, index, firstSeq, lastSeq, itemIds, startMs?, endMs?, turns}]`. */
     chunkTurns: (turns, options) => call('chunkTurns', { turns, options }),
     /** The words of `text`, NFC and lower case. */
     lexicalTokens: (text) => call('lexicalTokens', { text }, { textKey: 'text' }),

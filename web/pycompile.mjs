@@ -31,7 +31,7 @@ def with_bytecode(data):
                 pyc = _code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False)
                 entries.append((importlib.util.cache_from_source(info.filename), bytes(pyc)))
     record = next(name for name, _ in entries if name.endswith(".dist-info/RECORD"))
-    lines = [f"{name},sha256={_digest(data)},{len(data)}" for name, data in entries if name != record]
+    lines = [f"{name},sha256={_digest(d)},{len(d)}" for name, d in entries if name != record]
     entries = [(n, ("\\n".join(lines + [record + ",,"]) + "\\n").encode() if n == record else d)
                for n, d in entries]
     out = io.BytesIO()

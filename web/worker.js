@@ -1,6 +1,6 @@
 // The chunker's Web Worker: boots Pyodide, installs the chunker wheel with micropip, then
 // runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
-// maybe a text as UTF-8 bytes in, UTF-8 JSON bytes out (see bridge.py for why bytes).
+// maybe a text as UTF-8 bytes in, JSON as ASCII bytes out (see bridge.py for why bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
 // Messages in:  {type: 'call', id, operation, request, textKey, text, embed}

@@ -13,7 +13,9 @@ const [pyodideDir, micropipWheel, wheel, operation, request] = process.argv.slic
 const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href);
 const pyodide = await loadPyodide({ indexURL: pyodideDir + '/', stdout: () => {} });
 await pyodide.loadPackage(micropipWheel, { messageCallback: () => {} });
-if (!pyodide.loadedPackages.micropip) throw new Error(`micropip did not load from ${micropipWheel}`);
+if (!pyodide.loadedPackages.micropip) {
+  throw new Error(`micropip did not load from ${micropipWheel}`);
+}
 const target = `/tmp/${basename(wheel)}`;
 pyodide.FS.writeFile(target, readFileSync(wheel));
 await pyodide.runPythonAsync(

@@ -5,8 +5,9 @@ import { loadPyodide } from '/pyodide/pyodide.mjs';
 
 const bundle = await (await fetch('/bundle.json')).json();
 const pyodide = await loadPyodide({ indexURL: '/pyodide/', packages: [`/${bundle.micropip}`] });
+const wheelUrl = new URL(`/${bundle.wheel}`, location.href).href;
 await pyodide.runPythonAsync(
-  `import micropip\nawait micropip.install(${JSON.stringify(new URL(`/${bundle.wheel}`, location.href).href)}, deps=False)`,
+  `import micropip\nawait micropip.install(${JSON.stringify(wheelUrl)}, deps=False)`,
 );
 const time = pyodide.runPython(`
 import statistics, time
