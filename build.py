@@ -334,7 +334,7 @@ def _with_bytecode(wheels: list[Path], pyodide_version: str) -> list[Path]:
         )
     for folder in PYC_CACHE.iterdir():  # the builds of sources that are gone
         if folder not in {output.parent for output in outputs}:
-            shutil.rmtree(folder)
+            shutil.rmtree(folder, ignore_errors=True)
     return outputs
 
 

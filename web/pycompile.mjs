@@ -7,7 +7,7 @@
 // files in Pyodide have no meaningful times). Compiling micropip and chunker is a large part
 // of what the page does after Pyodide starts, and it is the same every time: done once here.
 // The sources stay in the wheel (tracebacks show them); RECORD lists the new files.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -53,7 +53,9 @@ with_bytecode
 
 for (let i = 0; i < pairs.length; i += 2) {
   const compiled = withBytecode(new Uint8Array(readFileSync(pairs[i])));
-  writeFileSync(pairs[i + 1], compiled.toJs());
+  // Written whole or not at all: build.py takes any file it finds as done.
+  writeFileSync(`${pairs[i + 1]}.part`, compiled.toJs());
+  renameSync(`${pairs[i + 1]}.part`, pairs[i + 1]);
   compiled.destroy();
 }
 withBytecode.destroy();
