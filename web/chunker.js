@@ -13,7 +13,6 @@
 // Python's error names for bad input, already mapped to these by the bridge.
 const INPUT_ERRORS = { RangeError, TypeError };
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
@@ -107,8 +106,8 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   async function embed({ id, call: callId, sentences }) {
     const call = calls.get(callId);
     try {
-      const vectors = encoder.encode(toJson(await call.embedFn(JSON.parse(sentences))));
-      worker.postMessage({ type: 'embedded', id, vectors }, [vectors.buffer]);
+      const vectors = toJson(await call.embedFn(JSON.parse(sentences)));
+      worker.postMessage({ type: 'embedded', id, vectors });
     } catch (error) {
       call.embedError = error;
       worker.postMessage({ type: 'embedded', id, error: String(error?.message ?? error) });
@@ -116,16 +115,17 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   }
 
   // One call of the bridge: `args` holds the arguments under the original's names. The
-  // argument `textKey`, when a string, travels apart as UTF-8 bytes: JSON would escape it
-  // and Pyodide converts bytes far faster than strings. A string with a lone surrogate
-  // (which UTF-8 cannot hold) stays in the JSON, whose escapes keep it exact.
+  // argument `textKey`, when a string, travels apart, for the worker to send to Python as
+  // UTF-8 bytes: JSON would escape it, and Pyodide converts bytes far faster than strings.
+  // A string with a lone surrogate (which UTF-8 cannot hold) stays in the JSON, whose
+  // escapes keep it exact.
   function call(operation, args, { textKey, embedFn, finish } = {}) {
     if (broken) return Promise.reject(broken);
     let request;
     let text;
     try {
       if (textKey && typeof args[textKey] === 'string' && args[textKey].isWellFormed?.()) {
-        text = encoder.encode(args[textKey]);
+        text = args[textKey];
         request = toJson({ ...args, [textKey]: undefined });
       } else {
         textKey = undefined;
@@ -137,8 +137,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     const id = nextId++;
     return new Promise((resolve, reject) => {
       calls.set(id, { resolve, reject, embedFn, finish });
-      const message = { type: 'call', id, operation, request, textKey, text, embed: !!embedFn };
-      worker.postMessage(message, text ? [text.buffer] : []);
+      worker.postMessage({ type: 'call', id, operation, request, textKey, text, embed: !!embedFn });
     });
   }
 
