@@ -131,7 +131,8 @@ def utf16_offset(text: str, offset: int) -> int:
     Past the end too: a chunk's end offset may count the line feed the chunker adds after
     the last line, and each astral character before it still counts twice.
     """
-    return len(text[:offset].encode("utf-16-le", "surrogatepass")) // 2 + max(0, offset - len(text))
+    units = len(text[:offset].encode("utf-16-le", "surrogatepass")) // 2
+    return units + max(0, offset - len(text))
 
 
 @pytest.fixture

@@ -436,3 +436,10 @@ def test_a_lone_surrogate_survives_the_round_trip(chunker_page):
         for c in chunks
     ]
     assert len(got) == 2
+
+
+def test_the_session_page_stayed_clean(chunker_recorder, site_url):
+    """Last in this module: all the calls above, the bad ones included, left no error,
+    warning, failed or foreign request on the page that made them."""
+    assert chunker_recorder.problems() == []
+    assert len(chunker_recorder.requests) > 5
