@@ -40,15 +40,16 @@ NODE_MODULES = WEB / "node_modules"
 MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
 MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
 
-# What the browser needs of the npm package `pyodide` (the .map only for developer tools).
+# What the browser needs of the npm package `pyodide` (the .map only for developer tools),
+# besides its standard library, which the site serves compiled (see _with_bytecode).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.mjs.map",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "python_stdlib.zip",
     "pyodide-lock.json",
 )
+PYODIDE_STDLIB = "python_stdlib.zip"
 
 # Files of web/ that build the site rather than belong to it.
 WEB_BUILD_FILES = {"package.json", "package-lock.json", "node_modules", "pycompile.mjs"}
@@ -247,7 +248,10 @@ def build_web() -> Path:
     started = time.perf_counter()
     _npm_ci()
     pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
-    micropip, wheel = _with_bytecode([_micropip_wheel(), build_wheel()], pyodide_version)
+    stdlib = NODE_MODULES / "pyodide" / PYODIDE_STDLIB
+    micropip, wheel, stdlib = _with_bytecode(
+        [_micropip_wheel(), build_wheel(), stdlib], pyodide_version
+    )
     plan: dict[str, Path] = {}
     for path in sorted(WEB.rglob("*")):
         relative = path.relative_to(WEB)
@@ -255,15 +259,18 @@ def build_web() -> Path:
             plan[relative.as_posix()] = path
     for name in PYODIDE_FILES:
         plan[f"pyodide/{name}"] = NODE_MODULES / "pyodide" / name
+    plan[f"pyodide/{PYODIDE_STDLIB}"] = stdlib
     plan[f"pyodide/{MICROPIP_WHEEL}"] = micropip
     plan[f"wheels/{wheel.name}"] = wheel
-    # What the worker loads, so it never guesses a file name or a version.
+    # What the worker loads, so it never guesses a file name or a version. A module, not
+    # JSON: the worker imports it beside pyodide.mjs, in parallel, not after it.
     bundle = {
         "pyodide": pyodide_version,
         "micropip": f"pyodide/{MICROPIP_WHEEL}",
         "wheel": f"wheels/{wheel.name}",
     }
-    changed = _sync(plan, {"bundle.json": json.dumps(bundle, indent=2) + "\n"})
+    generated = {"bundle.js": f"export default {json.dumps(bundle, indent=2)};\n"}
+    changed = _sync(plan, generated)
     took = time.perf_counter() - started
     state = f"updated: {changed} files" if changed else "up to date"
     log(f"site/ {state} ({took:.1f} s)")
@@ -312,22 +319,26 @@ def _micropip_wheel() -> Path:
 
 
 def _with_bytecode(wheels: list[Path], pyodide_version: str) -> list[Path]:
-    """The wheels as the site serves them, with bytecode compiled by Pyodide's own Python.
+    """The wheels and the standard library zip as the site serves them: compiled by
+    Pyodide's own Python (web/pycompile.mjs says how).
 
-    Importing micropip and chunker from source is much of what the page does after Pyodide
-    starts; web/pycompile.mjs compiles them once, here. Cached in .cache/pyc/ by content
-    and Pyodide version, so Node runs only when a wheel changed.
+    Compiling them in the browser was most of Pyodide's boot (the npm package ships the
+    standard library as sources) and of micropip's import: done once here, it halves the
+    time to ready. Cached in .cache/pyc/ by content and Pyodide version, so Node runs only
+    when an input (or the script) changed.
     """
     outputs, missing = [], []
+    script = (WEB / "pycompile.mjs").read_bytes()
     for wheel in wheels:
-        key = hashlib.sha256(wheel.read_bytes() + pyodide_version.encode()).hexdigest()[:16]
+        inputs = wheel.read_bytes() + pyodide_version.encode() + script
+        key = hashlib.sha256(inputs).hexdigest()[:16]
         output = PYC_CACHE / key / wheel.name
         outputs.append(output)
         if not output.exists():
             output.parent.mkdir(parents=True, exist_ok=True)
             missing += [str(wheel), str(output)]
     if missing:
-        log(f"compiling {len(missing) // 2} wheel(s) to bytecode in Pyodide {pyodide_version}")
+        log(f"compiling {len(missing) // 2} file(s) to bytecode in Pyodide {pyodide_version}")
         subprocess.run(
             ["node", str(WEB / "pycompile.mjs"), str(NODE_MODULES / "pyodide"), *missing],
             check=True,

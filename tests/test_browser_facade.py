@@ -331,7 +331,7 @@ def test_every_request_is_same_origin_and_nothing_fails_or_logs_an_error(new_pag
     page.wait_for_timeout(200)  # let late console messages of the worker arrive
     assert recorder.problems() == []
     paths = {url[len(site_url):] for url in recorder.requests}
-    assert {"/chunker.js", "/worker.js", "/pyodide/pyodide.asm.wasm", "/bundle.json"} <= paths
+    assert {"/chunker.js", "/worker.js", "/pyodide/pyodide.asm.wasm", "/bundle.js"} <= paths
     assert any(p.startswith("/wheels/chunker-") for p in paths)
     assert any(p.startswith("/pyodide/micropip-") for p in paths)
 
@@ -396,7 +396,7 @@ def test_csp_header_is_strict(site_url):
         ("/pyodide/pyodide.asm.mjs", "text/javascript"),
         ("/pyodide/pyodide.asm.wasm", "application/wasm"),
         ("/pyodide/python_stdlib.zip", "application/zip"),
-        ("/bundle.json", "application/json"),
+        ("/bundle.js", "text/javascript"),
         ("/favicon.ico", "image/x-icon"),
     ],
 )

@@ -12,6 +12,7 @@
 // Byte arrays travel transferred, never copied.
 
 import { loadPyodide, version as pyodideVersion } from './pyodide/pyodide.mjs';
+import bundle from './bundle.js'; // written by build.py: the wheels' paths
 
 const base = new URL('./', import.meta.url);
 const started = performance.now();
@@ -34,7 +35,6 @@ python.then(
 
 async function boot() {
   progress('runtime', 0, `Loading Pyodide ${pyodideVersion}…`);
-  const bundle = await fetchJson(new URL('bundle.json', base));
   const micropipUrl = new URL(bundle.micropip, base).href;
   const wheelUrl = new URL(bundle.wheel, base).href;
   const pyodide = await loadPyodide({
@@ -57,12 +57,6 @@ async function boot() {
   const bridge = pyodide.pyimport('chunker.bridge');
   const version = pyodide.runPython('import chunker; chunker.__version__');
   return { bridge, versions: { chunker: version, pyodide: pyodideVersion, python: pythonVersion } };
-}
-
-async function fetchJson(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.json();
 }
 
 self.onmessage = ({ data }) => {

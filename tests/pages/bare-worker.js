@@ -1,4 +1,4 @@
-import { loadPyodide } from '/pyodide/pyodide.mjs';
-
-const pyodide = await loadPyodide({ indexURL: '/pyodide/' });
+const runtime = new URL(import.meta.url).searchParams.get('runtime') ?? '/pyodide/';
+const { loadPyodide } = await import(`${runtime}pyodide.mjs`);
+const pyodide = await loadPyodide({ indexURL: runtime });
 self.postMessage(pyodide.runPython('import sys; sys.version'));

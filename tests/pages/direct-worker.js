@@ -2,8 +2,8 @@
 // the chunking timed inside Python, so the facade's own cost can be told apart.
 // Message in: {text, runs}; out: the median milliseconds of SemanticChunker().chunk(text).
 import { loadPyodide } from '/pyodide/pyodide.mjs';
+import bundle from '/bundle.js';
 
-const bundle = await (await fetch('/bundle.json')).json();
 const pyodide = await loadPyodide({ indexURL: '/pyodide/', packages: [`/${bundle.micropip}`] });
 const wheelUrl = new URL(`/${bundle.wheel}`, location.href).href;
 await pyodide.runPythonAsync(
