@@ -121,3 +121,12 @@ def test_the_sites_wheels_run_under_pyodide_in_node(wheel, built_site):
     # The same bridge, the same answer, in CPython and in Pyodide.
     assert answer["reply"] == json.loads(handle("SemanticChunker.chunk", request))
     assert len(answer["reply"]["result"]) > 1
+
+
+def test_the_sites_standard_library_is_the_npm_one_compiled(built_site):
+    with zipfile.ZipFile(build.NODE_MODULES / "pyodide" / build.PYODIDE_STDLIB) as shipped:
+        modules = {name for name in shipped.namelist() if name.endswith(".py")}
+        others = set(shipped.namelist()) - modules
+    with zipfile.ZipFile(built_site / "pyodide" / build.PYODIDE_STDLIB) as served:
+        names = set(served.namelist())
+    assert modules and names == others | {name + "c" for name in modules}
