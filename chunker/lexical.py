@@ -2,11 +2,13 @@
 
 A word is a letter or a digit followed by letters, digits and combining marks, in any script.
 Python's `re` has no `\\p{M}`, so the class of combining marks is read from `unicodedata`
-once, at import (about 10 ms), over the ranges that hold any.
+once, on first use (about 10 ms in CPython, 85 ms in Pyodide: too much to pay on every page
+load for a function a page may never call), over the ranges that hold any.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Iterable
@@ -15,7 +17,7 @@ from .records import Snippet
 from .validation import require_int, require_text
 from .whitespace import JS_WHITESPACE, WS_CLASS
 
-__all__ = ["lexical_tokens", "snippet_around"]
+__all__ = ["lexical_tokens", "snippet_around", "word_re"]
 
 # Ranges left out of the scan hold no combining mark: CJK ideographs, Hangul syllables,
 # surrogates, private use, and planes 2 to 13.
@@ -37,9 +39,11 @@ def _mark_class() -> str:
     return "".join(ranges)
 
 
-# A word: a letter or digit (`[^\W_]` is `\w` without the underscore), then letters, digits
-# and marks. "Q3's" -> "Q3", "s"; "Re\u0301sume\u0301" is one word.
-WORD_RE = re.compile(rf"[^\W_](?:[^\W_]|[{_mark_class()}])*")
+@functools.cache
+def word_re() -> re.Pattern[str]:
+    """A word: a letter or digit (`[^\W_]` is `\w` without the underscore), then letters,
+    digits and marks. "Q3's" -> "Q3", "s"; "Re\u0301sume\u0301" is one word."""
+    return re.compile(rf"[^\W_](?:[^\W_]|[{_mark_class()}])*")
 
 WHITESPACE_RUN_RE = re.compile(rf"[{WS_CLASS}]+")
 
@@ -60,7 +64,7 @@ def lexical_tokens(text: str) -> list[str]:
         >>> lexical_tokens("Q3's budget: 1,200 units")
         ['q3', 's', 'budget', '1', '200', 'units']
     """
-    return WORD_RE.findall(_fold(require_text("text", text)))
+    return word_re().findall(_fold(require_text("text", text)))
 
 
 def snippet_around(
@@ -112,7 +116,7 @@ def _first_match(text: str, prefixes: tuple[str, ...]) -> int:
     # Most texts hold none of the words at all: one C-speed look at the whole text says so.
     folded = _fold(text).replace("ς", "σ")
     if any(prefix in folded for prefix in relaxed):
-        for word in WORD_RE.finditer(text):
+        for word in word_re().finditer(text):
             if _fold(word.group()).replace("ς", "σ").startswith(relaxed):
                 return word.start()
     return -1

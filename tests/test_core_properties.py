@@ -18,7 +18,7 @@ from chunker import (
     locate_chunks,
     snippet_around,
 )
-from chunker.lexical import WORD_RE
+from chunker.lexical import word_re
 from chunker.whitespace import JS_WHITESPACE
 
 settings.register_profile("core", max_examples=300, deadline=None)
@@ -147,7 +147,7 @@ def test_snippet_around_invariants(text, words, before, after):
         word = lexical_tokens(text[snippet.at :])[0].replace("ς", "σ")
         folded = [unicodedata.normalize("NFC", w).lower().replace("ς", "σ") for w in words if w]
         assert any(word.startswith(prefix) for prefix in folded)
-        assert any(m.start() == snippet.at for m in WORD_RE.finditer(text)), "a word start"
+        assert any(m.start() == snippet.at for m in word_re().finditer(text)), "a word start"
     if not any(ch in JS_WHITESPACE for ch in text):
         assert snippet.text == text
 
