@@ -141,7 +141,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     texts = inputs(args.quick)
     for name, text in texts.items():
-        runs = max(1, args.runs if len(text) < 5_000_000 else args.runs // 2)
+        runs = args.runs
         chunker = SemanticChunker()
         ours = median_seconds(lambda: chunker.chunk(text), runs)
         original = original_seconds(text, "semantic", runs) if has_node else None
@@ -159,7 +159,7 @@ def main() -> int:
     for name in [n for n in texts if n.startswith("markdown") and not n.endswith("100 KB")]:
         text = texts[name]
         for strategy in ("fixed", "hierarchical", "layout"):
-            runs = max(1, args.runs if len(text) < 5_000_000 else args.runs // 2)
+            runs = args.runs
             ours = median_seconds(lambda: engine.chunk(text, strategy), runs)
             original = original_seconds(text, strategy, runs) if has_node else None
             print(f"| {name} | {strategy} | {rate(len(text), ours)} | {rate(len(text), original)} | "
