@@ -10,7 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
-__all__ = ["BoundaryType", "Chunk", "DocumentChunk", "TurnSpan", "Passage", "Snippet"]
+__all__ = [
+    "BoundaryType",
+    "Chunk",
+    "DocumentChunk",
+    "TurnSpan",
+    "Passage",
+    "Snippet",
+    "new_chunk",
+    "new_document_chunk",
+]
 
 BoundaryType = Literal["heading", "paragraph", "sentence", "code-block", "fixed"]
 
@@ -142,3 +151,49 @@ class Snippet:
     def to_dict(self) -> dict[str, Any]:
         """Return `{at, text}`."""
         return {"at": self.at, "text": self.text}
+
+
+# Chunkers make tens of thousands of records from a large text, and a frozen dataclass's
+# `__init__` sets each field through `object.__setattr__`, which then dominates. These two
+# build the same records through the slots' own setters, at about half the cost.
+_NEW = object.__new__
+_CHUNK_SETTERS = tuple(
+    getattr(Chunk, name).__set__
+    for name in ("text", "index", "start_offset", "end_offset", "boundary_type", "metadata")
+)
+_DOCUMENT_CHUNK_SETTERS = tuple(
+    getattr(DocumentChunk, name).__set__ for name in ("content", "index", "heading", "metadata")
+)
+
+
+def new_chunk(
+    text: str,
+    index: int,
+    start_offset: int,
+    end_offset: int,
+    boundary_type: BoundaryType,
+    metadata: Mapping[str, Any] | None,
+) -> Chunk:
+    """`Chunk(text, index, start_offset, end_offset, boundary_type, metadata)`, faster."""
+    chunk = _NEW(Chunk)
+    set_text, set_index, set_start, set_end, set_boundary, set_metadata = _CHUNK_SETTERS
+    set_text(chunk, text)
+    set_index(chunk, index)
+    set_start(chunk, start_offset)
+    set_end(chunk, end_offset)
+    set_boundary(chunk, boundary_type)
+    set_metadata(chunk, metadata)
+    return chunk
+
+
+def new_document_chunk(
+    content: str, index: int, heading: str | None, metadata: Mapping[str, Any] | None
+) -> DocumentChunk:
+    """`DocumentChunk(content, index, heading, metadata)`, faster."""
+    chunk = _NEW(DocumentChunk)
+    set_content, set_index, set_heading, set_metadata = _DOCUMENT_CHUNK_SETTERS
+    set_content(chunk, content)
+    set_index(chunk, index)
+    set_heading(chunk, heading)
+    set_metadata(chunk, metadata)
+    return chunk

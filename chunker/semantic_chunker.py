@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping
 
-from .records import BoundaryType, Chunk
+from .records import BoundaryType, Chunk, new_chunk
 from .structure import Segment, split_by_structure
 from .validation import require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, WS_CLASS, is_blank, js_trim
@@ -109,7 +109,7 @@ class SemanticChunker:
         previous = ""
         for index, (own, offset, boundary) in enumerate(self._merge_small(segments)):
             lead = previous[-overlap:] if index and overlap else ""
-            chunks.append(_new_chunk(lead + own, index, offset, offset + len(own), boundary, metadata))
+            chunks.append(new_chunk(lead + own, index, offset, offset + len(own), boundary, metadata))
             previous = own
         return chunks
 
@@ -203,32 +203,3 @@ class SemanticChunker:
             for group in groups
         ]
 
-
-def _new_chunk(
-    text: str,
-    index: int,
-    start_offset: int,
-    end_offset: int,
-    boundary_type: BoundaryType,
-    metadata: Mapping[str, Any] | None,
-) -> Chunk:
-    """`Chunk(...)` at half the cost: a frozen dataclass's `__init__` sets each field through
-    `object.__setattr__`, which dominates when a 10 MB text makes tens of thousands of chunks;
-    the slots' own setters do the same work directly."""
-    chunk = _NEW(Chunk)
-    _SET_TEXT(chunk, text)
-    _SET_INDEX(chunk, index)
-    _SET_START(chunk, start_offset)
-    _SET_END(chunk, end_offset)
-    _SET_BOUNDARY(chunk, boundary_type)
-    _SET_METADATA(chunk, metadata)
-    return chunk
-
-
-_NEW = object.__new__
-_SET_TEXT = Chunk.text.__set__  # type: ignore[attr-defined]
-_SET_INDEX = Chunk.index.__set__  # type: ignore[attr-defined]
-_SET_START = Chunk.start_offset.__set__  # type: ignore[attr-defined]
-_SET_END = Chunk.end_offset.__set__  # type: ignore[attr-defined]
-_SET_BOUNDARY = Chunk.boundary_type.__set__  # type: ignore[attr-defined]
-_SET_METADATA = Chunk.metadata.__set__  # type: ignore[attr-defined]

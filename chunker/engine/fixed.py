@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from ..records import DocumentChunk
+from ..records import DocumentChunk, new_document_chunk
 from ..whitespace import JS_WHITESPACE, WS_CLASS
 
 __all__ = ["fixed_chunks"]
@@ -56,7 +56,7 @@ def fixed_chunks(
         part = content[position:end].strip(whitespace)
         if part:
             copy = None if metadata is None else dict(metadata)
-            append(DocumentChunk(part, start_index + len(chunks), heading, copy))
+            append(new_document_chunk(part, start_index + len(chunks), heading, copy))
         if end == length:
             break
         position = end - chunk_overlap

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from ..records import DocumentChunk
+from ..records import DocumentChunk, new_document_chunk
 from ..whitespace import LINE_TERMINATORS, WS_CLASS, js_trim
 from .fixed import fixed_chunks
 
@@ -34,7 +34,7 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
             metadata["ancestorHeadings"] = ancestors
         if len(text) <= chunk_size:
             # A heading with no body becomes a chunk holding the heading itself.
-            append(DocumentChunk(text or heading or "", len(chunks), heading, metadata or None))
+            append(new_document_chunk(text or heading or "", len(chunks), heading, metadata or None))
         else:
             # Sub-chunks carry the metadata even when empty, as the original's do.
             chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks), metadata, heading)
