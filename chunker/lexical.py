@@ -21,7 +21,13 @@ __all__ = ["lexical_tokens", "snippet_around", "word_re"]
 
 # Ranges left out of the scan hold no combining mark: CJK ideographs, Hangul syllables,
 # surrogates, private use, and planes 2 to 13.
-_MARK_SCAN = ((0, 0x3400), (0xA000, 0xAC00), (0xD7A4, 0xD800), (0xF900, 0x20000), (0xE0000, 0xE1000))
+_MARK_SCAN = (
+    (0, 0x3400),
+    (0xA000, 0xAC00),
+    (0xD7A4, 0xD800),
+    (0xF900, 0x20000),
+    (0xE0000, 0xE1000),
+)
 
 
 def _mark_class() -> str:
@@ -41,9 +47,10 @@ def _mark_class() -> str:
 
 @functools.cache
 def word_re() -> re.Pattern[str]:
-    """A word: a letter or digit (`[^\W_]` is `\w` without the underscore), then letters,
+    r"""A word: a letter or digit (`[^\W_]` is `\w` without the underscore), then letters,
     digits and marks. "Q3's" -> "Q3", "s"; "Re\u0301sume\u0301" is one word."""
     return re.compile(rf"[^\W_](?:[^\W_]|[{_mark_class()}])*")
+
 
 WHITESPACE_RUN_RE = re.compile(rf"[{WS_CLASS}]+")
 
@@ -67,9 +74,7 @@ def lexical_tokens(text: str) -> list[str]:
     return word_re().findall(_fold(require_text("text", text)))
 
 
-def snippet_around(
-    text: str, words: Iterable[str], before: int = 80, after: int = 120
-) -> Snippet:
+def snippet_around(text: str, words: Iterable[str], before: int = 80, after: int = 120) -> Snippet:
     """Find the first word of `text` that begins with one of `words`; answer it with its context.
 
     `at` is where that word starts in `text` as given (-1 when no word matches). The snippet
@@ -84,7 +89,9 @@ def snippet_around(
     """
     require_text("text", text)
     if isinstance(words, str) or not isinstance(words, Iterable):
-        raise TypeError(f"words must be a list of strings, got {type(words).__name__} {words!r:.80}")
+        raise TypeError(
+            f"words must be a list of strings, got {type(words).__name__} {words!r:.80}"
+        )
     prefixes = []
     for number, word in enumerate(words):
         folded = _fold(require_text(f"words[{number}]", word))

@@ -109,7 +109,9 @@ class SemanticChunker:
         previous = ""
         for index, (own, offset, boundary) in enumerate(self._merge_small(segments)):
             lead = previous[-overlap:] if index and overlap else ""
-            chunks.append(new_chunk(lead + own, index, offset, offset + len(own), boundary, metadata))
+            chunks.append(
+                new_chunk(lead + own, index, offset, offset + len(own), boundary, metadata)
+            )
             previous = own
         return chunks
 
@@ -202,4 +204,3 @@ class SemanticChunker:
             ("".join(group[2:]) if len(group) > 3 else group[2], group[0], group[1])
             for group in groups
         ]
-

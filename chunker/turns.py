@@ -39,7 +39,11 @@ class Turn:
 
 
 # Keys a mapping may use for each field: the original's camelCase, or snake_case.
-_KEYS = {"item_id": ("itemId", "item_id"), "start_ms": ("startMs", "start_ms"), "end_ms": ("endMs", "end_ms")}
+_KEYS = {
+    "item_id": ("itemId", "item_id"),
+    "start_ms": ("startMs", "start_ms"),
+    "end_ms": ("endMs", "end_ms"),
+}
 
 
 def chunk_turns(
@@ -108,8 +112,13 @@ def _passage(turns: list[Turn], index: int) -> Passage:
 def _as_turn(number: int, turn: Any) -> Turn:
     """Check one entry of `turns`; errors name it as `turns[N].field`."""
     if isinstance(turn, Turn):
-        fields = {"seq": turn.seq, "text": turn.text, "item_id": turn.item_id,
-                  "start_ms": turn.start_ms, "end_ms": turn.end_ms}
+        fields = {
+            "seq": turn.seq,
+            "text": turn.text,
+            "item_id": turn.item_id,
+            "start_ms": turn.start_ms,
+            "end_ms": turn.end_ms,
+        }
     elif isinstance(turn, Mapping):
         for required in ("seq", "text"):
             if required not in turn:
@@ -129,5 +138,7 @@ def _as_turn(number: int, turn: Any) -> Turn:
     for timing in ("start_ms", "end_ms"):
         value = fields[timing]
         if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
-            raise TypeError(f"{name}.{_KEYS[timing][0]} must be a number or absent, got {value!r:.80}")
+            raise TypeError(
+                f"{name}.{_KEYS[timing][0]} must be a number or absent, got {value!r:.80}"
+            )
     return Turn(**fields)

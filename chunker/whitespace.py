@@ -19,9 +19,7 @@ JS_WHITESPACE = (
 )
 
 # The same set as the body of a regex character class, for `[...]` and `[^...]`.
-WS_CLASS = (
-    r"\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+WS_CLASS = r"\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 # What ends a line for JavaScript's `^`, `$` and `.` (without the `s` flag).
 LINE_TERMINATORS = "\n\r\u2028\u2029"

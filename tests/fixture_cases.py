@@ -19,7 +19,11 @@ SEMANTIC_OPTIONS = {
     "preserveCodeBlocks": "preserve_code_blocks",
     "respectHeadings": "respect_headings",
 }
-ENGINE_OPTIONS = {"strategy": "strategy", "chunkSize": "chunk_size", "chunkOverlap": "chunk_overlap"}
+ENGINE_OPTIONS = {
+    "strategy": "strategy",
+    "chunkSize": "chunk_size",
+    "chunkOverlap": "chunk_overlap",
+}
 TURN_OPTIONS = {"maxChars": "max_chars", "overlapTurns": "overlap_turns"}
 SNIPPET_OPTIONS = {"before": "before", "after": "after"}
 

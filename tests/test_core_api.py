@@ -65,7 +65,6 @@ def test_imports_nothing_outside_the_standard_library():
     third_party = [
         name
         for name in loaded
-        if not name.startswith("chunker")
-        and name.split(".")[0] not in sys.stdlib_module_names
+        if not name.startswith("chunker") and name.split(".")[0] not in sys.stdlib_module_names
     ]
     assert third_party == []

@@ -6,7 +6,14 @@ import asyncio
 
 import pytest
 
-from chunker import ChunkingEngine, SemanticChunker, chunk, chunk_turns, lexical_tokens, snippet_around
+from chunker import (
+    ChunkingEngine,
+    SemanticChunker,
+    chunk,
+    chunk_turns,
+    lexical_tokens,
+    snippet_around,
+)
 
 engine = ChunkingEngine()
 
@@ -26,29 +33,55 @@ CASES = [
     (lambda: chunk("x", target_size=0), ValueError, ["target_size"]),
     (lambda: chunk("x", unknown=1), TypeError, ["unknown"]),
     (lambda: engine.chunk(42), TypeError, ["content", "42"]),
-    (lambda: engine.chunk("x", strategy="recursive"), ValueError,
-     ["'recursive'", "'fixed'", "'semantic'", "'hierarchical'", "'layout'"]),
+    (
+        lambda: engine.chunk("x", strategy="recursive"),
+        ValueError,
+        ["'recursive'", "'fixed'", "'semantic'", "'hierarchical'", "'layout'"],
+    ),
     (lambda: engine.chunk("x", chunk_size=0), ValueError, ["chunk_size", "0"]),
     (lambda: engine.chunk("x", chunk_size=-3), ValueError, ["chunk_size", "-3"]),
     (lambda: engine.chunk("x", chunk_overlap=-1), ValueError, ["chunk_overlap", "-1"]),
-    (lambda: engine.chunk("x", chunk_size=10, chunk_overlap=10), ValueError,
-     ["chunk_overlap", "10", "chunk_size"]),
+    (
+        lambda: engine.chunk("x", chunk_size=10, chunk_overlap=10),
+        ValueError,
+        ["chunk_overlap", "10", "chunk_size"],
+    ),
     (lambda: engine.chunk("x", embed_fn="not callable"), TypeError, ["embed_fn"]),
-    (lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0]]),
-     ValueError, ["embed_fn", "1 vectors", "2 sentences"]),
-    (lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], [1.0, 2.0]]),
-     ValueError, ["unequal length", "vector 1"]),
-    (lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], ["x"]]),
-     TypeError, ["vector 1", "'x'"]),
-    (lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: None),
-     TypeError, ["embed_fn", "None"]),
+    (
+        lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0]]),
+        ValueError,
+        ["embed_fn", "1 vectors", "2 sentences"],
+    ),
+    (
+        lambda: engine.chunk(
+            "A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], [1.0, 2.0]]
+        ),
+        ValueError,
+        ["unequal length", "vector 1"],
+    ),
+    (
+        lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], ["x"]]),
+        TypeError,
+        ["vector 1", "'x'"],
+    ),
+    (
+        lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: None),
+        TypeError,
+        ["embed_fn", "None"],
+    ),
     (lambda: chunk_turns([{"seq": 1}]), ValueError, ["turns[0]", "'text'"]),
     (lambda: chunk_turns([{"text": "hi"}]), ValueError, ["turns[0]", "'seq'"]),
-    (lambda: chunk_turns([{"seq": 1, "text": "a"}, {"seq": "2", "text": "b"}]), TypeError,
-     ["turns[1].seq", "'2'"]),
+    (
+        lambda: chunk_turns([{"seq": 1, "text": "a"}, {"seq": "2", "text": "b"}]),
+        TypeError,
+        ["turns[1].seq", "'2'"],
+    ),
     (lambda: chunk_turns([{"seq": 1, "text": 5}]), TypeError, ["turns[0].text", "5"]),
-    (lambda: chunk_turns([{"seq": 1, "text": "a", "startMs": "soon"}]), TypeError,
-     ["turns[0].startMs", "'soon'"]),
+    (
+        lambda: chunk_turns([{"seq": 1, "text": "a", "startMs": "soon"}]),
+        TypeError,
+        ["turns[0].startMs", "'soon'"],
+    ),
     (lambda: chunk_turns(["hello"]), TypeError, ["turns[0]", "str"]),
     (lambda: chunk_turns("hello"), TypeError, ["turns", "str"]),
     (lambda: chunk_turns([], max_chars=0), ValueError, ["max_chars", "0"]),
@@ -89,4 +122,7 @@ def test_achunk_checks_vectors_too():
 def test_a_good_call_after_a_bad_one_works():
     with pytest.raises(ValueError):
         engine.chunk("x", chunk_size=0)
-    assert [c.content for c in engine.chunk("one two", chunk_size=4, chunk_overlap=0)] == ["one", "two"]
+    assert [c.content for c in engine.chunk("one two", chunk_size=4, chunk_overlap=0)] == [
+        "one",
+        "two",
+    ]

@@ -34,7 +34,9 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
             metadata["ancestorHeadings"] = ancestors
         if len(text) <= chunk_size:
             # A heading with no body becomes a chunk holding the heading itself.
-            append(new_document_chunk(text or heading or "", len(chunks), heading, metadata or None))
+            append(
+                new_document_chunk(text or heading or "", len(chunks), heading, metadata or None)
+            )
         else:
             # Sub-chunks carry the metadata even when empty, as the original's do.
             chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks), metadata, heading)

@@ -44,7 +44,9 @@ def check_vectors(vectors: Any, count: int) -> list[Sequence[float]]:
     width = None
     for number, vector in enumerate(vectors):
         if isinstance(vector, (str, bytes)) or not isinstance(vector, Sequence):
-            raise TypeError(f"embed_fn vector {number} must be a list of numbers, got {vector!r:.80}")
+            raise TypeError(
+                f"embed_fn vector {number} must be a list of numbers, got {vector!r:.80}"
+            )
         for value in vector:
             if isinstance(value, bool) or not isinstance(value, Real):
                 raise TypeError(f"embed_fn vector {number} holds a non-number: {value!r:.80}")
@@ -83,7 +85,8 @@ def group_by_similarity(
 
 
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    """Cosine similarity summed in the original's order, so floats round the same; 0 for a zero vector."""
+    """Cosine similarity, summed in the original's order so floats round the same; 0 for a
+    zero vector."""
     dot = mag_a = mag_b = 0.0
     for x, y in zip(a, b):
         dot += x * y

@@ -74,8 +74,17 @@ def ensure_original() -> bool:
     if shutil.which("npm") is None:
         return False
     ORACLE.mkdir(parents=True, exist_ok=True)
-    packed = subprocess.run(["npm", "pack", ORIGINAL, "--silent"], cwd=ORACLE, capture_output=True,
-                            text=True, check=True).stdout.strip().splitlines()[-1]
+    packed = (
+        subprocess.run(
+            ["npm", "pack", ORIGINAL, "--silent"],
+            cwd=ORACLE,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     subprocess.run(["tar", "xzf", packed], cwd=ORACLE, check=True)
     return True
 
@@ -86,9 +95,18 @@ def original_seconds(text: str, task: str, runs: int) -> float | None:
         f.write(text)
     try:
         done = subprocess.run(
-            ["node", str(Path(__file__).with_name("original.mjs")), str(ORACLE), f.name, task,
-             str(runs)],
-            capture_output=True, text=True, timeout=NODE_TIMEOUT_S, check=True,
+            [
+                "node",
+                str(Path(__file__).with_name("original.mjs")),
+                str(ORACLE),
+                f.name,
+                task,
+                str(runs),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=NODE_TIMEOUT_S,
+            check=True,
         )
     except subprocess.TimeoutExpired:
         return None
@@ -131,9 +149,13 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="leave out the 10 MB input")
     args = parser.parse_args()
     has_node = shutil.which("node") is not None and ensure_original()
-    print(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, "
-          f"Node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip() if has_node else 'absent'}")
+    node = "absent"
+    if has_node:
+        node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    print(
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, Node {node}"
+    )
     print()
     print("SemanticChunker, default settings (MB/s; ratio = our speed / theirs)")
     print()
@@ -145,10 +167,16 @@ def main() -> int:
         chunker = SemanticChunker()
         ours = median_seconds(lambda: chunker.chunk(text), runs)
         original = original_seconds(text, "semantic", runs) if has_node else None
-        rest = others(text, runs) if name.startswith("markdown") or name.startswith("no white") else {}
-        print(f"| {name} | {rate(len(text), ours)} | {rate(len(text), original)} | "
-              f"{ratio(ours, original)} | {rate(len(text), rest.get('LangChain')) if 'LangChain' in rest else '—'} | "
-              f"{rate(len(text), rest.get('semchunk')) if 'semchunk' in rest else '—'} |")
+        rest = (
+            others(text, runs) if name.startswith("markdown") or name.startswith("no white") else {}
+        )
+        langchain, semchunk = (
+            rate(len(text), rest[key]) if key in rest else "—" for key in ("LangChain", "semchunk")
+        )
+        print(
+            f"| {name} | {rate(len(text), ours)} | {rate(len(text), original)} | "
+            f"{ratio(ours, original)} | {langchain} | {semchunk} |"
+        )
         sys.stdout.flush()
     print()
     print("ChunkingEngine strategies, default settings (MB/s)")
@@ -162,8 +190,10 @@ def main() -> int:
             runs = args.runs
             ours = median_seconds(lambda: engine.chunk(text, strategy), runs)
             original = original_seconds(text, strategy, runs) if has_node else None
-            print(f"| {name} | {strategy} | {rate(len(text), ours)} | {rate(len(text), original)} | "
-                  f"{ratio(ours, original)} |")
+            print(
+                f"| {name} | {strategy} | {rate(len(text), ours)} | {rate(len(text), original)} | "
+                f"{ratio(ours, original)} |"
+            )
             sys.stdout.flush()
     return 0
 
