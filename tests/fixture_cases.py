@@ -8,24 +8,16 @@ from typing import Any
 
 import pytest
 
+from chunker.bridge import OPTION_NAMES
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
-# The original's option names, and ours.
-SEMANTIC_OPTIONS = {
-    "targetSize": "target_size",
-    "maxSize": "max_size",
-    "minSize": "min_size",
-    "overlap": "overlap",
-    "preserveCodeBlocks": "preserve_code_blocks",
-    "respectHeadings": "respect_headings",
-}
-ENGINE_OPTIONS = {
-    "strategy": "strategy",
-    "chunkSize": "chunk_size",
-    "chunkOverlap": "chunk_overlap",
-}
-TURN_OPTIONS = {"maxChars": "max_chars", "overlapTurns": "overlap_turns"}
-SNIPPET_OPTIONS = {"before": "before", "after": "after"}
+# The original's option names and ours: the bridge's one table, so a wrong name in it fails
+# the fixtures of the original here too.
+SEMANTIC_OPTIONS = OPTION_NAMES["SemanticChunker.chunk"]
+ENGINE_OPTIONS = OPTION_NAMES["ChunkingEngine.chunk"]
+TURN_OPTIONS = OPTION_NAMES["chunkTurns"]
+SNIPPET_OPTIONS = OPTION_NAMES["snippetAround"]
 
 
 def load(name: str) -> list[dict[str, Any]]:
