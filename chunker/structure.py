@@ -34,21 +34,26 @@ Segment = Tuple[str, int, BoundaryType]
 _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 
 # Each line pattern matches the line feed before the line, so a search jumps from line feed
-# to line feed; the text is searched with a line feed put in front, which makes positions in
-# it equal to line starts in the text.
+# to line feed (the first line, which has none, is matched on its own).
 
 # A fence line: "```py", "  ```" (its trimmed text starts with three backticks).
 _FENCE = rf"(?P<fence>[{_WS_IN_LINE}]*```)"
 # A heading line: "## Setup", "#\tx"; not "#word" nor "####### x".
 _HEADING = rf"(?P<heading>#{{1,6}}[{_WS_IN_LINE}])"
 FENCE_LINE_RE = re.compile(rf"\n{_FENCE}")
-HEADING_LINE_RE = re.compile(rf"\n{_HEADING}")
-FENCE_OR_HEADING_LINE_RE = re.compile(rf"\n(?:{_FENCE}|{_HEADING})")
+# The lines that open a block or start a segment, by (preserve_code_blocks, respect_headings):
+# a pattern for the lines after a line feed, and one for the first line.
+SPECIAL_LINE_RES = {
+    options: (re.compile(rf"\n{pattern}"), re.compile(pattern))
+    for options, pattern in {
+        (True, True): f"(?:{_FENCE}|{_HEADING})",
+        (True, False): _FENCE,
+        (False, True): _HEADING,
+        (False, False): "(?!)",  # matches nowhere: only blank lines matter
+    }.items()
+}
 # A blank line: white space alone, up to the next line feed or the end.
 BLANK_LINE_RE = re.compile(rf"\n[{_WS_IN_LINE}]*(?=\n|\Z)")
-
-# Matches nowhere: with neither fences nor headings, only blank lines matter.
-_NOTHING_RE = re.compile(r"(?!)")
 
 _NOT_FOUND = 1 << 62  # a position past any text
 
@@ -57,10 +62,18 @@ def split_by_structure(
     text: str, target_size: int, preserve_code_blocks: bool, respect_headings: bool
 ) -> list[Segment]:
     """Cut `text` into segments at fences, headings and blank lines, as the module says."""
-    fed = "\n" + text  # fed[i] is the line feed before the line starting at text[i]
     length = len(text)
-    special_re = _special_line_re(preserve_code_blocks, respect_headings)
+    special_re, first_special_re = SPECIAL_LINE_RES[preserve_code_blocks, respect_headings]
     segments: list[Segment] = []
+
+    def next_special(position: int) -> tuple[int, str | None]:
+        """Where the first special line at or after `position` starts, and its kind."""
+        if position == 0:
+            first = first_special_re.match(text)
+            if first is not None:
+                return 0, first.lastgroup
+        found = special_re.search(text, max(position - 1, 0))
+        return (found.start() + 1, found.lastgroup) if found else (length + 1, None)
 
     def lines(start: int, stop: int) -> str:
         """The lines from `start` up to the line starting at `stop`, each with its line feed."""
@@ -86,15 +99,14 @@ def split_by_structure(
         start, boundary, first_text = at, kind, -1
 
     position = 0  # lines before it are handled
-    special = special_re.search(fed, 0)
+    special_at, kind = next_special(0)
     while True:
-        special_at = special.start() if special else length + 1
         blank = None
-        least = max(position, start + target_size)
+        least = max(position, start + target_size)  # at least 1: no blank first line to find
         if least < special_at:
-            blank = BLANK_LINE_RE.search(fed, least, special_at)
+            blank = BLANK_LINE_RE.search(text, least - 1, special_at - 1)
         if blank is not None:
-            at = blank.start()
+            at = blank.start() + 1
             if has_text_before(at):
                 segments.append((text[start:at], start, boundary))
                 begin(line_end(at) + 1, "paragraph")
@@ -105,19 +117,19 @@ def split_by_structure(
             else:
                 break  # white space to the end
             continue
-        if special is None:
+        if kind is None:
             break
         end = line_end(special_at)
-        if special.lastgroup == "fence":
+        if kind == "fence":
             if has_text_before(special_at):
                 segments.append((text[start:special_at], start, boundary))
-            closing = FENCE_LINE_RE.search(fed, end + 1)
+            closing = FENCE_LINE_RE.search(text, end)
             if closing is None:
                 segments.append((lines(special_at, length + 1), special_at, "code-block"))
                 if has_text_before(special_at):
                     segments.append((text[start:special_at], start, boundary))
                 return segments
-            close_end = line_end(closing.start())
+            close_end = line_end(closing.start() + 1)
             segments.append((text[special_at:close_end], special_at, "code-block"))
             begin(close_end + 1, "paragraph")
             position = close_end + 1
@@ -126,14 +138,7 @@ def split_by_structure(
                 segments.append((text[start:special_at], start, boundary))
             begin(special_at, "heading")
             position = end + 1
-        special = special_re.search(fed, position)
+        special_at, kind = next_special(position)
     if has_text_before(length + 1):
         segments.append((lines(start, length + 1), start, boundary))
     return segments
-
-
-def _special_line_re(fences: bool, headings: bool) -> re.Pattern[str]:
-    """The lines that open a block or start a segment, under these options."""
-    if fences and headings:
-        return FENCE_OR_HEADING_LINE_RE
-    return FENCE_LINE_RE if fences else HEADING_LINE_RE if headings else _NOTHING_RE
