@@ -13,11 +13,11 @@ __all__ = ["hierarchical_chunks"]
 
 # The original's /^(#{1,6})\s+(.+)$/gm spelt for Python: `^` and `$` at JavaScript's line
 # terminators, `.` anything but one. `\s+` may cross lines, so "#\n\nIntro" is a heading
-# "Intro", as in the original; "#Intro" and "####### x" are not headings. The text is
-# searched with a line feed put in front, and the pattern starts with a literal `#` checked
-# to follow a line terminator, so the scan jumps from `#` to `#`.
+# "Intro", as in the original; "#Intro" and "####### x" are not headings. The pattern starts
+# with a literal `#`, then checks that no other character than a line terminator stands
+# before it, so the scan jumps from `#` to `#`.
 HEADING_RE = re.compile(
-    rf"#(?<=[{LINE_TERMINATORS}]#)(#{{0,5}})[{WS_CLASS}]+([^{LINE_TERMINATORS}]+)"
+    rf"#(?<![^{LINE_TERMINATORS}]#)(#{{0,5}})[{WS_CLASS}]+([^{LINE_TERMINATORS}]+)"
     rf"(?=[{LINE_TERMINATORS}]|\Z)"
 )
 
@@ -48,8 +48,8 @@ def _sections(content: str) -> Iterator[tuple[str | None, int, list[str], str]]:
     text before the first heading, and for the whole text when it has none."""
     # (start of the heading line, end of the match, level, heading) in `content`'s positions.
     matches = [
-        (m.start() - 1, m.end() - 1, len(m.group(1)) + 1, js_trim(m.group(2)))
-        for m in HEADING_RE.finditer("\n" + content)
+        (m.start(), m.end(), len(m.group(1)) + 1, js_trim(m.group(2)))
+        for m in HEADING_RE.finditer(content)
     ]
     if not matches:
         # Untrimmed, as the original: white space alone makes a chunk of white space.
