@@ -15,7 +15,7 @@ from typing import Iterable
 
 from .records import Snippet
 from .validation import require_int, require_text
-from .whitespace import JS_WHITESPACE, WS_CLASS
+from .whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WHITESPACE_RUN_RE
 
 __all__ = ["lexical_tokens", "snippet_around", "word_re"]
 
@@ -50,13 +50,6 @@ def word_re() -> re.Pattern[str]:
     r"""A word: a letter or digit (`[^\W_]` is `\w` without the underscore), then letters,
     digits and marks. "Q3's" -> "Q3", "s"; "Re\u0301sume\u0301" is one word."""
     return re.compile(rf"[^\W_](?:[^\W_]|[{_mark_class()}])*")
-
-
-WHITESPACE_RUN_RE = re.compile(rf"[{WS_CLASS}]+")
-
-# Matched from the text's start, this backtracks from the end of the range to its last white
-# space.
-LAST_WHITESPACE_RE = re.compile(rf"(?s:.*)[{WS_CLASS}]")
 
 
 def _fold(text: str) -> str:

@@ -13,11 +13,9 @@ import re
 from typing import Sequence
 
 from .validation import require_text
-from .whitespace import WS_CLASS
+from .whitespace import WHITESPACE_RUN_RE, WS_CLASS
 
 __all__ = ["locate_chunks"]
-
-WHITESPACE_RUN_RE = re.compile(rf"[{WS_CLASS}]+")
 
 
 def locate_chunks(text: str, contents: Sequence[str]) -> list[tuple[int, int] | None]:

@@ -8,8 +8,9 @@ The four steps are the spec's (README, "Method"):
 3. add a segment shorter than `min_size` to the one before it;
 4. start each chunk with the last `overlap` characters of the chunk before.
 
-Every step is linear in the length of the text: strings are built from lists of parts, and
-each search is bounded to the window it may answer from.
+Every step is linear in the length of the text: step 1 visits only the lines that can end a
+segment, merged segments are joined once, and each search is bounded to the window it may
+answer from.
 """
 
 from __future__ import annotations

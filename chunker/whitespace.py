@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["JS_WHITESPACE", "WS_CLASS", "LINE_TERMINATORS", "TEXT_RE", "js_trim", "is_blank"]
+__all__ = [
+    "JS_WHITESPACE",
+    "WS_CLASS",
+    "LINE_TERMINATORS",
+    "TEXT_RE",
+    "WHITESPACE_RUN_RE",
+    "LAST_WHITESPACE_RE",
+    "js_trim",
+    "is_blank",
+]
 
 # ECMAScript WhiteSpace (TAB, VT, FF, SP, NBSP, ZWNBSP and the Zs category) and LineTerminator.
 JS_WHITESPACE = (
@@ -32,6 +41,13 @@ def js_trim(text: str) -> str:
 
 # Any character that is not white space.
 TEXT_RE = re.compile(f"[^{WS_CLASS}]")
+
+# A run of white space: "a \t\n b" holds one.
+WHITESPACE_RUN_RE = re.compile(f"[{WS_CLASS}]+")
+
+# Matched from a range's start to its end, this backtracks from the end to the range's last
+# white space: over "ab cd|ef" (the range ending at |) it ends just past the space.
+LAST_WHITESPACE_RE = re.compile(f"(?s:.*)[{WS_CLASS}]")
 
 
 def is_blank(text: str) -> bool:

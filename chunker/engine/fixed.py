@@ -5,17 +5,12 @@ The other strategies call it for their long sections and prose.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
 from ..records import DocumentChunk, new_document_chunk
-from ..whitespace import JS_WHITESPACE, WS_CLASS
+from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE
 
 __all__ = ["fixed_chunks"]
-
-# Matched from a window's start to its end, this backtracks from the end to the last white
-# space: in "ab cd|ef" (window ending at |) it ends just past the space.
-LAST_WHITESPACE_RE = re.compile(rf"(?s:.*)[{WS_CLASS}]")
 
 
 def fixed_chunks(
