@@ -6,11 +6,16 @@ whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The 
 of a call may come beside the request as UTF-8 bytes instead (`text_key` names its
 argument). `handle` answers JSON as ASCII bytes: `{"result": ...}` in the original's
 shape, or `{"error": {"name", "message"}}` for bad input, with the name of the JavaScript
-error to throw.
+error to throw. One result comes packed: `SemanticChunker.chunk` answers where each chunk's
+text lies in the input (`pack_chunks`), and chunker.js cuts the texts out itself.
 
 Why bytes and JSON: in Pyodide, turning a 1 MB JavaScript string into a Python `str` takes
 about 13 ms and a non-ASCII `str` back into JavaScript far longer, while UTF-8 bytes cross
 in about 1 ms each way and a tree of proxies costs more than either.
+
+Why packed: most chunk texts are the input's own characters (the overlap and then the
+chunk's own text), and a slice costs JavaScript nothing, while writing 1 MB of chunk texts as
+JSON in Pyodide and parsing it back cost about as much as the chunking itself.
 
 Offsets are counted in code points in Python and in UTF-16 code units in JavaScript; they
 are converted here and nowhere else, so `text.slice(startOffset, endOffset)` in JavaScript
@@ -26,10 +31,11 @@ from typing import Any, Awaitable, Callable, Sequence
 from .engine import ChunkingEngine
 from .lexical import lexical_tokens, snippet_around
 from .locate import locate_chunks
+from .records import Chunk
 from .semantic_chunker import SemanticChunker
 from .turns import chunk_turns
 
-__all__ = ["OPTION_NAMES", "handle", "handle_async", "utf16_offsets"]
+__all__ = ["OPTION_NAMES", "handle", "handle_async", "pack_chunks", "utf16_offsets"]
 
 # The one table of names: for each operation, its JavaScript option names and the Python
 # keyword each stands for.
@@ -65,6 +71,51 @@ NONZERO_TO_ONE = bytes([0] + [1] * 255)
 JsonEmbed = Callable[[str], Awaitable[Any]]
 
 
+def pack_chunks(text: str, chunks: Sequence[Chunk]) -> dict[str, Any]:
+    """`SemanticChunker` chunks of `text` as spans of it, for chunker.js to cut out.
+
+    `spans` holds four JavaScript indices per chunk: `startOffset`, `endOffset`, and where
+    its overlap lies, `leadFrom` and `leadTo`, so that its text is `text.slice(leadFrom,
+    leadTo) + text.slice(startOffset, endOffset)`. Usually the overlap ends where the chunk
+    starts (one slice), or where the chunk before ended. A text that is not the input's own
+    characters (a merge joins its parts with a blank line, the last line gains a line feed)
+    has `leadFrom` -1 and comes whole, the next of `texts`. `boundaries` holds each chunk's
+    `boundaryType`; the index is the position and `metadata` the caller's own object.
+
+    Each chunk costs one comparison of its text with the input (a `memcmp` when their
+    string kinds agree) and four ints: no dict, and no JSON of its text.
+
+    Example (the second chunk: "o.\\n" from the first, then "# B\\n\\nThree.\\n"):
+        >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree.\\n"
+        >>> pack_chunks(text, SemanticChunker(target_size=8, min_size=0, overlap=3).chunk(text))
+        {'spans': [0, 14, 0, 0, 15, 27, 11, 14], 'boundaries': ['heading', 'heading'], 'texts': []}
+    """
+    spans: list[int] = []
+    texts: list[str] = []
+    startswith = text.startswith
+    previous_end = 0
+    for chunk in chunks:
+        whole, start, end = chunk.text, chunk.start_offset, chunk.end_offset
+        lead = len(whole) - (end - start)
+        if 0 <= lead <= start and startswith(whole, start - lead):
+            spans += (start, end, start - lead, start)
+        elif (
+            0 <= lead <= previous_end
+            and startswith(whole[lead:], start)
+            and startswith(whole[:lead], previous_end - lead)
+        ):
+            spans += (start, end, previous_end - lead, previous_end)
+        else:
+            spans += (start, end, -1, -1)
+            texts.append(whole)
+        previous_end = end
+    return {
+        "spans": utf16_offsets(text, spans),
+        "boundaries": [chunk.boundary_type for chunk in chunks],
+        "texts": texts,
+    }
+
+
 def utf16_offsets(text: str, offsets: Sequence[int]) -> list[int]:
     """The JavaScript (UTF-16) indices of code-point `offsets` into `text`, in their order.
 
@@ -73,7 +124,8 @@ def utf16_offsets(text: str, offsets: Sequence[int]) -> list[int]:
     loops and regexes are slow in Pyodide (`max(text)` alone costs 30 ms a MB), so the
     characters are found with C-speed steps (~4 ms a MB): an ASCII text (`isascii()` is
     O(1)) has none; otherwise the third byte of each character in UTF-32 is not zero just
-    for them, and `find` jumps from one to the next. Each offset then costs one bisection.
+    for them, and `find` jumps from one to the next. Each offset then costs one bisection
+    (a negative one, which means "none", stays as it is).
 
     Example:
         >>> utf16_offsets("😀 ok", [0, 2, 4])
@@ -136,15 +188,10 @@ async def handle_async(
         return _error_reply(error)
 
 
-def _semantic_chunk(args: dict[str, Any]) -> list[dict[str, Any]]:
+def _semantic_chunk(args: dict[str, Any]) -> dict[str, Any]:
     text = args.get("text")
     chunker = SemanticChunker(**_options("SemanticChunker.chunk", args.get("config")))
-    chunks = chunker.chunk(text, args.get("metadata"))
-    offsets = iter(utf16_offsets(text, [o for c in chunks for o in (c.start_offset, c.end_offset)]))
-    records = [chunk.to_dict() for chunk in chunks]
-    for record in records:
-        record["startOffset"], record["endOffset"] = next(offsets), next(offsets)
-    return records
+    return pack_chunks(text, chunker.chunk(text, args.get("metadata")))
 
 
 def _engine_chunk(args: dict[str, Any]) -> list[dict[str, Any]]:
