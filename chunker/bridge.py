@@ -3,15 +3,18 @@
 The browser facade (`web/chunker.js`) sends each call as an operation name and one JSON
 request whose keys are the original's argument names (`text`, `config`, `options`, ...) and
 whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The large text
-of a call may come beside the request as UTF-8 bytes instead (`text_key` names its
+of a call may come beside the request as UTF-16 bytes instead (`text_key` names its
 argument). `handle` answers JSON as ASCII bytes: `{"result": ...}` in the original's
 shape, or `{"error": {"name", "message"}}` for bad input, with the name of the JavaScript
 error to throw. One result comes packed: `SemanticChunker.chunk` answers where each chunk's
 text lies in the input (`pack_chunks`), and chunker.js cuts the texts out itself.
 
 Why bytes and JSON: in Pyodide, turning a 1 MB JavaScript string into a Python `str` takes
-about 13 ms and a non-ASCII `str` back into JavaScript far longer, while UTF-8 bytes cross
-in about 1 ms each way and a tree of proxies costs more than either.
+about 13 ms and a non-ASCII `str` back into JavaScript far longer, while bytes cross in
+about 1 ms each way and a tree of proxies costs more than either. The text comes as UTF-16,
+JavaScript's own code units: copying them out costs the worker a third of encoding UTF-8
+once the text holds a non-Latin-1 character, a lone surrogate survives as it is, and their
+count tells whether the text has any character outside the BMP at all.
 
 Why packed: most chunk texts are the input's own characters (the overlap and then the
 chunk's own text), and a slice costs JavaScript nothing, while writing 1 MB of chunk texts as
@@ -71,7 +74,7 @@ NONZERO_TO_ONE = bytes([0] + [1] * 255)
 JsonEmbed = Callable[[str], Awaitable[Any]]
 
 
-def pack_chunks(text: str, chunks: Sequence[Chunk]) -> dict[str, Any]:
+def pack_chunks(text: str, chunks: Sequence[Chunk], units: int | None = None) -> dict[str, Any]:
     """`SemanticChunker` chunks of `text` as spans of it, for chunker.js to cut out.
 
     `spans` holds four JavaScript indices per chunk: `startOffset`, `endOffset`, and where
@@ -81,6 +84,7 @@ def pack_chunks(text: str, chunks: Sequence[Chunk]) -> dict[str, Any]:
     characters (a merge joins its parts with a blank line, the last line gains a line feed)
     has `leadFrom` -1 and comes whole, the next of `texts`. `boundaries` holds each chunk's
     `boundaryType`; the index is the position and `metadata` the caller's own object.
+    `units` is as for `utf16_offsets`.
 
     Each chunk costs one comparison of its text with the input (a `memcmp` when their
     string kinds agree) and four ints: no dict, and no JSON of its text.
@@ -110,28 +114,29 @@ def pack_chunks(text: str, chunks: Sequence[Chunk]) -> dict[str, Any]:
             texts.append(whole)
         previous_end = end
     return {
-        "spans": utf16_offsets(text, spans),
+        "spans": utf16_offsets(text, spans, units),
         "boundaries": [chunk.boundary_type for chunk in chunks],
         "texts": texts,
     }
 
 
-def utf16_offsets(text: str, offsets: Sequence[int]) -> list[int]:
+def utf16_offsets(text: str, offsets: Sequence[int], units: int | None = None) -> list[int]:
     """The JavaScript (UTF-16) indices of code-point `offsets` into `text`, in their order.
 
     Each character outside the BMP before an offset adds one unit (past the end too: a
-    chunk's end may count the line feed the chunker adds after the last line). Python
-    loops and regexes are slow in Pyodide (`max(text)` alone costs 30 ms a MB), so the
-    characters are found with C-speed steps (~4 ms a MB): an ASCII text (`isascii()` is
-    O(1)) has none; otherwise the third byte of each character in UTF-32 is not zero just
-    for them, and `find` jumps from one to the next. Each offset then costs one bisection
-    (a negative one, which means "none", stays as it is).
+    chunk's end may count the line feed the chunker adds after the last line). `units`,
+    when known, is the text's length in JavaScript: equal to `len(text)`, there is none.
+    Python loops and regexes are slow in Pyodide (`max(text)` alone costs 30 ms a MB), so
+    the characters are found with C-speed steps (~4 ms a MB): an ASCII text (`isascii()`
+    is O(1)) has none; otherwise the third byte of each character in UTF-32 is not zero
+    just for them, and `find` jumps from one to the next. Each offset then costs one
+    bisection (a negative one, which means "none", stays as it is).
 
     Example:
         >>> utf16_offsets("😀 ok", [0, 2, 4])
         [0, 3, 5]
     """
-    if text.isascii():
+    if units == len(text) or text.isascii():
         return list(offsets)
     # "surrogatepass": a lone surrogate from JavaScript is one unit, as it was there.
     marks = text.encode("utf-32-le", "surrogatepass")[2::4].translate(NONZERO_TO_ONE)
@@ -148,18 +153,18 @@ def utf16_offsets(text: str, offsets: Sequence[int]) -> list[int]:
 def handle(operation: str, request: str, text_key: str | None = None, text: Any = None) -> bytes:
     """Run one call of the facade and answer its JSON reply, as ASCII bytes.
 
-    `text`, when given, is the argument `text_key` as UTF-8 bytes (or a JavaScript
+    `text`, when given, is the argument `text_key` as UTF-16LE bytes (or a JavaScript
     Uint8Array, which Pyodide hands over as a buffer proxy).
 
     Example:
         >>> handle("lexicalTokens", '{"text": "Hello, world"}')
         b'{"result":["hello","world"]}'
-        >>> handle("lexicalTokens", "{}", "text", "Größe 2".encode())
+        >>> handle("lexicalTokens", "{}", "text", "Größe 2".encode("utf-16-le"))
         b'{"result":["gr\\\\u00f6\\\\u00dfe","2"]}'
     """
-    args = _arguments(request, text_key, text)
+    args, units = _arguments(request, text_key, text)
     try:
-        return _reply(_OPERATIONS[operation](args))
+        return _reply(_OPERATIONS[operation](args, units))
     except tuple(JS_ERROR_NAMES) as error:
         return _error_reply(error)
 
@@ -178,7 +183,7 @@ async def handle_async(
     async def embed_fn(sentences: list[str]) -> Any:
         return json.loads(_bytes(await embed(json.dumps(sentences))))
 
-    args = _arguments(request, text_key, text)
+    args, _ = _arguments(request, text_key, text)
     try:
         options = _options(operation, args.get("options"))
         options["embed_fn"] = embed_fn
@@ -188,18 +193,22 @@ async def handle_async(
         return _error_reply(error)
 
 
-def _semantic_chunk(args: dict[str, Any]) -> dict[str, Any]:
+# Each operation takes the call's arguments and the JavaScript length of its text, when
+# that came as UTF-16 (else None).
+
+
+def _semantic_chunk(args: dict[str, Any], units: int | None) -> dict[str, Any]:
     text = args.get("text")
     chunker = SemanticChunker(**_options("SemanticChunker.chunk", args.get("config")))
-    return pack_chunks(text, chunker.chunk(text, args.get("metadata")))
+    return pack_chunks(text, chunker.chunk(text, args.get("metadata")), units)
 
 
-def _engine_chunk(args: dict[str, Any]) -> list[dict[str, Any]]:
+def _engine_chunk(args: dict[str, Any], _units: int | None) -> list[dict[str, Any]]:
     options = _options("ChunkingEngine.chunk", args.get("options"))
     return [c.to_dict() for c in ChunkingEngine().chunk(args.get("content"), **options)]
 
 
-def _chunk_turns(args: dict[str, Any]) -> list[dict[str, Any]]:
+def _chunk_turns(args: dict[str, Any], _units: int | None) -> list[dict[str, Any]]:
     passages = chunk_turns(args.get("turns"), **_options("chunkTurns", args.get("options")))
     out = []
     for passage in passages:
@@ -212,26 +221,26 @@ def _chunk_turns(args: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _lexical_tokens(args: dict[str, Any]) -> list[str]:
+def _lexical_tokens(args: dict[str, Any], _units: int | None) -> list[str]:
     return lexical_tokens(args.get("text"))
 
 
-def _snippet_around(args: dict[str, Any]) -> dict[str, Any]:
+def _snippet_around(args: dict[str, Any], units: int | None) -> dict[str, Any]:
     text = args.get("text")
     options = _options("snippetAround", args.get("options"))
     snippet = snippet_around(text, args.get("words"), **options)
-    at = utf16_offsets(text, [snippet.at])[0] if snippet.at >= 0 else snippet.at
+    at = utf16_offsets(text, [snippet.at], units)[0] if snippet.at >= 0 else snippet.at
     return {"at": at, "text": snippet.text}
 
 
-def _locate_chunks(args: dict[str, Any]) -> list[dict[str, int] | None]:
+def _locate_chunks(args: dict[str, Any], units: int | None) -> list[dict[str, int] | None]:
     text = args.get("text")
     spans = locate_chunks(text, args.get("contents"))
-    offsets = iter(utf16_offsets(text, [o for span in spans if span for o in span]))
+    offsets = iter(utf16_offsets(text, [o for span in spans if span for o in span], units))
     return [None if s is None else {"start": next(offsets), "end": next(offsets)} for s in spans]
 
 
-_OPERATIONS: dict[str, Callable[[dict[str, Any]], Any]] = {
+_OPERATIONS: dict[str, Callable[[dict[str, Any], int | None], Any]] = {
     "SemanticChunker.chunk": _semantic_chunk,
     "ChunkingEngine.chunk": _engine_chunk,
     "chunkTurns": _chunk_turns,
@@ -261,11 +270,15 @@ def _options(operation: str, given: Any) -> dict[str, Any]:
     return {names[name]: value for name, value in given.items() if value is not None}
 
 
-def _arguments(request: str, text_key: str | None, text: Any) -> dict[str, Any]:
+def _arguments(request: str, text_key: str | None, text: Any) -> tuple[dict[str, Any], int | None]:
+    """The call's arguments, and the JavaScript length of the one that came as UTF-16."""
     args = json.loads(request)
-    if text_key is not None:
-        args[text_key] = _bytes(text).decode("utf-8")
-    return args
+    if text_key is None:
+        return args, None
+    # "surrogatepass": a lone surrogate stays one character, as it was one unit.
+    utf16 = _bytes(text)
+    args[text_key] = utf16.decode("utf-16-le", "surrogatepass")
+    return args, len(utf16) // 2
 
 
 def _bytes(data: Any) -> bytes:

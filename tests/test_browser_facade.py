@@ -420,7 +420,7 @@ def code_units(text: str) -> list[int]:
 
 
 def test_a_lone_surrogate_survives_the_round_trip(chunker_page):
-    """UTF-8 cannot hold a lone surrogate: such a text takes the JSON path, exactly."""
+    """A lone surrogate crosses as the one UTF-16 unit it is, and its offsets stay exact."""
     text = "Hi \ud83d there.\n\n# Next \udc00\n\nMore 😀 text."
     got = chunker_page.evaluate(
         """async () => {

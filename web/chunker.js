@@ -116,15 +116,13 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
 
   // One call of the bridge: `args` holds the arguments under the original's names. The
   // argument `textKey`, when a string, travels apart, for the worker to send to Python as
-  // UTF-8 bytes: JSON would escape it, and Pyodide converts bytes far faster than strings.
-  // A string with a lone surrogate (which UTF-8 cannot hold) stays in the JSON, whose
-  // escapes keep it exact.
+  // UTF-16 bytes: JSON would escape it, and Pyodide converts bytes far faster than strings.
   function call(operation, args, { textKey, embedFn, finish } = {}) {
     if (broken) return Promise.reject(broken);
     let request;
     let text;
     try {
-      if (textKey && typeof args[textKey] === 'string' && args[textKey].isWellFormed?.()) {
+      if (textKey && typeof args[textKey] === 'string') {
         text = args[textKey];
         request = toJson({ ...args, [textKey]: undefined });
       } else {
