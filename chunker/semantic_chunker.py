@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping
 
-from .records import BoundaryType, Chunk, new_chunk
+from .records import BoundaryType, Chunk, ChunkDraft, new_draft
 from .structure import Segment, split_by_structure
 from .validation import require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, WS_CLASS, is_blank, js_trim
@@ -29,8 +29,9 @@ __all__ = ["SemanticChunker"]
 # "a\n\nb", "a\n \t\nb" and "a\n\n\n\nb" each split into "a" and "b".
 PARAGRAPH_BREAK_RE = re.compile(rf"\n[{WS_CLASS}]*\n")
 
-# A sentence break: the white space after `.`, `!` or `?`. "Hi. There" -> "Hi.", "There".
-SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+")
+# A sentence end: a full stop and the white space after it. "Hi. There" holds ". ".
+# `!` and `?` end sentences too; they are searched as full stops (see `split_sentences`).
+SENTENCE_END_RE = re.compile(rf"\.[{WS_CLASS}]+")
 
 # The spaces a fixed split skips before the next part starts (spaces only, as the original).
 SPACES_RE = re.compile(" *")
@@ -96,23 +97,36 @@ class SemanticChunker:
             raise TypeError(f"metadata must be a mapping or None, got {type(metadata).__name__}")
         if is_blank(text):
             return []
-        max_size, overlap = self.max_size, self.overlap
+        max_size = self.max_size
         segments: list[Segment] = []
+        append = segments.append
         structure = split_by_structure(
             text, self.target_size, self.preserve_code_blocks, self.respect_headings
         )
         for segment in structure:
             if len(segment[0]) <= max_size:
-                segments.append(segment)
+                append(segment)
             else:
                 segments += self._split_oversized(segment[0], segment[1])
+        return self._build(self._merge_small(segments), metadata)
+
+    def _build(self, segments: list[Segment], metadata: Mapping[str, Any] | None) -> list[Chunk]:
+        """Step 4: each segment becomes a chunk, led by the end of the segment before."""
         chunks: list[Chunk] = []
+        append = chunks.append
+        overlap = self.overlap
         previous = ""
-        for index, (own, offset, boundary) in enumerate(self._merge_small(segments)):
-            lead = previous[-overlap:] if index and overlap else ""
-            chunks.append(
-                new_chunk(lead + own, index, offset, offset + len(own), boundary, metadata)
-            )
+        for index, (own, offset, boundary) in enumerate(segments):
+            # Drafts, not Chunk(...): this loop runs once per chunk (see records.py).
+            chunk = new_draft(ChunkDraft)
+            chunk.text = previous[-overlap:] + own if index and overlap else own
+            chunk.index = index
+            chunk.start_offset = offset
+            chunk.end_offset = offset + len(own)
+            chunk.boundary_type = boundary
+            chunk.metadata = metadata
+            chunk.__class__ = Chunk
+            append(chunk)  # type: ignore[arg-type]
             previous = own
         return chunks
 
@@ -125,7 +139,7 @@ class SemanticChunker:
 
     def _split_sentences(self, text: str, offset: int) -> list[Segment]:
         """Step 2, second level: split at sentence ends, falling back to fixed sizes."""
-        sentences = SENTENCE_BREAK_RE.split(text)
+        sentences = split_sentences(text)
         if len(sentences) == 1:
             return self._split_fixed(text, offset)
         return self._pack(sentences, " ", offset, "sentence", self._split_fixed)
@@ -186,22 +200,49 @@ class SemanticChunker:
 
     def _merge_small(self, segments: list[Segment]) -> list[Segment]:
         """Step 3: add each short paragraph, sentence or fixed part to the segment before."""
-        if len(segments) <= 1:
-            return segments
         min_size, whitespace = self.min_size, JS_WHITESPACE
-        # Each group: [offset, boundary, text, ("\n\n", text)...], joined once at the end.
-        groups: list[list[Any]] = []
-        for text, offset, boundary in segments:
+        merged: list[Segment] = []
+        append = merged.append
+        # The texts of each segment that took others in, by its place in `merged`: joined
+        # once at the end, so a long run of short segments costs no quadratic re-joining.
+        parts: dict[int, list[str]] = {}
+        for segment in segments:
+            text, _, boundary = segment
             if (
-                groups
+                merged
                 and boundary != "heading"
                 and boundary != "code-block"
-                and len(text.strip(whitespace)) < min_size
+                and (len(text) < min_size or len(text.strip(whitespace)) < min_size)
             ):
-                groups[-1] += ("\n\n", text)
+                last = len(merged) - 1
+                if last in parts:
+                    parts[last] += ("\n\n", text)
+                else:
+                    parts[last] = [merged[last][0], "\n\n", text]
             else:
-                groups.append([offset, boundary, text])
-        return [
-            ("".join(group[2:]) if len(group) > 3 else group[2], group[0], group[1])
-            for group in groups
-        ]
+                append(segment)
+        for at, texts in parts.items():
+            _, offset, boundary = merged[at]
+            merged[at] = ("".join(texts), offset, boundary)
+        return merged
+
+
+def split_sentences(text: str) -> list[str]:
+    """`text` cut at the white space after each `.`, `!` and `?`, which is dropped.
+
+    Example:
+        >>> split_sentences("Hi. Who? Me!  Yes")
+        ['Hi.', 'Who?', 'Me!', 'Yes']
+    """
+    # A pattern that starts with one literal character lets `re` jump between its
+    # occurrences; one that starts with a class such as [.!?] tests every character, which
+    # cost ten times more. So search a copy in which `!` and `?` read as `.`.
+    marked = text.replace("!", ".").replace("?", ".")
+    sentences: list[str] = []
+    append = sentences.append
+    start = 0
+    for end in SENTENCE_END_RE.finditer(marked):
+        append(text[start : end.start() + 1])
+        start = end.end()
+    append(text[start:])
+    return sentences

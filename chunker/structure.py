@@ -15,7 +15,9 @@ The rules, as the original applies them to each line in turn:
 A segment is a run of whole lines, each with its line feed, so it is a slice of the text
 (the last one with a line feed added). Only the lines that can change anything are visited:
 fences, headings, and the first blank line at or past `target_size` characters into a
-segment. So a chunk of prose costs one search, not a Python step per line.
+segment. Fences and headings are found with `str.find` for their marks ("```", a line feed
+then "#"), which runs at memory speed, and only the lines found are checked with a pattern:
+a chunk of prose costs a few searches, not a Python step per line.
 """
 
 from __future__ import annotations
@@ -33,29 +35,50 @@ Segment = Tuple[str, int, BoundaryType]
 
 _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 
-# Each line pattern matches the line feed before the line, so a search jumps from line feed
-# to line feed (the first line, which has none, is matched on its own).
-
-# A fence line: "```py", "  ```" (its trimmed text starts with three backticks).
-_FENCE = rf"(?P<fence>[{_WS_IN_LINE}]*```)"
-# A heading line: "## Setup", "#\tx"; not "#word" nor "####### x".
-_HEADING = rf"(?P<heading>#{{1,6}}[{_WS_IN_LINE}])"
-FENCE_LINE_RE = re.compile(rf"\n{_FENCE}")
-# The lines that open a block or start a segment, by (preserve_code_blocks, respect_headings):
-# a pattern for the lines after a line feed, and one for the first line.
-SPECIAL_LINE_RES = {
-    options: (re.compile(rf"\n{pattern}"), re.compile(pattern))
-    for options, pattern in {
-        (True, True): f"(?:{_FENCE}|{_HEADING})",
-        (True, False): _FENCE,
-        (False, True): _HEADING,
-        (False, False): "(?!)",  # matches nowhere: only blank lines matter
-    }.items()
-}
-# A blank line: white space alone, up to the next line feed or the end.
+# What may stand before a fence's backticks on its line: "  ```", "\t```".
+FENCE_INDENT_RE = re.compile(f"[{_WS_IN_LINE}]*")
+# A heading line's start: "## Setup", "#\tx"; not "#word" nor "####### x".
+HEADING_START_RE = re.compile(f"#{{1,6}}[{_WS_IN_LINE}]")
+# A blank line, matched from the line feed before it: white space alone, up to the next line
+# feed or the end.
 BLANK_LINE_RE = re.compile(rf"\n[{_WS_IN_LINE}]*(?=\n|\Z)")
 
-_NOT_FOUND = 1 << 62  # a position past any text
+NOT_FOUND = 1 << 62  # a position past any text
+
+# Each `str.find` or pattern call costs about as much as a dozen Python steps, so the lines
+# that matter are listed in one pass each, and the walk over them calls as little as it can.
+
+
+def heading_lines(text: str) -> list[int]:
+    """Where each heading line starts, in order (inside code blocks too)."""
+    match, find = HEADING_START_RE.match, text.find
+    found = [0] if match(text) else []
+    append = found.append
+    mark = find("\n#")
+    while mark >= 0:
+        mark += 1
+        if match(text, mark):
+            append(mark)
+        mark = find("\n#", mark)
+    return found
+
+
+def fence_lines(text: str) -> list[int]:
+    """Where each fence line starts, in order: the lines open and close code blocks in turn."""
+    find, rfind, indent = text.find, text.rfind, FENCE_INDENT_RE.fullmatch
+    found: list[int] = []
+    append = found.append
+    ticks = find("```")
+    while ticks >= 0:
+        if ticks == 0 or text[ticks - 1] == "\n":
+            append(ticks)
+        else:
+            # Backticks after other text on their line (inline code) open nothing.
+            line_start = rfind("\n", 0, ticks) + 1
+            if indent(text, line_start, ticks):
+                append(line_start)
+        ticks = find("```", ticks + 3)
+    return found
 
 
 def split_by_structure(
@@ -63,82 +86,74 @@ def split_by_structure(
 ) -> list[Segment]:
     """Cut `text` into segments at fences, headings and blank lines, as the module says."""
     length = len(text)
-    special_re, first_special_re = SPECIAL_LINE_RES[preserve_code_blocks, respect_headings]
     segments: list[Segment] = []
+    append = segments.append
 
-    def next_special(position: int) -> tuple[int, str | None]:
-        """Where the first special line at or after `position` starts, and its kind."""
-        if position == 0:
-            first = first_special_re.match(text)
-            if first is not None:
-                return 0, first.lastgroup
-        found = special_re.search(text, max(position - 1, 0))
-        return (found.start() + 1, found.lastgroup) if found else (length + 1, None)
+    def first_text(at: int) -> int:
+        found = TEXT_RE.search(text, at)
+        return found.start() if found else NOT_FOUND
 
-    def lines(start: int, stop: int) -> str:
-        """The lines from `start` up to the line starting at `stop`, each with its line feed."""
-        return text[start:stop] if stop <= length else text[start:] + "\n"
-
-    def line_end(start: int) -> int:
-        end = text.find("\n", start)
-        return length if end < 0 else end
+    # Fences pair up in order, whatever stands between them: each opens a block that the next
+    # closes. Headings inside a block (comments in shell code) are skipped as it closes.
+    fences = fence_lines(text) if preserve_code_blocks else []
+    openers, closers = fences[0::2] + [NOT_FOUND], fences[1::2] + [NOT_FOUND]
+    headings = heading_lines(text) if respect_headings else []
+    headings.append(NOT_FOUND)
+    next_heading = next_block = 0  # places in `headings` and `openers`
 
     start = 0  # where the gathering segment starts
     boundary: BoundaryType = "paragraph"
-    first_text = -1  # where its text starts (_NOT_FOUND: none), -1 until asked
-
-    def has_text_before(stop: int) -> bool:
-        nonlocal first_text
-        if first_text < 0:
-            found = TEXT_RE.search(text, start)
-            first_text = found.start() if found else _NOT_FOUND
-        return first_text < stop
-
-    def begin(at: int, kind: BoundaryType) -> None:
-        nonlocal start, boundary, first_text
-        start, boundary, first_text = at, kind, -1
-
-    position = 0  # lines before it are handled
-    special_at, kind = next_special(0)
+    position = 0  # a blank line before it ends nothing
     while True:
-        blank = None
-        least = max(position, start + target_size)  # at least 1: no blank first line to find
+        heading_at, opener_at = headings[next_heading], openers[next_block]
+        special_at = heading_at if heading_at < opener_at else opener_at
+        least = start + target_size  # at least 1: no blank first line to look for
+        if least < position:
+            least = position
         if least < special_at:
             blank = BLANK_LINE_RE.search(text, least - 1, special_at - 1)
-        if blank is not None:
-            at = blank.start() + 1
-            if has_text_before(at):
-                segments.append((text[start:at], start, boundary))
-                begin(line_end(at) + 1, "paragraph")
-                position = start
-            elif first_text < length:
-                # White space alone so far: no blank line ends the segment before its text.
-                position = text.rfind("\n", 0, first_text) + 1
-            else:
-                break  # white space to the end
-            continue
-        if kind is None:
+            if blank is not None:
+                at = blank.start() + 1
+                text_at = start if boundary == "heading" else first_text(start)
+                if text_at < at:
+                    append((text[start:at], start, boundary))
+                    start = position = text.find("\n", at) + 1 or length + 1
+                    boundary = "paragraph"
+                elif text_at < length:
+                    # White space alone so far: no blank line ends the segment before its text.
+                    position = text.rfind("\n", 0, text_at) + 1
+                else:
+                    break  # white space to the end
+                continue
+        if special_at == NOT_FOUND:
             break
-        end = line_end(special_at)
-        if kind == "fence":
-            if has_text_before(special_at):
-                segments.append((text[start:special_at], start, boundary))
-            closing = FENCE_LINE_RE.search(text, end)
-            if closing is None:
-                segments.append((lines(special_at, length + 1), special_at, "code-block"))
-                if has_text_before(special_at):
-                    segments.append((text[start:special_at], start, boundary))
-                return segments
-            close_end = line_end(closing.start() + 1)
-            segments.append((text[special_at:close_end], special_at, "code-block"))
-            begin(close_end + 1, "paragraph")
-            position = close_end + 1
+
+        gathered = text[start:special_at]
+        # A heading segment holds text from its first character; others may hold none.
+        if boundary == "heading" or TEXT_RE.search(gathered):
+            append((gathered, start, boundary))
         else:
-            if has_text_before(special_at):
-                segments.append((text[start:special_at], start, boundary))
-            begin(special_at, "heading")
-            position = end + 1
-        special_at, kind = next_special(position)
-    if has_text_before(length + 1):
-        segments.append((lines(start, length + 1), start, boundary))
+            gathered = ""
+        if special_at == heading_at:
+            start = position = special_at
+            boundary = "heading"
+            next_heading += 1
+            continue
+        closer_at = closers[next_block]
+        if closer_at == NOT_FOUND:  # a code block left open
+            append((text[special_at:] + "\n", special_at, "code-block"))
+            if gathered:
+                append((gathered, start, boundary))
+            return segments
+        close_end = text.find("\n", closer_at)
+        if close_end < 0:
+            close_end = length
+        append((text[special_at:close_end], special_at, "code-block"))
+        start = position = close_end + 1
+        boundary = "paragraph"
+        next_block += 1
+        while headings[next_heading] < start:
+            next_heading += 1
+    if boundary == "heading" or first_text(start) < length:
+        append((text[start:] + "\n", start, boundary))
     return segments
