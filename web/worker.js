@@ -36,7 +36,8 @@ python.then(
 async function boot() {
   progress('runtime', 0, `Loading Pyodide ${pyodideVersion}…`);
   const micropipUrl = new URL(bundle.micropip, base).href;
-  const wheelUrl = new URL(bundle.wheel, base).href;
+  // Downloaded while Python starts, so that installing it waits on no request.
+  const wheel = download(new URL(bundle.wheel, base));
   const pyodide = await loadPyodide({
     indexURL: new URL('pyodide/', base).href,
     // Loaded while Python starts. By URL: the lock file's entry for micropip names another
@@ -49,14 +50,33 @@ async function boot() {
   const pythonVersion = pyodide.runPython('import sys; sys.version.split()[0]');
   progress('python', 0.7, `Python ${pythonVersion} is running`);
   progress('packages', 0.8, `Installing chunker from ${bundle.wheel}…`);
-  // The wheel has no dependencies, and deps=False keeps micropip from asking PyPI anyway.
+  // micropip installs from Pyodide's file system ("emfs:") what was downloaded above. The
+  // wheel has no dependencies, and deps=False keeps micropip from asking PyPI anyway.
+  const wheelPath = `/tmp/${bundle.wheel.split('/').pop()}`;
+  pyodide.FS.writeFile(wheelPath, await wheel);
   await pyodide.runPythonAsync(
-    `import micropip\nawait micropip.install(${JSON.stringify(wheelUrl)}, deps=False)`,
+    `import micropip\nawait micropip.install(${JSON.stringify(`emfs:${wheelPath}`)}, deps=False)`,
   );
   // Kept for the worker's life: every call goes through it.
   const bridge = pyodide.pyimport('chunker.bridge');
   const version = pyodide.runPython('import chunker; chunker.__version__');
   return { bridge, versions: { chunker: version, pyodide: pyodideVersion, python: pythonVersion } };
+}
+
+/**
+ * The bytes at `url`; rejects on an HTTP error. A rejection nobody awaits yet (the boot
+ * may fail first) is not reported as unhandled: the boot reports its own error.
+ *
+ * @param {URL} url
+ * @returns {Promise<Uint8Array>}
+ */
+function download(url) {
+  const bytes = fetch(url).then(async (response) => {
+    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  });
+  bytes.catch(() => {});
+  return bytes;
 }
 
 self.onmessage = ({ data }) => {
