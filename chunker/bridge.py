@@ -14,7 +14,7 @@ about 13 ms and a non-ASCII `str` back into JavaScript far longer, while bytes c
 about 1 ms each way and a tree of proxies costs more than either. The text comes as UTF-16,
 JavaScript's own code units: copying them out costs the worker a third of encoding UTF-8
 once the text holds a non-Latin-1 character, a lone surrogate survives as it is, and their
-count tells whether the text has any character outside the BMP at all.
+count tells at once whether the text has any character outside the BMP.
 
 Why packed: most chunk texts are the input's own characters (the overlap and then the
 chunk's own text), and a slice costs JavaScript nothing, while writing 1 MB of chunk texts as
@@ -38,7 +38,14 @@ from .records import Chunk
 from .semantic_chunker import SemanticChunker
 from .turns import chunk_turns
 
-__all__ = ["OPTION_NAMES", "handle", "handle_async", "pack_chunks", "utf16_offsets"]
+__all__ = [
+    "OPTION_NAMES",
+    "astral_positions",
+    "handle",
+    "handle_async",
+    "pack_chunks",
+    "utf16_offsets",
+]
 
 # The one table of names: for each operation, its JavaScript option names and the Python
 # keyword each stands for.
@@ -66,15 +73,18 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
 # propagates, so the page can tell the two apart.
 JS_ERROR_NAMES: dict[type[Exception], str] = {ValueError: "RangeError", TypeError: "TypeError"}
 
-# A byte table for `bytes.translate`: 0 stays 0, any other byte becomes 1.
-NONZERO_TO_ONE = bytes([0] + [1] * 255)
+# A byte table for `bytes.translate` over the high bytes of UTF-16LE units: 1 for a high
+# surrogate (D800-DBFF), which starts each character outside the BMP, else 0.
+HIGH_SURROGATE_MARKS = bytes(1 if 0xD8 <= byte <= 0xDB else 0 for byte in range(256))
 
 # The embedding function as the worker hands it over: JSON sentences in, a promise of the
 # vectors as UTF-8 JSON out.
 JsonEmbed = Callable[[str], Awaitable[Any]]
 
 
-def pack_chunks(text: str, chunks: Sequence[Chunk], units: int | None = None) -> dict[str, Any]:
+def pack_chunks(
+    text: str, chunks: Sequence[Chunk], astral: Sequence[int] | None = None
+) -> dict[str, Any]:
     """`SemanticChunker` chunks of `text` as spans of it, for chunker.js to cut out.
 
     `spans` holds four JavaScript indices per chunk: `startOffset`, `endOffset`, and where
@@ -84,7 +94,7 @@ def pack_chunks(text: str, chunks: Sequence[Chunk], units: int | None = None) ->
     characters (a merge joins its parts with a blank line, the last line gains a line feed)
     has `leadFrom` -1 and comes whole, the next of `texts`. `boundaries` holds each chunk's
     `boundaryType`; the index is the position and `metadata` the caller's own object.
-    `units` is as for `utf16_offsets`.
+    `astral` is as for `utf16_offsets`.
 
     Each chunk costs one comparison of its text with the input (a `memcmp` when their
     string kinds agree) and four ints: no dict, and no JSON of its text.
@@ -114,40 +124,57 @@ def pack_chunks(text: str, chunks: Sequence[Chunk], units: int | None = None) ->
             texts.append(whole)
         previous_end = end
     return {
-        "spans": utf16_offsets(text, spans, units),
+        "spans": utf16_offsets(text, spans, astral),
         "boundaries": [chunk.boundary_type for chunk in chunks],
         "texts": texts,
     }
 
 
-def utf16_offsets(text: str, offsets: Sequence[int], units: int | None = None) -> list[int]:
+def utf16_offsets(
+    text: str, offsets: Sequence[int], astral: Sequence[int] | None = None
+) -> list[int]:
     """The JavaScript (UTF-16) indices of code-point `offsets` into `text`, in their order.
 
     Each character outside the BMP before an offset adds one unit (past the end too: a
-    chunk's end may count the line feed the chunker adds after the last line). `units`,
-    when known, is the text's length in JavaScript: equal to `len(text)`, there is none.
-    Python loops and regexes are slow in Pyodide (`max(text)` alone costs 30 ms a MB), so
-    the characters are found with C-speed steps (~4 ms a MB): an ASCII text (`isascii()`
-    is O(1)) has none; otherwise the third byte of each character in UTF-32 is not zero
-    just for them, and `find` jumps from one to the next. Each offset then costs one
-    bisection (a negative one, which means "none", stays as it is).
+    chunk's end may count the line feed the chunker adds after the last line). `astral`
+    lists where those characters are, when the caller knows (`astral_positions`). Each
+    offset costs one bisection; a negative one, which means "none", stays as it is.
 
     Example:
         >>> utf16_offsets("😀 ok", [0, 2, 4])
         [0, 3, 5]
     """
-    if units == len(text) or text.isascii():
-        return list(offsets)
-    # "surrogatepass": a lone surrogate from JavaScript is one unit, as it was there.
-    marks = text.encode("utf-32-le", "surrogatepass")[2::4].translate(NONZERO_TO_ONE)
-    astral = []
-    at = marks.find(1)
-    while at != -1:
-        astral.append(at)
-        at = marks.find(1, at + 1)
+    if astral is None:
+        # An ASCII text (`isascii()` is O(1)) has none; "surrogatepass": a lone surrogate
+        # from JavaScript is one unit, as it was there.
+        utf16 = b"" if text.isascii() else text.encode("utf-16-le", "surrogatepass")
+        astral = astral_positions(utf16)
     if not astral:
         return list(offsets)
     return [offset + bisect_left(astral, offset) for offset in offsets]
+
+
+def astral_positions(utf16: bytes) -> list[int]:
+    """Where the characters outside the BMP are, in code points, in UTF-16LE `utf16`.
+
+    Python loops and regexes are slow in Pyodide (`max(text)` alone costs 30 ms a MB), so
+    they are found with C-speed steps (~2 ms a MB): a high surrogate is the one unit whose
+    high byte is D8-DB, `translate` marks those bytes and `find` jumps from one to the
+    next. A high surrogate that no low one follows is a lone one: one unit, one character.
+
+    Example:
+        >>> astral_positions("a😀b😀".encode("utf-16-le"))
+        [1, 3]
+    """
+    high_bytes = utf16[1::2]
+    marks = high_bytes.translate(HIGH_SURROGATE_MARKS)
+    positions: list[int] = []
+    unit = marks.find(1)
+    while unit != -1:
+        if b"\xdc" <= high_bytes[unit + 1 : unit + 2] <= b"\xdf":
+            positions.append(unit - len(positions))  # each pair before is one unit more
+        unit = marks.find(1, unit + 1)
+    return positions
 
 
 def handle(operation: str, request: str, text_key: str | None = None, text: Any = None) -> bytes:
@@ -162,9 +189,9 @@ def handle(operation: str, request: str, text_key: str | None = None, text: Any 
         >>> handle("lexicalTokens", "{}", "text", "Größe 2".encode("utf-16-le"))
         b'{"result":["gr\\\\u00f6\\\\u00dfe","2"]}'
     """
-    args, units = _arguments(request, text_key, text)
+    args, astral = _arguments(request, text_key, text)
     try:
-        return _reply(_OPERATIONS[operation](args, units))
+        return _reply(_OPERATIONS[operation](args, astral))
     except tuple(JS_ERROR_NAMES) as error:
         return _error_reply(error)
 
@@ -193,22 +220,23 @@ async def handle_async(
         return _error_reply(error)
 
 
-# Each operation takes the call's arguments and the JavaScript length of its text, when
-# that came as UTF-16 (else None).
+# Each operation takes the call's arguments and where the characters outside the BMP are in
+# its text, when that came as UTF-16 (else None).
+Astral = list[int] | None
 
 
-def _semantic_chunk(args: dict[str, Any], units: int | None) -> dict[str, Any]:
+def _semantic_chunk(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
     text = args.get("text")
     chunker = SemanticChunker(**_options("SemanticChunker.chunk", args.get("config")))
-    return pack_chunks(text, chunker.chunk(text, args.get("metadata")), units)
+    return pack_chunks(text, chunker.chunk(text, args.get("metadata")), astral)
 
 
-def _engine_chunk(args: dict[str, Any], _units: int | None) -> list[dict[str, Any]]:
+def _engine_chunk(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
     options = _options("ChunkingEngine.chunk", args.get("options"))
     return [c.to_dict() for c in ChunkingEngine().chunk(args.get("content"), **options)]
 
 
-def _chunk_turns(args: dict[str, Any], _units: int | None) -> list[dict[str, Any]]:
+def _chunk_turns(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
     passages = chunk_turns(args.get("turns"), **_options("chunkTurns", args.get("options")))
     out = []
     for passage in passages:
@@ -221,26 +249,26 @@ def _chunk_turns(args: dict[str, Any], _units: int | None) -> list[dict[str, Any
     return out
 
 
-def _lexical_tokens(args: dict[str, Any], _units: int | None) -> list[str]:
+def _lexical_tokens(args: dict[str, Any], _astral: Astral) -> list[str]:
     return lexical_tokens(args.get("text"))
 
 
-def _snippet_around(args: dict[str, Any], units: int | None) -> dict[str, Any]:
+def _snippet_around(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
     text = args.get("text")
     options = _options("snippetAround", args.get("options"))
     snippet = snippet_around(text, args.get("words"), **options)
-    at = utf16_offsets(text, [snippet.at], units)[0] if snippet.at >= 0 else snippet.at
+    at = utf16_offsets(text, [snippet.at], astral)[0] if snippet.at >= 0 else snippet.at
     return {"at": at, "text": snippet.text}
 
 
-def _locate_chunks(args: dict[str, Any], units: int | None) -> list[dict[str, int] | None]:
+def _locate_chunks(args: dict[str, Any], astral: Astral) -> list[dict[str, int] | None]:
     text = args.get("text")
     spans = locate_chunks(text, args.get("contents"))
-    offsets = iter(utf16_offsets(text, [o for span in spans if span for o in span], units))
+    offsets = iter(utf16_offsets(text, [o for span in spans if span for o in span], astral))
     return [None if s is None else {"start": next(offsets), "end": next(offsets)} for s in spans]
 
 
-_OPERATIONS: dict[str, Callable[[dict[str, Any], int | None], Any]] = {
+_OPERATIONS: dict[str, Callable[[dict[str, Any], Astral], Any]] = {
     "SemanticChunker.chunk": _semantic_chunk,
     "ChunkingEngine.chunk": _engine_chunk,
     "chunkTurns": _chunk_turns,
@@ -270,15 +298,16 @@ def _options(operation: str, given: Any) -> dict[str, Any]:
     return {names[name]: value for name, value in given.items() if value is not None}
 
 
-def _arguments(request: str, text_key: str | None, text: Any) -> tuple[dict[str, Any], int | None]:
-    """The call's arguments, and the JavaScript length of the one that came as UTF-16."""
+def _arguments(request: str, text_key: str | None, text: Any) -> tuple[dict[str, Any], Astral]:
+    """The call's arguments, and where the characters outside the BMP are in the one that
+    came as UTF-16 (only searched for when it has more units than characters)."""
     args = json.loads(request)
     if text_key is None:
         return args, None
     # "surrogatepass": a lone surrogate stays one character, as it was one unit.
     utf16 = _bytes(text)
-    args[text_key] = utf16.decode("utf-16-le", "surrogatepass")
-    return args, len(utf16) // 2
+    args[text_key] = decoded = utf16.decode("utf-16-le", "surrogatepass")
+    return args, astral_positions(utf16) if len(utf16) // 2 > len(decoded) else []
 
 
 def _bytes(data: Any) -> bytes:
