@@ -16,6 +16,7 @@ answer from.
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import Any, Callable, Mapping
 
 from .records import BoundaryType, Chunk, ChunkDraft, new_draft
@@ -35,6 +36,9 @@ SENTENCE_END_RE = re.compile(rf"\.[{WS_CLASS}]+")
 
 # The spaces a fixed split skips before the next part starts (spaces only, as the original).
 SPACES_RE = re.compile(" *")
+
+# After the last segment: a heading, which joins nothing and is never built.
+_END: tuple[Segment] = ("", -1, "heading"),
 
 
 class SemanticChunker:
@@ -108,27 +112,7 @@ class SemanticChunker:
                 append(segment)
             else:
                 segments += self._split_oversized(segment[0], segment[1])
-        return self._build(self._merge_small(segments), metadata)
-
-    def _build(self, segments: list[Segment], metadata: Mapping[str, Any] | None) -> list[Chunk]:
-        """Step 4: each segment becomes a chunk, led by the end of the segment before."""
-        chunks: list[Chunk] = []
-        append = chunks.append
-        overlap = self.overlap
-        previous = ""
-        for index, (own, offset, boundary) in enumerate(segments):
-            # Drafts, not Chunk(...): this loop runs once per chunk (see records.py).
-            chunk = new_draft(ChunkDraft)
-            chunk.text = previous[-overlap:] + own if index and overlap else own
-            chunk.index = index
-            chunk.start_offset = offset
-            chunk.end_offset = offset + len(own)
-            chunk.boundary_type = boundary
-            chunk.metadata = metadata
-            chunk.__class__ = Chunk
-            append(chunk)  # type: ignore[arg-type]
-            previous = own
-        return chunks
+        return self._build(segments, metadata)
 
     def _split_oversized(self, text: str, offset: int) -> list[Segment]:
         """Step 2: split at blank lines, falling back to sentences for what is still long."""
@@ -198,33 +182,44 @@ class SemanticChunker:
             position = SPACES_RE.match(text, end).end()
         return results
 
-    def _merge_small(self, segments: list[Segment]) -> list[Segment]:
-        """Step 3: add each short paragraph, sentence or fixed part to the segment before."""
-        min_size, whitespace = self.min_size, JS_WHITESPACE
-        merged: list[Segment] = []
-        append = merged.append
-        # The texts of each segment that took others in, by its place in `merged`: joined
-        # once at the end, so a long run of short segments costs no quadratic re-joining.
-        parts: dict[int, list[str]] = {}
-        for segment in segments:
-            text, _, boundary = segment
+    def _build(self, segments: list[Segment], metadata: Mapping[str, Any] | None) -> list[Chunk]:
+        """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
+        before, then make each segment a chunk that starts with the end of the one before."""
+        min_size, overlap, whitespace = self.min_size, self.overlap, JS_WHITESPACE
+        chunks: list[Chunk] = []
+        append = chunks.append
+        previous = ""  # the own text of the chunk before
+        own, own_at, own_boundary = "", 0, "paragraph"  # the segment becoming a chunk
+        joined: list[str] = []  # its texts while short segments join it, to join once
+        # The heading after the end closes the last chunk as any heading would.
+        for text, offset, boundary in chain(segments, _END):
             if (
-                merged
+                own
                 and boundary != "heading"
                 and boundary != "code-block"
                 and (len(text) < min_size or len(text.strip(whitespace)) < min_size)
             ):
-                last = len(merged) - 1
-                if last in parts:
-                    parts[last] += ("\n\n", text)
-                else:
-                    parts[last] = [merged[last][0], "\n\n", text]
-            else:
-                append(segment)
-        for at, texts in parts.items():
-            _, offset, boundary = merged[at]
-            merged[at] = ("".join(texts), offset, boundary)
-        return merged
+                if not joined:
+                    joined.append(own)
+                joined += ("\n\n", text)
+                continue
+            if own:
+                if joined:
+                    own = "".join(joined)
+                    joined.clear()
+                # A draft, not Chunk(...): this runs once per chunk (see records.py).
+                chunk = new_draft(ChunkDraft)
+                chunk.text = previous[-overlap:] + own if overlap else own
+                chunk.index = len(chunks)
+                chunk.start_offset = own_at
+                chunk.end_offset = own_at + len(own)
+                chunk.boundary_type = own_boundary
+                chunk.metadata = metadata
+                chunk.__class__ = Chunk
+                append(chunk)  # type: ignore[arg-type]
+                previous = own
+            own, own_at, own_boundary = text, offset, boundary
+        return chunks
 
 
 def split_sentences(text: str) -> list[str]:
