@@ -5,10 +5,14 @@ The other strategies call it for their long sections and prose.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any, Mapping
 
-from ..records import DocumentChunk, new_document_chunk
-from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE
+from _sre import MAXREPEAT
+
+from ..records import DocumentChunk, DocumentChunkDraft, new_draft
+from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
 
 __all__ = ["fixed_chunks"]
 
@@ -35,27 +39,62 @@ def fixed_chunks(
     """
     chunks: list[DocumentChunk] = []
     # Locals, as this loop runs once per window.
-    append, last_whitespace, whitespace = chunks.append, LAST_WHITESPACE_RE.match, JS_WHITESPACE
-    length = len(content)
-    position = 0
-    previous_end = 0
-    while position < length:
-        end = position + chunk_size
-        if end >= length:
-            end = length
-        else:
-            floor = position if position > previous_end else previous_end
-            found = last_whitespace(content, floor + 1, end + 1)
-            if found is not None:
-                end = found.end() - 1
-        part = content[position:end].strip(whitespace)
+    append, whitespace, draft = chunks.append, JS_WHITESPACE, DocumentChunkDraft
+    index = start_index
+    start = 0
+    for end in _window_ends(content, chunk_size, chunk_overlap):
+        part = content[start:end].strip(whitespace)
         if part:
-            copy = None if metadata is None else dict(metadata)
-            append(new_document_chunk(part, start_index + len(chunks), heading, copy))
-        if end == length:
-            break
-        position = end - chunk_overlap
-        if position <= 0:
-            position = end
-        previous_end = end
+            # `new_document_chunk()` inlined: a call per window costs as much as the record.
+            chunk = new_draft(draft)
+            chunk.content = part
+            chunk.index = index
+            chunk.heading = heading
+            chunk.metadata = None if metadata is None else dict(metadata)
+            chunk.__class__ = DocumentChunk
+            append(chunk)  # type: ignore[arg-type]
+            index += 1
+        start = end - chunk_overlap if end > chunk_overlap else end
     return chunks
+
+
+def _window_ends(content: str, size: int, overlap: int) -> list[int]:
+    """Where each window ends, the last one at the end of `content`.
+
+    A window starts `overlap` characters before the end of the one before, or at that end
+    while it lies within `overlap` characters of the start (the original's guard).
+    """
+    length = len(content)
+    ends: list[int] = []
+    start = previous_end = 0
+    step = size - overlap
+    while start + size < length:
+        if previous_end > overlap and step < MAXREPEAT:
+            # Every later window searches the `step` characters after the end before: one
+            # regex scan finds them all.
+            ends += _steady_ends(content, previous_end, step)
+            start = ends[-1] - overlap
+            break
+        found = LAST_WHITESPACE_RE.match(content, max(start, previous_end) + 1, start + size + 1)
+        end = found.end() - 1 if found is not None else start + size
+        ends.append(end)
+        start = end - overlap if end > overlap else end
+        previous_end = end
+    ends.append(length)
+    return ends
+
+
+def _steady_ends(content: str, previous_end: int, step: int) -> list[int]:
+    """The ends of the windows after one that ended at `previous_end`, each the last white
+    space among the `step` characters after the end before, or the last of them when none is
+    white space; all but the window that reaches the end of `content`."""
+    matches = _steady_window_re(step).scanner(content, previous_end + 1).match
+    return [found.end() - 1 for found in iter(matches, None)]
+
+
+@lru_cache(maxsize=16)
+def _steady_window_re(step: int) -> re.Pattern[str]:
+    """What one window adds after the end before: with `step` 4, over "ab cdef" it matches
+    "ab " (up to the last white space within 4 characters), over "abcdef" "abcd" (cut hard);
+    it matches nothing when fewer than `step` characters remain (the last window's turn)."""
+    return re.compile(rf"(?s)(?=.{{{step}}})(?:.{{0,{step - 1}}}[{WS_CLASS}]|.{{{step}}})")
