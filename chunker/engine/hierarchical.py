@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any
 
-from ..records import DocumentChunk, new_document_chunk
-from ..whitespace import LINE_TERMINATORS, WS_CLASS, js_trim
+from ..records import DocumentChunk, DocumentChunkDraft, new_draft
+from ..whitespace import JS_WHITESPACE, LINE_TERMINATORS, WS_CLASS
 from .fixed import fixed_chunks
 
 __all__ = ["hierarchical_chunks"]
@@ -24,46 +24,49 @@ HEADING_RE = re.compile(
 
 def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[DocumentChunk]:
     """Cut `content` at its headings; a section over `chunk_size` is cut with `fixed`."""
+    # The text before the first heading, then for each heading: its `#`s after the first, its
+    # text and its body (up to the next heading), all cut in one scan.
+    parts = HEADING_RE.split(content)
     chunks: list[DocumentChunk] = []
-    append = chunks.append
-    for heading, level, ancestors, text in _sections(content):
-        metadata: dict[str, Any] = {}
-        if level:
-            metadata["headingLevel"] = level
-        if ancestors:
-            metadata["ancestorHeadings"] = ancestors
-        if len(text) <= chunk_size:
-            # A heading with no body becomes a chunk holding the heading itself.
-            append(
-                new_document_chunk(text or heading or "", len(chunks), heading, metadata or None)
-            )
-        else:
-            # Sub-chunks carry the metadata even when empty, as the original's do.
-            chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks), metadata, heading)
+    # Untrimmed when there is no heading, as the original: white space alone makes a chunk.
+    preamble = parts[0].strip(JS_WHITESPACE) if len(parts) > 1 else parts[0]
+    if preamble:
+        _add_section(chunks, preamble, None, {}, chunk_size, chunk_overlap)
+    levels: list[int] = []  # the levels of the open ancestors
+    names: list[str] = []  # and their headings
+    for hashes, name, body in zip(parts[1::3], parts[2::3], parts[3::3]):
+        level = len(hashes) + 1
+        while levels and levels[-1] >= level:
+            levels.pop()
+            names.pop()
+        metadata: dict[str, Any] = {"headingLevel": level}
+        if names:
+            metadata["ancestorHeadings"] = names[:]
+        name = name.strip(JS_WHITESPACE)
+        levels.append(level)
+        names.append(name)
+        _add_section(chunks, body.strip(JS_WHITESPACE), name, metadata, chunk_size, chunk_overlap)
     return chunks
 
 
-def _sections(content: str) -> Iterator[tuple[str | None, int, list[str], str]]:
-    """(heading, level, ancestor headings, body) of each section; (None, 0, [], text) for the
-    text before the first heading, and for the whole text when it has none."""
-    # (start of the heading line, end of the match, level, heading) in `content`'s positions.
-    matches = [
-        (m.start(), m.end(), len(m.group(1)) + 1, js_trim(m.group(2)))
-        for m in HEADING_RE.finditer(content)
-    ]
-    if not matches:
-        # Untrimmed, as the original: white space alone makes a chunk of white space.
-        if content:
-            yield None, 0, [], content
-        return
-    preamble = js_trim(content[: matches[0][0]])
-    if preamble:
-        yield None, 0, [], preamble
-    stack: list[tuple[int, str]] = []  # (level, heading) of the open ancestors
-    ends = [start for start, _, _, _ in matches[1:]] + [len(content)]
-    for (_, end, level, heading), body_end in zip(matches, ends):
-        while stack and stack[-1][0] >= level:
-            stack.pop()
-        ancestors = [text for _, text in stack]
-        stack.append((level, heading))
-        yield heading, level, ancestors, js_trim(content[end:body_end])
+def _add_section(
+    chunks: list[DocumentChunk],
+    text: str,
+    heading: str | None,
+    metadata: dict[str, Any],
+    chunk_size: int,
+    chunk_overlap: int,
+) -> None:
+    """Append the section's chunk, or its `fixed` chunks when it is over `chunk_size`."""
+    if len(text) <= chunk_size:
+        chunk = new_draft(DocumentChunkDraft)
+        # A heading with no body becomes a chunk holding the heading itself.
+        chunk.content = text or heading or ""
+        chunk.index = len(chunks)
+        chunk.heading = heading
+        chunk.metadata = metadata or None
+        chunk.__class__ = DocumentChunk
+        chunks.append(chunk)  # type: ignore[arg-type]
+    else:
+        # Sub-chunks carry the metadata even when empty, as the original's do.
+        chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks), metadata, heading)
