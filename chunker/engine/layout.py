@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from ..records import DocumentChunk
-from ..whitespace import js_trim
+from ..records import DocumentChunk, DocumentChunkDraft, new_draft
+from ..whitespace import JS_WHITESPACE
 from .fixed import fixed_chunks
 
 __all__ = ["layout_chunks"]
@@ -15,6 +15,10 @@ CODE_FENCE = "```"
 
 # A fence: the backticks at the start of its line, three or more ("````" closes only "````").
 FENCE_RE = re.compile("`+")
+
+# A table from its first line on: that line, then each next line holding a `|`. Over
+# "a|b\nc|d\ntext" it matches "a|b\nc|d".
+TABLE_RE = re.compile(r"[^\n]*(?:\n[^\n|]*\|[^\n]*)*")
 
 Kind = Literal["code", "table", "prose"]
 
@@ -26,7 +30,13 @@ def layout_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[Doc
         if kind == "prose":
             chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks))
         else:
-            chunks.append(DocumentChunk(text, len(chunks), metadata={"type": kind}))
+            chunk = new_draft(DocumentChunkDraft)
+            chunk.content = text
+            chunk.index = len(chunks)
+            chunk.heading = None
+            chunk.metadata = {"type": kind}
+            chunk.__class__ = DocumentChunk
+            chunks.append(chunk)  # type: ignore[arg-type]
     return chunks
 
 
@@ -37,41 +47,44 @@ def _blocks(content: str) -> list[tuple[Kind, str]]:
     blocks: list[tuple[Kind, str]] = []
     length = len(content)
     line = 0  # where the current line starts
+    fence = _next_fence(content, 0)  # where the first fence line at or after `line` starts
     while line <= length:
-        special = _next_special_line(content, line)
-        prose = js_trim(content[line : max(special - 1, line)])
+        if fence < line:
+            fence = _next_fence(content, line)
+        # The first line holding `|` before the fence, if any, starts a table.
+        pipe = content.find("|", line, fence)
+        special = content.rfind("\n", 0, pipe) + 1 if pipe >= 0 else fence
+        prose = content[line : max(special - 1, line)].strip(JS_WHITESPACE)
         if prose:
             blocks.append(("prose", prose))
         if special > length:
             break
-        end = _line_end(content, special)
-        if content.startswith(CODE_FENCE, special):
-            fence = FENCE_RE.match(content, special).group()  # type: ignore[union-attr]
-            closing = content.find("\n" + fence, end)
-            end = _line_end(content, closing + 1) if closing >= 0 else length
+        if special == fence:
+            end = _code_block_end(content, special)
             blocks.append(("code", content[special:end]))
         else:
             # The original also admits blank lines here, but only before the table's first
             # line, which always holds a `|`: so a table is a run of lines holding one.
-            while end < length:
-                next_end = _line_end(content, end + 1)
-                if content.find("|", end + 1, next_end) < 0:
-                    break
-                end = next_end
+            end = TABLE_RE.match(content, special).end()  # type: ignore[union-attr]
             blocks.append(("table", content[special:end]))
         line = end + 1
     return blocks
 
 
-def _next_special_line(content: str, line: int) -> int:
-    """Where the first line at or after `line` that starts a fence or holds `|` starts, or
-    past the end."""
+def _next_fence(content: str, line: int) -> int:
+    """Where the first line at or after `line` that starts with ``` starts, or past the end."""
     if content.startswith(CODE_FENCE, line):
         return line
-    fence = content.find("\n" + CODE_FENCE, line)
-    fence = fence + 1 if fence >= 0 else len(content) + 1
-    pipe = content.find("|", line, fence)
-    return content.rfind("\n", 0, pipe) + 1 if pipe >= 0 else fence
+    found = content.find("\n" + CODE_FENCE, line)
+    return found + 1 if found >= 0 else len(content) + 1
+
+
+def _code_block_end(content: str, start: int) -> int:
+    """Where the code block whose fence line starts at `start` ends: at the end of the next
+    line starting with the same fence, or at the end of `content`."""
+    fence = FENCE_RE.match(content, start).group()  # type: ignore[union-attr]
+    closing = content.find("\n" + fence, start + len(fence))
+    return _line_end(content, closing + 1) if closing >= 0 else len(content)
 
 
 def _line_end(content: str, start: int) -> int:
