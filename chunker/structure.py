@@ -23,6 +23,7 @@ a chunk of prose costs a few searches, not a Python step per line.
 from __future__ import annotations
 
 import re
+import sys
 from typing import Tuple
 
 from .records import BoundaryType
@@ -43,7 +44,8 @@ HEADING_START_RE = re.compile(f"#{{1,6}}[{_WS_IN_LINE}]")
 # feed or the end.
 BLANK_LINE_RE = re.compile(rf"\n[{_WS_IN_LINE}]*(?=\n|\Z)")
 
-NOT_FOUND = 1 << 62  # a position past any text
+# A position past any text, and a valid search bound in 32-bit Pyodide too.
+NOT_FOUND = sys.maxsize
 
 # Each `str.find` or pattern call costs about as much as a dozen Python steps, so the lines
 # that matter are listed in one pass each, and the walk over them calls as little as it can.
