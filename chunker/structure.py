@@ -72,14 +72,20 @@ def fence_lines(text: str) -> list[int]:
     append = found.append
     ticks = find("```")
     while ticks >= 0:
+        after = ticks + 3  # where to look for the next
         if ticks == 0 or text[ticks - 1] == "\n":
             append(ticks)
         else:
-            # Backticks after other text on their line (inline code) open nothing.
             line_start = rfind("\n", 0, ticks) + 1
             if indent(text, line_start, ticks):
                 append(line_start)
-        ticks = find("```", ticks + 3)
+            else:
+                # Backticks after other text on their line (inline code) open nothing, nor
+                # do any more on that line: go on from the next, so no line is read twice.
+                after = find("\n", ticks)
+                if after < 0:
+                    break
+        ticks = find("```", after)
     return found
 
 
