@@ -15,9 +15,9 @@ The rules, as the original applies them to each line in turn:
 A segment is a run of whole lines, each with its line feed, so it is a slice of the text
 (the last one with a line feed added). Only the lines that can change anything are visited:
 fences, headings, and the first blank line at or past `target_size` characters into a
-segment. Fences and headings are found with `str.find` for their marks ("```", a line feed
-then "#"), which runs at memory speed, and only the lines found are checked with a pattern:
-a chunk of prose costs a few searches, not a Python step per line.
+segment. Fences and headings are listed first, each with one `str.find` pass for its mark
+("```", a line feed then "#") that checks only the lines found; then a walk over the two
+lists cuts the text. A chunk of prose costs a few searches, not a Python step per line.
 """
 
 from __future__ import annotations
