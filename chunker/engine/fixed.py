@@ -75,7 +75,8 @@ def _window_ends(content: str, size: int, overlap: int) -> list[int]:
             ends += _steady_ends(content, previous_end, step)
             start = ends[-1] - overlap
             break
-        found = LAST_WHITESPACE_RE.match(content, max(start, previous_end) + 1, start + size + 1)
+        floor = start if start > previous_end else previous_end
+        found = LAST_WHITESPACE_RE.match(content, floor + 1, start + size + 1)
         end = found.end() - 1 if found is not None else start + size
         ends.append(end)
         start = end - overlap if end > overlap else end
