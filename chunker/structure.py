@@ -40,6 +40,7 @@ _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 FENCE_INDENT_RE = re.compile(f"[{_WS_IN_LINE}]*")
 # A heading line's start: "## Setup", "#\tx"; not "#word" nor "####### x".
 HEADING_START_RE = re.compile(f"#{{1,6}}[{_WS_IN_LINE}]")
+SPACED_HEADINGS = tuple("#" * level + " " for level in range(1, 7))
 # A blank line, matched from the line feed before it: white space alone, up to the next line
 # feed or the end.
 BLANK_LINE_RE = re.compile(rf"\n[{_WS_IN_LINE}]*(?=\n|\Z)")
@@ -53,13 +54,14 @@ NOT_FOUND = sys.maxsize
 
 def heading_lines(text: str) -> list[int]:
     """Where each heading line starts, in order (inside code blocks too)."""
-    match, find = HEADING_START_RE.match, text.find
+    match, find, starts = HEADING_START_RE.match, text.find, text.startswith
     found = [0] if match(text) else []
     append = found.append
     mark = find("\n#")
     while mark >= 0:
         mark += 1
-        if match(text, mark):
+        # Most headings have a space after their marks, which startswith sees for less.
+        if starts(SPACED_HEADINGS, mark) or match(text, mark):
             append(mark)
         mark = find("\n#", mark)
     return found
