@@ -19,7 +19,7 @@ import re
 from itertools import chain
 from typing import Any, Callable, Mapping
 
-from .records import BoundaryType, Chunk, ChunkDraft, new_draft
+from .records import BoundaryType, Chunk, ChunkDraft
 from .structure import Segment, split_by_structure
 from .validation import require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, WS_CLASS, is_blank, js_trim
@@ -208,7 +208,7 @@ class SemanticChunker:
                     own = "".join(joined)
                     joined.clear()
                 # A draft, not Chunk(...): this runs once per chunk (see records.py).
-                chunk = new_draft(ChunkDraft)
+                chunk = ChunkDraft()
                 chunk.text = previous[-overlap:] + own if overlap else own
                 chunk.index = len(chunks)
                 chunk.start_offset = own_at
