@@ -1,6 +1,6 @@
 """Throughput of the core in CPython beside the original in Node, LangChain and semchunk.
 
-    python tests/bench/core.py [--runs N] [--quick]
+    python tests/bench/core.py [--runs N] [--quick] [--engine-only]
 
 Inputs: Markdown built from real documents (the Markdown files npm ships) at 100 KB, 1 MB
 and 10 MB; prose with no white space (Chinese); a megabyte of blank lines. Each figure is the
@@ -143,27 +143,13 @@ def ratio(ours: float, theirs: float | None) -> str:
     return "—" if theirs is None else f"{theirs / ours:.2f}×"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="leave out the 10 MB input")
-    args = parser.parse_args()
-    has_node = shutil.which("node") is not None and ensure_original()
-    node = "absent"
-    if has_node:
-        node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
-    print(
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, Node {node}"
-    )
+def semantic_table(texts: dict[str, str], runs: int, has_node: bool) -> None:
     print()
     print("SemanticChunker, default settings (MB/s; ratio = our speed / theirs)")
     print()
     print("| input | ours (CPython) | original (Node) | ours/original | LangChain | semchunk |")
     print("|---|---|---|---|---|---|")
-    texts = inputs(args.quick)
     for name, text in texts.items():
-        runs = args.runs
         chunker = SemanticChunker()
         ours = median_seconds(lambda: chunker.chunk(text), runs)
         original = original_seconds(text, "semantic", runs) if has_node else None
@@ -178,6 +164,9 @@ def main() -> int:
             f"{ratio(ours, original)} | {langchain} | {semchunk} |"
         )
         sys.stdout.flush()
+
+
+def engine_table(texts: dict[str, str], runs: int, has_node: bool) -> None:
     print()
     print("ChunkingEngine strategies, default settings (MB/s)")
     print()
@@ -187,7 +176,6 @@ def main() -> int:
     for name in [n for n in texts if n.startswith("markdown") and not n.endswith("100 KB")]:
         text = texts[name]
         for strategy in ("fixed", "hierarchical", "layout"):
-            runs = args.runs
             ours = median_seconds(lambda: engine.chunk(text, strategy), runs)
             original = original_seconds(text, strategy, runs) if has_node else None
             print(
@@ -195,6 +183,28 @@ def main() -> int:
                 f"{ratio(ours, original)} |"
             )
             sys.stdout.flush()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="leave out the 10 MB input")
+    parser.add_argument(
+        "--engine-only", action="store_true", help="only the ChunkingEngine table"
+    )
+    args = parser.parse_args()
+    has_node = shutil.which("node") is not None and ensure_original()
+    node = "absent"
+    if has_node:
+        node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    print(
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, Node {node}"
+    )
+    texts = inputs(args.quick)
+    if not args.engine_only:
+        semantic_table(texts, args.runs, has_node)
+    engine_table(texts, args.runs, has_node)
     return 0
 
 
