@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from _sre import MAXREPEAT
 
-from ..records import DocumentChunk, DocumentChunkDraft, new_draft
+from ..records import DocumentChunk, DocumentChunkDraft
 from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
 
 __all__ = ["fixed_chunks"]
@@ -46,7 +46,7 @@ def fixed_chunks(
         part = content[start:end].strip(whitespace)
         if part:
             # `new_document_chunk()` inlined: a call per window costs as much as the record.
-            chunk = new_draft(draft)
+            chunk = draft()
             chunk.content = part
             chunk.index = index
             chunk.heading = heading

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..records import DocumentChunk, DocumentChunkDraft, new_draft
+from ..records import DocumentChunk, DocumentChunkDraft
 from ..whitespace import JS_WHITESPACE, LINE_TERMINATORS, WS_CLASS
 from .fixed import fixed_chunks
 
@@ -59,7 +59,7 @@ def _add_section(
 ) -> None:
     """Append the section's chunk, or its `fixed` chunks when it is over `chunk_size`."""
     if len(text) <= chunk_size:
-        chunk = new_draft(DocumentChunkDraft)
+        chunk = DocumentChunkDraft()
         # A heading with no body becomes a chunk holding the heading itself.
         chunk.content = text or heading or ""
         chunk.index = len(chunks)

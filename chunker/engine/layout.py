@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from ..records import DocumentChunk, DocumentChunkDraft, new_draft
+from ..records import DocumentChunk, DocumentChunkDraft
 from ..whitespace import JS_WHITESPACE
 from .fixed import fixed_chunks
 
@@ -30,7 +30,7 @@ def layout_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[Doc
         if kind == "prose":
             chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks))
         else:
-            chunk = new_draft(DocumentChunkDraft)
+            chunk = DocumentChunkDraft()
             chunk.content = text
             chunk.index = len(chunks)
             chunk.heading = None
