@@ -6,10 +6,9 @@ The other strategies call it for their long sections and prose.
 from __future__ import annotations
 
 import re
+from _sre import MAXREPEAT
 from functools import lru_cache
 from typing import Any, Mapping
-
-from _sre import MAXREPEAT
 
 from ..records import DocumentChunk, DocumentChunkDraft
 from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
@@ -69,13 +68,14 @@ def _window_ends(content: str, size: int, overlap: int) -> list[int]:
     start = previous_end = 0
     step = size - overlap
     while start + size < length:
+        # sre bounds repeat counts below MAXREPEAT (2**32 - 1): a longer step stays here.
         if previous_end > overlap and step < MAXREPEAT:
             # Every later window searches the `step` characters after the end before: one
             # regex scan finds them all.
             ends += _steady_ends(content, previous_end, step)
             start = ends[-1] - overlap
             break
-        floor = start if start > previous_end else previous_end
+        floor = start if start > previous_end else previous_end  # max() costs a call
         found = LAST_WHITESPACE_RE.match(content, floor + 1, start + size + 1)
         end = found.end() - 1 if found is not None else start + size
         ends.append(end)

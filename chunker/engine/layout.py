@@ -47,7 +47,7 @@ def _blocks(content: str) -> list[tuple[Kind, str]]:
     blocks: list[tuple[Kind, str]] = []
     length = len(content)
     line = 0  # where the current line starts
-    fence = _next_fence(content, 0)  # where the first fence line at or after `line` starts
+    fence = _next_fence(content, 0)  # where the next fence line starts, found again once passed
     while line <= length:
         if fence < line:
             fence = _next_fence(content, line)

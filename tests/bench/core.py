@@ -189,9 +189,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="leave out the 10 MB input")
-    parser.add_argument(
-        "--engine-only", action="store_true", help="only the ChunkingEngine table"
-    )
+    parser.add_argument("--engine-only", action="store_true", help="only the ChunkingEngine table")
     args = parser.parse_args()
     has_node = shutil.which("node") is not None and ensure_original()
     node = "absent"
