@@ -19,9 +19,6 @@ __all__ = [
     "Snippet",
     "ChunkDraft",
     "DocumentChunkDraft",
-    "new_draft",
-    "new_chunk",
-    "new_document_chunk",
 ]
 
 BoundaryType = Literal["heading", "paragraph", "sentence", "code-block", "fixed"]
@@ -183,37 +180,3 @@ def _check_twins(record: type, draft: type) -> None:
 
 _check_twins(Chunk, ChunkDraft)
 _check_twins(DocumentChunk, DocumentChunkDraft)
-new_draft = object.__new__
-
-
-def new_chunk(
-    text: str,
-    index: int,
-    start_offset: int,
-    end_offset: int,
-    boundary_type: BoundaryType,
-    metadata: Mapping[str, Any] | None,
-) -> Chunk:
-    """`Chunk(text, index, start_offset, end_offset, boundary_type, metadata)`, faster."""
-    chunk = new_draft(ChunkDraft)
-    chunk.text = text
-    chunk.index = index
-    chunk.start_offset = start_offset
-    chunk.end_offset = end_offset
-    chunk.boundary_type = boundary_type
-    chunk.metadata = metadata
-    chunk.__class__ = Chunk
-    return chunk  # type: ignore[return-value]
-
-
-def new_document_chunk(
-    content: str, index: int, heading: str | None, metadata: Mapping[str, Any] | None
-) -> DocumentChunk:
-    """`DocumentChunk(content, index, heading, metadata)`, faster."""
-    chunk = new_draft(DocumentChunkDraft)
-    chunk.content = content
-    chunk.index = index
-    chunk.heading = heading
-    chunk.metadata = metadata
-    chunk.__class__ = DocumentChunk
-    return chunk  # type: ignore[return-value]

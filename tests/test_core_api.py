@@ -10,7 +10,15 @@ from dataclasses import FrozenInstanceError
 import pytest
 
 import chunker
-from chunker import Chunk, SemanticChunker, Turn, chunk, chunk_turns
+from chunker import (
+    Chunk,
+    ChunkingEngine,
+    DocumentChunk,
+    SemanticChunker,
+    Turn,
+    chunk,
+    chunk_turns,
+)
 
 
 def test_one_shot_chunk_equals_the_class():
@@ -26,6 +34,23 @@ def test_records_are_frozen_and_metadata_is_the_object_passed():
     assert all(c.metadata is metadata for c in chunks)
     with pytest.raises(FrozenInstanceError):
         chunks[0].text = "changed"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("strategy", ["fixed", "hierarchical"])
+def test_records_built_through_drafts_are_plain_frozen_records(strategy):
+    made = chunk("# A\n\nOne. Two.")[0]
+    assert type(made) is Chunk and made == Chunk(*(getattr(made, f) for f in Chunk.__slots__))
+    assert hash(made) == hash(Chunk(made.text, made.index, made.start_offset, made.end_offset,
+                                    made.boundary_type, made.metadata))
+    text = "# A\n\nshort\n\n## B\n\n" + "body " * 30  # a short section and a long one
+    documents = ChunkingEngine().chunk(text, strategy=strategy, chunk_size=40, chunk_overlap=5)
+    for document in documents:
+        assert type(document) is DocumentChunk
+        assert document == DocumentChunk(
+            document.content, document.index, document.heading, document.metadata
+        )
+    with pytest.raises(FrozenInstanceError):
+        documents[0].content = "changed"  # type: ignore[misc]
 
 
 def test_metadata_absent_from_json_when_not_given():

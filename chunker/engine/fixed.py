@@ -44,7 +44,7 @@ def fixed_chunks(
     for end in _window_ends(content, chunk_size, chunk_overlap):
         part = content[start:end].strip(whitespace)
         if part:
-            # `new_document_chunk()` inlined: a call per window costs as much as the record.
+            # A draft (see records.py): a call per window would cost as much as the record.
             chunk = draft()
             chunk.content = part
             chunk.index = index
