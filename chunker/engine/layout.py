@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from ..records import DocumentChunk, DocumentChunkDraft
+from ..records import DocumentChunk
 from ..whitespace import JS_WHITESPACE
 from .fixed import fixed_chunks
 
@@ -30,13 +30,7 @@ def layout_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[Doc
         if kind == "prose":
             chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks))
         else:
-            chunk = DocumentChunkDraft()
-            chunk.content = text
-            chunk.index = len(chunks)
-            chunk.heading = None
-            chunk.metadata = {"type": kind}
-            chunk.__class__ = DocumentChunk
-            chunks.append(chunk)  # type: ignore[arg-type]
+            chunks.append(DocumentChunk(text, len(chunks), metadata={"type": kind}))
     return chunks
 
 
