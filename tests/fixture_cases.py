@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from chunker import ChunkingEngine, SemanticChunker
 from chunker.bridge import OPTION_NAMES
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -43,3 +44,23 @@ def lookup_embed_fn(embeddings: list[list[Any]]):
         return [table[sentence] for sentence in sentences]
 
     return embed
+
+
+def semantic_chunker_answer(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """What `SemanticChunker` answers to a case of semantic_chunker.json, as JSON."""
+    chunker = SemanticChunker(**snake(case["config"], SEMANTIC_OPTIONS))
+    return [chunk.to_dict() for chunk in chunker.chunk(case["text"], case["metadata"])]
+
+
+def engine_arguments(case: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The content and keyword arguments of a case of chunking_engine.json."""
+    options = snake(case["options"], ENGINE_OPTIONS)
+    if case["embeddings"] is not None:
+        options["embed_fn"] = lookup_embed_fn(case["embeddings"])
+    return case["content"], options
+
+
+def engine_answer(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """What `ChunkingEngine().chunk` answers to a case of chunking_engine.json, as JSON."""
+    content, options = engine_arguments(case)
+    return [chunk.to_dict() for chunk in ChunkingEngine().chunk(content, **options)]

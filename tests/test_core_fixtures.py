@@ -7,44 +7,33 @@ import asyncio
 import json
 
 from fixture_cases import (
-    ENGINE_OPTIONS,
-    SEMANTIC_OPTIONS,
     SNIPPET_OPTIONS,
     TURN_OPTIONS,
-    lookup_embed_fn,
+    engine_answer,
+    engine_arguments,
     params,
+    semantic_chunker_answer,
     snake,
 )
 
 import pytest
 
-from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
+from chunker import ChunkingEngine, chunk_turns, lexical_tokens, snippet_around
 
 
 @pytest.mark.parametrize("case", params("semantic_chunker.json"))
 def test_semantic_chunker_matches_original(case):
-    chunker = SemanticChunker(**snake(case["config"], SEMANTIC_OPTIONS))
-    chunks = chunker.chunk(case["text"], case["metadata"])
-    assert [c.to_dict() for c in chunks] == case["expected"]
-
-
-def _engine_call(case):
-    options = snake(case["options"], ENGINE_OPTIONS)
-    if case["embeddings"] is not None:
-        options["embed_fn"] = lookup_embed_fn(case["embeddings"])
-    return case["content"], options
+    assert semantic_chunker_answer(case) == case["expected"]
 
 
 @pytest.mark.parametrize("case", params("chunking_engine.json"))
 def test_chunking_engine_matches_original(case):
-    content, options = _engine_call(case)
-    chunks = ChunkingEngine().chunk(content, **options)
-    assert [c.to_dict() for c in chunks] == case["expected"]
+    assert engine_answer(case) == case["expected"]
 
 
 @pytest.mark.parametrize("case", params("chunking_engine.json")[::7])
 def test_achunk_awaits_an_async_embed_fn(case):
-    content, options = _engine_call(case)
+    content, options = engine_arguments(case)
     if "embed_fn" in options:
         sync_fn = options["embed_fn"]
 
