@@ -9,11 +9,10 @@ standing for any other (the `semantic` strategy joins sentences with one space).
 
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
 from .validation import require_text
-from .whitespace import WHITESPACE_RUN_RE, WS_CLASS
+from .whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE
 
 __all__ = ["locate_chunks"]
 
@@ -45,7 +44,42 @@ def _find(text: str, content: str, cursor: int) -> tuple[int, int] | None:
     start = text.find(content, cursor)
     if start != -1:
         return start, start + len(content)
-    words = WHITESPACE_RUN_RE.split(content)
-    pattern = f"[{WS_CLASS}]+".join(re.escape(word) for word in words)
-    found = re.compile(pattern).search(text, cursor)
-    return (found.start(), found.end()) if found else None
+    return _find_spaced(text, WHITESPACE_RUN_RE.split(content), cursor)
+
+
+def _find_spaced(text: str, words: list[str], cursor: int) -> tuple[int, int] | None:
+    """The first place at or after `cursor` where `words` stand with a run of white space
+    between each two, as the pattern `word[ ]+word...` would find it: a white space run in
+    the content (its words' ends: "" first or last) stands for any run of the text.
+
+    Word by word rather than one compiled pattern: a chunk may hold hundreds of words, and
+    compiling a pattern for each chunk cost seconds a megabyte.
+    """
+    leading, trailing = words[0] == "", words[-1] == ""
+    words = [word for word in words if word]
+    if not words:  # white space alone: the first run
+        run = WHITESPACE_RUN_RE.search(text, cursor)
+        return (run.start(), run.end()) if run else None
+    first, run_at = words[0], WHITESPACE_RUN_RE.match
+    at = text.find(first, cursor)
+    while at != -1:
+        start = at
+        if leading:
+            # A run must end where the first word starts, and counts from the cursor on.
+            while start > cursor and text[start - 1] in JS_WHITESPACE:
+                start -= 1
+        end = at + len(first)
+        for word in words[1:]:
+            run = run_at(text, end)
+            if run is None or not text.startswith(word, run.end()):
+                end = -1
+                break
+            end = run.end() + len(word)
+        if end != -1 and (start < at or not leading):
+            if not trailing:
+                return start, end
+            run = run_at(text, end)
+            if run is not None:
+                return start, run.end()
+        at = text.find(first, at + 1)
+    return None
