@@ -81,7 +81,7 @@ def snippet_around(text: str, words: Iterable[str], before: int = 80, after: int
         Snippet(at=4, text='The refund goes back to the card.')
     """
     require_text("text", text)
-    if isinstance(words, str) or not isinstance(words, Iterable):
+    if isinstance(words, (str, bytes)) or not isinstance(words, Iterable):
         raise TypeError(
             f"words must be a list of strings, got {type(words).__name__} {words!r:.80}"
         )

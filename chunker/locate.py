@@ -26,7 +26,9 @@ def locate_chunks(text: str, contents: Sequence[str]) -> list[tuple[int, int] | 
     """
     require_text("text", text)
     if isinstance(contents, str) or not isinstance(contents, Sequence):
-        raise TypeError(f"contents must be a list of strings, got {type(contents).__name__}")
+        raise TypeError(
+            f"contents must be a list of strings, got {type(contents).__name__} {contents!r:.80}"
+        )
     spans: list[tuple[int, int] | None] = []
     cursor = 0
     for number, content in enumerate(contents):

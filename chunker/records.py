@@ -51,7 +51,7 @@ class Chunk:
             "boundaryType": self.boundary_type,
         }
         if self.metadata is not None:
-            out["metadata"] = self.metadata
+            out["metadata"] = dict(self.metadata)  # any Mapping given; JSON takes dicts
         return out
 
 

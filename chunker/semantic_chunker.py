@@ -78,12 +78,28 @@ class SemanticChunker:
         respect_headings: bool = True,
     ) -> None:
         # target_size 0 would cut empty parts forever; the others have no such limit.
-        self.target_size = require_int("target_size", target_size, minimum=1)
-        self.max_size = require_int("max_size", max_size, minimum=1)
-        self.min_size = require_int("min_size", min_size, minimum=0)
-        self.overlap = require_int("overlap", overlap, minimum=0)
-        self.preserve_code_blocks = require_bool("preserve_code_blocks", preserve_code_blocks)
-        self.respect_headings = require_bool("respect_headings", respect_headings)
+        options = {
+            "target_size": require_int("target_size", target_size, minimum=1),
+            "max_size": require_int("max_size", max_size, minimum=1),
+            "min_size": require_int("min_size", min_size, minimum=0),
+            "overlap": require_int("overlap", overlap, minimum=0),
+            "preserve_code_blocks": require_bool("preserve_code_blocks", preserve_code_blocks),
+            "respect_headings": require_bool("respect_headings", respect_headings),
+        }
+        for name, value in options.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Options are checked once, here at construction: one set later unchecked could make
+        # chunk() loop forever (target_size 0) or fail deep inside.
+        raise AttributeError(
+            f"SemanticChunker options cannot change after construction (tried {name}="
+            f"{value!r:.80}); make a new SemanticChunker({name}=...)"
+        )
+
+    def __reduce__(self) -> tuple[type[SemanticChunker], tuple[Any, ...]]:
+        # copy and pickle remake it through the constructor (setting slots is refused).
+        return type(self), tuple(getattr(self, name) for name in self.__slots__)
 
     def __repr__(self) -> str:
         options = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
@@ -98,7 +114,9 @@ class SemanticChunker:
         """
         require_text("text", text)
         if metadata is not None and not isinstance(metadata, Mapping):
-            raise TypeError(f"metadata must be a mapping or None, got {type(metadata).__name__}")
+            raise TypeError(
+                f"metadata must be a mapping or None, got {type(metadata).__name__} {metadata!r:.80}"
+            )
         if is_blank(text):
             return []
         max_size = self.max_size

@@ -127,7 +127,9 @@ def _as_turn(number: int, turn: Any) -> Turn:
         for name, keys in _KEYS.items():
             fields[name] = next((turn[key] for key in keys if key in turn), None)
     else:
-        raise TypeError(f"turns[{number}] must be a mapping or a Turn, got {type(turn).__name__}")
+        raise TypeError(
+            f"turns[{number}] must be a mapping or a Turn, got {type(turn).__name__} {turn!r:.80}"
+        )
     name = f"turns[{number}]"
     if isinstance(fields["seq"], bool) or not isinstance(fields["seq"], int):
         raise TypeError(f"{name}.seq must be an integer, got {fields['seq']!r:.80}")

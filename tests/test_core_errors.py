@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import array
 import asyncio
+import json
+import pickle
+from math import inf, nan
+from types import MappingProxyType
 
 import pytest
 
@@ -12,6 +17,7 @@ from chunker import (
     chunk,
     chunk_turns,
     lexical_tokens,
+    locate_chunks,
     snippet_around,
 )
 
@@ -29,7 +35,7 @@ CASES = [
     (lambda: SemanticChunker(respect_headings="yes"), TypeError, ["respect_headings", "'yes'"]),
     (lambda: SemanticChunker().chunk(None), TypeError, ["text", "None"]),
     (lambda: SemanticChunker().chunk(b"bytes"), TypeError, ["text", "bytes"]),
-    (lambda: SemanticChunker().chunk("x", metadata=[1]), TypeError, ["metadata", "list"]),
+    (lambda: SemanticChunker().chunk("x", metadata=[1]), TypeError, ["metadata", "list", "[1]"]),
     (lambda: chunk("x", target_size=0), ValueError, ["target_size"]),
     (lambda: chunk("x", unknown=1), TypeError, ["unknown"]),
     (lambda: engine.chunk(42), TypeError, ["content", "42"]),
@@ -46,7 +52,8 @@ CASES = [
         ValueError,
         ["chunk_overlap", "10", "chunk_size"],
     ),
-    (lambda: engine.chunk("x", embed_fn="not callable"), TypeError, ["embed_fn"]),
+    (lambda: engine.chunk("x", strategy=["fixed"]), TypeError, ["strategy", "['fixed']"]),
+    (lambda: engine.chunk("x", embed_fn="not callable"), TypeError, ["embed_fn", "'not callable'"]),
     (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0]]),
         ValueError,
@@ -63,6 +70,26 @@ CASES = [
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], ["x"]]),
         TypeError,
         ["vector 1", "'x'"],
+    ),
+    (
+        lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], [nan]]),
+        ValueError,
+        ["vector 1", "nan", "finite"],
+    ),
+    (
+        lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[inf]] * 2),
+        ValueError,
+        ["vector 0", "inf", "finite"],
+    ),
+    (
+        lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[]] * 2),
+        ValueError,
+        ["vector 0", "empty"],
+    ),
+    (
+        lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[10**400]] * 2),
+        ValueError,
+        ["vector 0", "too large"],
     ),
     (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: None),
@@ -82,12 +109,14 @@ CASES = [
         TypeError,
         ["turns[0].startMs", "'soon'"],
     ),
-    (lambda: chunk_turns(["hello"]), TypeError, ["turns[0]", "str"]),
+    (lambda: chunk_turns(["hello"]), TypeError, ["turns[0]", "str", "'hello'"]),
     (lambda: chunk_turns("hello"), TypeError, ["turns", "str"]),
     (lambda: chunk_turns([], max_chars=0), ValueError, ["max_chars", "0"]),
     (lambda: chunk_turns([], overlap_turns=-1), ValueError, ["overlap_turns", "-1"]),
     (lambda: lexical_tokens(None), TypeError, ["text", "None"]),
     (lambda: snippet_around("text", "refund"), TypeError, ["words", "str"]),
+    (lambda: snippet_around("text", b"re"), TypeError, ["words", "bytes", "b're'"]),
+    (lambda: locate_chunks("text", "te"), TypeError, ["contents", "str", "'te'"]),
     (lambda: snippet_around("text", [3]), TypeError, ["words[0]", "3"]),
     (lambda: snippet_around("text", ["a"], before=-1), ValueError, ["before", "-1"]),
     (lambda: snippet_around("text", ["a"], after=1.5), TypeError, ["after", "1.5"]),
@@ -126,3 +155,44 @@ def test_a_good_call_after_a_bad_one_works():
         "one",
         "two",
     ]
+
+
+def test_options_cannot_change_after_construction():
+    # Checked once, at construction: target_size 0 set later would loop forever.
+    chunker = SemanticChunker(target_size=50)
+    with pytest.raises(AttributeError, match="target_size=0"):
+        chunker.target_size = 0
+    assert chunker.target_size == 50
+    again = pickle.loads(pickle.dumps(chunker))
+    assert repr(again) == repr(chunker)
+    assert again.chunk("word " * 40) == chunker.chunk("word " * 40)
+
+
+class Vector:
+    """An array type that is not a Sequence but has `tolist()`, as NumPy's arrays."""
+
+    def __init__(self, *numbers: float) -> None:
+        self.numbers = numbers
+
+    def tolist(self) -> list[float]:
+        return list(self.numbers)
+
+
+@pytest.mark.parametrize(
+    "vectors",
+    [
+        [[1.0, 0.0], [0.0, 1.0]],
+        [array.array("d", [1.0, 0.0]), array.array("d", [0.0, 1.0])],
+        [Vector(1.0, 0.0), Vector(0.0, 1.0)],
+        Vector([1, 0], [0, 1]),
+    ],
+    ids=["lists", "arrays", "tolist-vectors", "tolist-matrix"],
+)
+def test_embed_fn_may_answer_arrays(vectors):
+    chunks = engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: vectors)
+    assert [c.content for c in chunks] == ["A b.", "C d."]
+
+
+def test_any_mapping_as_metadata_gives_json():
+    chunks = SemanticChunker().chunk("Hello.", MappingProxyType({"source": "a.md"}))
+    assert json.loads(json.dumps(chunks[0].to_dict()))["metadata"] == {"source": "a.md"}

@@ -96,7 +96,7 @@ class _Request:
         self, content: Any, strategy: Any, chunk_size: Any, chunk_overlap: Any, embed_fn: Any
     ) -> None:
         self.content = require_text("content", content)
-        if strategy not in _WITHOUT_EMBEDDINGS:
+        if require_text("strategy", strategy) not in _WITHOUT_EMBEDDINGS:
             names = ", ".join(repr(name) for name in STRATEGIES)
             raise ValueError(f"unknown strategy {strategy!r} (must be one of {names})")
         self.strategy: str = strategy
@@ -109,7 +109,9 @@ class _Request:
                 f"{chunk_size!r}, or no window would move forward)"
             )
         if embed_fn is not None and not callable(embed_fn):
-            raise TypeError(f"embed_fn must be callable or None, got {type(embed_fn).__name__}")
+            raise TypeError(
+                f"embed_fn must be callable or None, got {type(embed_fn).__name__} {embed_fn!r:.80}"
+            )
         self.embed_fn = embed_fn
         uses_embeddings = strategy == "semantic" and embed_fn is not None
         self.sentences = split_sentences(self.content) if uses_embeddings else None

@@ -33,16 +33,19 @@ def split_sentences(content: str) -> list[str]:
     return [s for s in SENTENCE_BREAK_RE.split(content) if not is_blank(s)]
 
 
-def check_vectors(vectors: Any, count: int) -> list[Sequence[float]]:
-    """Return `vectors` if it holds `count` vectors of numbers of one length, else raise."""
+def check_vectors(vectors: Any, count: int) -> list[list[float]]:
+    """Return `vectors` as lists of floats if it holds `count` vectors of finite numbers, all of
+    one length and not empty, else raise. Arrays (NumPy's, and the like) count as lists."""
+    vectors = _plain(vectors)
     if isinstance(vectors, (str, bytes)) or not isinstance(vectors, Sequence):
         raise TypeError(
             f"embed_fn must return a list of vectors, got {type(vectors).__name__} {vectors!r:.80}"
         )
     if len(vectors) != count:
         raise ValueError(f"embed_fn returned {len(vectors)} vectors for {count} sentences")
-    width = None
+    checked: list[list[float]] = []
     for number, vector in enumerate(vectors):
+        vector = _plain(vector)
         if isinstance(vector, (str, bytes)) or not isinstance(vector, Sequence):
             raise TypeError(
                 f"embed_fn vector {number} must be a list of numbers, got {vector!r:.80}"
@@ -50,19 +53,37 @@ def check_vectors(vectors: Any, count: int) -> list[Sequence[float]]:
         for value in vector:
             if isinstance(value, bool) or not isinstance(value, Real):
                 raise TypeError(f"embed_fn vector {number} holds a non-number: {value!r:.80}")
-        if width is None:
-            width = len(vector)
-        elif len(vector) != width:
+        try:
+            # As JavaScript numbers are: the sums then round as the original's do.
+            floats = list(map(float, vector))
+        except OverflowError:
             raise ValueError(
-                f"embed_fn returned vectors of unequal length: vector 0 has {width} numbers, "
-                f"vector {number} has {len(vector)}"
+                f"embed_fn vector {number} holds a number too large for a float: {vector!r:.80}"
+            ) from None
+        if not all(map(math.isfinite, floats)):
+            # NaN would make every similarity NaN, and so silently cut nowhere.
+            bad = next(value for value in floats if not math.isfinite(value))
+            raise ValueError(f"embed_fn vector {number} holds {bad!r}: numbers must be finite")
+        if not floats:
+            raise ValueError(f"embed_fn vector {number} is empty: no similarity can be measured")
+        if checked and len(floats) != len(checked[0]):
+            raise ValueError(
+                f"embed_fn returned vectors of unequal length: vector 0 has {len(checked[0])} "
+                f"numbers, vector {number} has {len(floats)}"
             )
-    return list(vectors)
+        checked.append(floats)
+    return checked
+
+
+def _plain(value: Any) -> Any:
+    """`value.tolist()` for an array (NumPy's and the like), else `value`."""
+    to_list = getattr(value, "tolist", None)
+    return to_list() if callable(to_list) else value
 
 
 def group_by_similarity(
     sentences: list[str],
-    vectors: list[Sequence[float]],
+    vectors: list[list[float]],
     chunk_size: int,
     chunk_overlap: int,
 ) -> list[DocumentChunk]:
