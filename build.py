@@ -396,12 +396,15 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     quiet = False
 
     def translate_path(self, path: str) -> str:
-        url_path = urllib.parse.unquote(urllib.parse.urlsplit(path).path)
+        # Still quoted: the parent class unquotes once ("%2525" must stay "%25" on disk).
+        url_path = urllib.parse.urlsplit(path).path
         for prefix, folder in self.mounts:
             if url_path.startswith(prefix):
                 # The parent class does the safe join (no `..` escapes) below `directory`.
                 self.directory = str(folder)
-                return super().translate_path("/" + url_path[len(prefix) :])
+                local = super().translate_path("/" + url_path[len(prefix) :])
+                # A NUL ("%00") makes no file name: a 404, not a crash in os.stat.
+                return "" if "\0" in local else local
         return ""  # matches no mount: a 404
 
     def list_directory(self, path: str | os.PathLike[str]) -> None:

@@ -407,7 +407,8 @@ def test_mime_types(site_url, path, mime):
 
 
 def test_no_directory_listing_and_no_escape(site_url):
-    for path in ("/pyodide/", "/../build.py", "/%2e%2e/build.py"):
+    # "%00": no such file name (it once crashed the handler); "%2562...": unquoted once only.
+    for path in ("/pyodide/", "/../build.py", "/%2e%2e/build.py", "/index.html%00", "/%2562undle.js"):
         with pytest.raises(urllib.error.HTTPError) as raised:
             _headers(site_url + path)
         assert raised.value.code == 404
