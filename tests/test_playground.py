@@ -898,13 +898,50 @@ def test_strict_csp_and_only_same_origin_requests(page, booted):
     assert any(url.endswith(".wasm") for url in booted.recorder.requests)  # the worker's seen
 
 
-# Last, as it reloads the module's page.
-def test_typed_text_survives_a_reload(page):
+def test_a_text_the_browser_cannot_keep_is_said_to_stay_in_the_page_only(page):
     set_mode(page, "semantic")
+    show_text(page, "# Kept", "own-document")
+    # Fill the tab's storage to the brim, so that keeping a longer text fails.
+    page.evaluate(
+        """() => {
+          for (let size = 1 << 22, n = 0; size > 0; size >>= 1) {
+            try { sessionStorage.setItem(`junk-${n}`, 'x'.repeat(size)); n++; } catch {}
+          }
+        }"""
+    )
+    show_text(page, "# Too much\n\nNo room left to keep this.", "own-document")
+    note = wait_until(page, "document.getElementById('text-kept').textContent")
+    assert "too large" in note and "while the page is open" in note
+    page.evaluate(
+        "() => Object.keys(sessionStorage).filter((k) => k.startsWith('junk-'))"
+        ".forEach((k) => sessionStorage.removeItem(k))"
+    )
+    show_text(page, "# Room again\n\nKept now.", "own-document")
+    wait_until(page, "document.getElementById('text-kept').textContent === ''")
+
+
+# Last, as it reloads the module's page.
+def test_everything_typed_or_opened_survives_a_reload(page):
+    set_mode(page, "semantic")
+    # A sample's edits and an opened file (edited too) are kept, besides the user's own text.
+    show_text(page, "# Guide, edited\n\nMy change to the sample.", "guide")
+    before = runs(page)
+    page.set_input_files(
+        "#file-input",
+        files=[{"name": "kept.md", "mimeType": "text/markdown", "buffer": b"# Kept\n\nOpened."}],
+    )
+    settled(page, before)
+    opened = page.input_value("#source")
+    show_text(page, "# Kept\n\nOpened, then edited.", opened)
     show_text(page, "# Mine\n\nTyped before a reload.", "own-document")
     quiet(page)
     page.reload(wait_until="domcontentloaded")
     wait_until(page, "document.getElementById('loading').classList.contains('ready')", 120)
     settled(page, 0)
-    page.select_option("#source", "own-document")
-    wait_until(page, "document.getElementById('text').value === '# Mine\\n\\nTyped before a reload.'")
+    # What was shown comes back shown, and the others under their names.
+    assert page.input_value("#source") == "own-document"
+    assert page.input_value("#text") == "# Mine\n\nTyped before a reload."
+    page.select_option("#source", "guide")
+    wait_until(page, "document.getElementById('text').value.startsWith('# Guide, edited')")
+    page.select_option("#source", opened)
+    wait_until(page, "document.getElementById('text').value === '# Kept\\n\\nOpened, then edited.'")

@@ -29,7 +29,9 @@ const state = {
   mode: initial.mode,
   values: initial.values,
   // The source shown for each kind of input, so that a mode switch comes back to it.
-  shown: { document: 'guide', transcript: 'meeting' },
+  // After a reload, what was shown before (a sample in the link still wins, below).
+  shown: { document: sources.shownBefore('document') ?? 'guide',
+    transcript: sources.shownBefore('transcript') ?? 'meeting' },
   documentMode: initial.mode === 'turns' ? 'semantic' : initial.mode,
   result: null,
   selected: -1,
@@ -98,6 +100,7 @@ function showMode() {
 async function showSource(id) {
   const kind = sources.get(id).kind;
   state.shown[kind] = id;
+  sources.remember(id);
   if (MODE_INPUT[state.mode] !== kind) {
     state.mode = kind === 'transcript' ? 'turns' : state.documentMode;
     showMode();
@@ -117,8 +120,15 @@ async function showSource(id) {
 
 function openFile(name, text) {
   const id = sources.addFile(name, text);
+  keepText(sources.get(id));
   input.refresh();
   showSource(id);
+}
+
+/** Keep `source`'s text for a reload, and say so on the page when the browser refuses. */
+function keepText(source) {
+  $('text-kept').textContent = sources.keep(source) ? '' : 'This text is too large for the '
+    + 'browser to keep across a reload; it stays here while the page is open.';
 }
 
 let editTimer = 0;
@@ -127,7 +137,7 @@ function textEdited(source) {
   clearTimeout(editTimer);
   const delay = source.text.length > 1e6 ? 400 : source.text.length > 1e5 ? 150 : 50;
   editTimer = setTimeout(() => {
-    sources.keep(source);
+    keepText(source);
     rerun();
   }, delay);
 }

@@ -14,16 +14,44 @@ function kindOfFile(name) {
   return /\.json$/i.test(name) ? 'transcript' : 'document';
 }
 
-// What the user typed also survives a reload: sessionStorage keeps it for this tab only, and
-// forgets it when the tab closes. Files can be opened again, so they are not kept.
-const KEPT = new Set(['own-document', 'own-transcript']);
+// Everything the user typed survives a reload: sessionStorage keeps each edited text (a
+// sample's edits too, and opened files with their edits) for this tab only, and forgets them
+// when the tab closes.
 const storageKey = (id) => `chunker-playground:${id}`;
+const FILES_KEY = 'files';  // the opened files, [{id, name}], to list them again after a reload
 
+/** The kept value under `id`, or null: none kept, or storage refused (a sandboxed frame, a
+ * privacy setting), in which case texts live in memory only. */
 function stored(id) {
   try {
-    return sessionStorage.getItem(storageKey(id)) ?? '';
+    return sessionStorage.getItem(storageKey(id));
   } catch {
-    return '';  // storage refused (a sandboxed frame, a privacy setting): memory only
+    return null;
+  }
+}
+
+/** Keep `value` under `id`; false when the browser refuses (over its quota of a few MB),
+ * and then an older value is dropped too, so that a reload never brings back a stale text. */
+function store(id, value) {
+  try {
+    sessionStorage.setItem(storageKey(id), value);
+    return true;
+  } catch {
+    try {
+      sessionStorage.removeItem(storageKey(id));
+    } catch {
+      // storage refused altogether: nothing was kept
+    }
+    return false;
+  }
+}
+
+function keptFiles() {
+  try {
+    const files = JSON.parse(stored(FILES_KEY) ?? '[]');
+    return Array.isArray(files) ? files : [];
+  } catch {
+    return [];  // written by another version of the page
   }
 }
 
@@ -31,11 +59,25 @@ export function createSources() {
   const sources = new Map();
   const add = (source) => { sources.set(source.id, source); return source.id; };
   add({ id: 'own-document', kind: 'document', label: 'Your text', name: 'document.md',
-    text: stored('own-document') });
+    text: stored('own-document') ?? '' });
   add({ id: 'own-transcript', kind: 'transcript', label: 'Your transcript',
-    name: 'transcript.json', text: stored('own-transcript') });
-  for (const sample of SAMPLES) add({ ...sample, text: null, sample: true });
-  let files = 0;
+    name: 'transcript.json', text: stored('own-transcript') ?? '' });
+  // A sample's text is fetched when first shown, unless it was edited and kept.
+  for (const sample of SAMPLES) add({ ...sample, text: stored(sample.id), sample: true });
+  const files = keptFiles().filter(({ id }) => stored(id) !== null);
+  for (const { id, name } of files) {
+    add({ id, kind: kindOfFile(name), label: `File: ${name}`, name, text: stored(id) });
+  }
+  let lastFile = Math.max(0, ...files.map(({ id }) => Number(id.slice('file-'.length)) || 0));
+  const isFile = (id) => id.startsWith('file-');
+  const keep = (source) => {
+    if (!store(source.id, source.text)) return false;
+    if (isFile(source.id) && !files.some(({ id }) => id === source.id)) {
+      files.push({ id: source.id, name: source.name });
+      store(FILES_KEY, JSON.stringify(files));
+    }
+    return true;
+  };
 
   return {
     get: (id) => sources.get(id),
@@ -44,18 +86,23 @@ export function createSources() {
 
     /** Keep an opened file as a source of its own, so it never replaces typed text. */
     addFile(name, text) {
-      files += 1;
-      return add({ id: `file-${files}`, kind: kindOfFile(name), label: `File: ${name}`, name, text });
+      lastFile += 1;
+      return add({ id: `file-${lastFile}`, kind: kindOfFile(name), label: `File: ${name}`,
+        name, text });
     },
 
-    /** Keep a typed text for a reload of the tab (the others need no keeping). */
-    keep(source) {
-      if (!KEPT.has(source.id)) return;
-      try {
-        sessionStorage.setItem(storageKey(source.id), source.text);
-      } catch {
-        // Over the quota (a few MB): the text stays in memory for as long as the page does.
-      }
+    /** Keep a source's text for a reload of the tab; false when the browser refused it. */
+    keep,
+
+    /** The source last shown for `kind` ('document' or 'transcript') before a reload. */
+    shownBefore(kind) {
+      const id = stored(`shown-${kind}`);
+      return id !== null && sources.has(id) ? id : null;
+    },
+
+    /** Remember that `id` is shown, for a reload. */
+    remember(id) {
+      store(`shown-${sources.get(id).kind}`, id);
     },
 
     /** The source with its text, fetching a sample the first time it is shown. */
