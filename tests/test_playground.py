@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from statistics import median
 from types import SimpleNamespace
@@ -755,6 +756,35 @@ def test_settings_live_in_the_url_and_a_link_reproduces_them(page, browser, boot
 
 
 # --- 8. Errors -----------------------------------------------------------------------------
+
+
+def test_settings_that_would_make_too_many_chunks_are_refused_at_the_field(page):
+    # Chunk size 1 on 300,000 characters: 300,000 windows would keep the worker busy for
+    # seconds and the page drawing; the field says so at once and nothing runs.
+    text = "word " * 60_000
+    set_mode(page, "engine")
+    set_settings(page, strategy="fixed", chunkSize=512, chunkOverlap=0)
+    show_text(page, text, "own-document")
+    before = runs(page)
+    page.fill("#setting-chunkSize", "1")
+    wait_until(page, "document.getElementById('setting-chunkSize-error').textContent !== ''")
+    message = page.text_content("#setting-chunkSize-error")
+    assert "Chunk size 1" in message and "300,000" in message and "at least 3" in message
+    assert page.evaluate("document.getElementById('results').classList.contains('stale')")
+    time.sleep(0.5)
+    assert runs(page) == before and page.evaluate("document.body.dataset.busy") == "false"
+    page.fill("#setting-chunkSize", "512")
+    settled(page, before)
+    assert page.text_content("#setting-chunkSize-error") == ""
+    set_settings(page, chunkOverlap=64)
+    # SemanticChunker cuts an oversized part every target size.
+    set_mode(page, "semantic")
+    page.fill("#setting-targetSize", "2")
+    wait_until(page, "document.getElementById('setting-targetSize-error').textContent !== ''")
+    assert "Target size 2" in page.text_content("#setting-targetSize-error")
+    before = runs(page)
+    page.fill("#setting-targetSize", "1000")
+    settled(page, before)
 
 
 def test_invalid_setting_is_reported_at_the_field_and_keeps_the_result(page):

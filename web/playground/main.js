@@ -13,7 +13,7 @@ import { renderHistogram } from './histogram.js';
 import { createInput } from './input.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
-import { MODE_INPUT, readQuery, settingsOf, writeQuery } from './settings.js';
+import { MODE_INPUT, readQuery, settingsOf, tooManyChunks, writeQuery } from './settings.js';
 import { javascriptSnippet, pythonSnippet } from './snippets.js';
 import { createSources } from './sources.js';
 import { renderStats, summarize } from './stats.js';
@@ -166,6 +166,11 @@ function rerun() {
     blank ||= missing;
   }
   if (blank) return markStale();
+  const tooMany = tooManyChunks(state.mode, state.values, source.text.length);
+  if (tooMany) {
+    controls.setError(tooMany.name, tooMany.message);
+    return markStale();
+  }
   scheduler.request({ mode: state.mode, values: { ...state.values }, text: source.text,
     source, started: performance.now() });
 }

@@ -46,6 +46,41 @@ const SETTINGS = [
     help: 'Turns from the end of each passage that the next one opens with.' },
 ];
 
+// More chunks than this would take the worker seconds to minutes and the page a long pause
+// to draw (a 1 MB text cut every character makes 800,000): the page refuses such settings.
+export const MAX_CHUNKS = 100_000;
+
+/**
+ * Why `values` would cut a text of `length` characters into more than MAX_CHUNKS chunks, at
+ * the setting to change, or null. The bound counts the smallest step a cut can take: a window
+ * of the engine moves on by chunk size less overlap; SemanticChunker cuts what is oversized
+ * every target size (its other cuts follow the text's own paragraphs and headings). Values the
+ * chunker itself refuses are left to its own message.
+ */
+export function tooManyChunks(mode, values, length) {
+  let name;
+  let step;
+  if (mode === 'engine') {
+    name = 'chunkSize';
+    step = values.chunkSize - values.chunkOverlap;
+  } else if (mode === 'semantic') {
+    name = 'targetSize';
+    step = values.targetSize;
+  } else {
+    return null;  // a passage holds at least one whole turn
+  }
+  if (!(step >= 1) || length / step <= MAX_CHUNKS) return null;
+  const setting = SETTINGS.find((s) => s.mode === mode && s.name === name);
+  const least = Math.ceil(length / MAX_CHUNKS) + (mode === 'engine' ? values.chunkOverlap : 0);
+  return {
+    name,
+    message: `${setting.label} ${values[name]} could cut this ${length.toLocaleString('en')}-`
+      + `character text into up to ${Math.floor(length / step).toLocaleString('en')} chunks, more `
+      + `than the page shows (${MAX_CHUNKS.toLocaleString('en')}): make it at least `
+      + `${least.toLocaleString('en')}, or the text shorter.`,
+  };
+}
+
 /** The settings of one mode, in table order. */
 export function settingsOf(mode) {
   return SETTINGS.filter((setting) => setting.mode === mode);
