@@ -7,6 +7,7 @@ each answer is compared with what the same call gives in CPython.
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -19,6 +20,7 @@ from chunker import (
     locate_chunks,
     snippet_around,
 )
+import build
 from conftest import LOAD_FACADE, serving, utf16_offset
 
 HANDBOOK = (
@@ -364,6 +366,15 @@ def test_a_csp_without_wasm_unsafe_eval_fails_loudly_and_shows_in_the_log(new_pa
     assert got["error"][1].startswith("chunker: not ready after 15000 ms")
     # Pyodide, in the worker, says why; the recorder hears it.
     assert any("Content Security" in warning for warning in recorder.warnings)
+
+
+def test_the_page_carries_the_policy_for_hosts_that_send_no_header(site_url):
+    # A <meta> policy cannot hold frame-ancestors; all else must be the header's.
+    html = urllib.request.urlopen(f"{site_url}/").read().decode()
+    meta = re.search(r'http-equiv="Content-Security-Policy"\s+content="([^"]+)"', html)
+    assert meta is not None and html.index(meta.group(0)) < html.index("<script")
+    header = [d for d in build.CSP.split("; ") if not d.startswith("frame-ancestors")]
+    assert meta.group(1).split("; ") == header
 
 
 def _headers(url: str) -> tuple[str, dict[str, str]]:
