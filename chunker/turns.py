@@ -37,6 +37,17 @@ class Turn:
     end_ms: float | None = None
     """When it ended, in milliseconds, when known."""
 
+    def __post_init__(self) -> None:
+        _check_fields(
+            "Turn",
+            seq=self.seq,
+            text=self.text,
+            item_id=self.item_id,
+            start_ms=self.start_ms,
+            end_ms=self.end_ms,
+            spelling={},
+        )
+
 
 # Keys a mapping may use for each field: the original's camelCase, or snake_case.
 _KEYS = {
@@ -44,6 +55,7 @@ _KEYS = {
     "start_ms": ("startMs", "start_ms"),
     "end_ms": ("endMs", "end_ms"),
 }
+_ORIGINAL_NAMES = {name: keys[0] for name, keys in _KEYS.items()}
 
 
 def chunk_turns(
@@ -112,14 +124,8 @@ def _passage(turns: list[Turn], index: int) -> Passage:
 def _as_turn(number: int, turn: Any) -> Turn:
     """Check one entry of `turns`; errors name it as `turns[N].field`."""
     if isinstance(turn, Turn):
-        fields = {
-            "seq": turn.seq,
-            "text": turn.text,
-            "item_id": turn.item_id,
-            "start_ms": turn.start_ms,
-            "end_ms": turn.end_ms,
-        }
-    elif isinstance(turn, Mapping):
+        return turn  # checked when it was made
+    if isinstance(turn, Mapping):
         for required in ("seq", "text"):
             if required not in turn:
                 raise ValueError(f"turns[{number}] has no {required!r}: {dict(turn)!r:.120}")
@@ -130,17 +136,31 @@ def _as_turn(number: int, turn: Any) -> Turn:
         raise TypeError(
             f"turns[{number}] must be a mapping or a Turn, got {type(turn).__name__} {turn!r:.80}"
         )
-    name = f"turns[{number}]"
-    if isinstance(fields["seq"], bool) or not isinstance(fields["seq"], int):
-        raise TypeError(f"{name}.seq must be an integer, got {fields['seq']!r:.80}")
-    if not isinstance(fields["text"], str):
-        raise TypeError(f"{name}.text must be a string, got {fields['text']!r:.80}")
-    if fields["item_id"] is not None and not isinstance(fields["item_id"], str):
-        raise TypeError(f"{name}.itemId must be a string or absent, got {fields['item_id']!r:.80}")
-    for timing in ("start_ms", "end_ms"):
-        value = fields[timing]
-        if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
-            raise TypeError(
-                f"{name}.{_KEYS[timing][0]} must be a number or absent, got {value!r:.80}"
-            )
+    # Checked here, so that errors name the entry and the original's key names.
+    _check_fields(f"turns[{number}]", **fields, spelling=_ORIGINAL_NAMES)
     return Turn(**fields)
+
+
+def _check_fields(
+    where: str,
+    *,
+    seq: Any,
+    text: Any,
+    item_id: Any,
+    start_ms: Any,
+    end_ms: Any,
+    spelling: Mapping[str, str],
+) -> None:
+    """Raise TypeError naming `where.field` and the value for a field of the wrong type;
+    `spelling` gives other names for fields (the original's camelCase)."""
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise TypeError(f"{where}.seq must be an integer, got {seq!r:.80}")
+    if not isinstance(text, str):
+        raise TypeError(f"{where}.text must be a string, got {text!r:.80}")
+    if item_id is not None and not isinstance(item_id, str):
+        name = spelling.get("item_id", "item_id")
+        raise TypeError(f"{where}.{name} must be a string or absent, got {item_id!r:.80}")
+    for timing, value in (("start_ms", start_ms), ("end_ms", end_ms)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
+            name = spelling.get(timing, timing)
+            raise TypeError(f"{where}.{name} must be a number or absent, got {value!r:.80}")

@@ -20,6 +20,7 @@ from chunker import (
     locate_chunks,
     snippet_around,
 )
+from chunker import Turn
 
 engine = ChunkingEngine()
 
@@ -111,6 +112,8 @@ CASES = [
     ),
     (lambda: chunk_turns(["hello"]), TypeError, ["turns[0]", "str", "'hello'"]),
     (lambda: chunk_turns("hello"), TypeError, ["turns", "str"]),
+    (lambda: Turn(seq="1", text="a"), TypeError, ["Turn.seq", "'1'"]),
+    (lambda: Turn(seq=1, text="a", end_ms="late"), TypeError, ["Turn.end_ms", "'late'"]),
     (lambda: chunk_turns([], max_chars=0), ValueError, ["max_chars", "0"]),
     (lambda: chunk_turns([], overlap_turns=-1), ValueError, ["overlap_turns", "-1"]),
     (lambda: lexical_tokens(None), TypeError, ["text", "None"]),
