@@ -128,6 +128,40 @@ def test_async_embed_fn_is_awaited_on_the_main_thread(chunker_page):
     assert got["seen"] == ["Cats purr.", "Cats nap.", "Stocks fell.", "Bonds rose.", "Cats again."]
 
 
+def test_embed_fn_may_answer_typed_arrays_and_undefined_is_named(chunker_page):
+    # Browser models answer Float32Arrays; a forgotten `return` answers undefined.
+    got = chunker_page.evaluate(
+        """async () => {
+          const engine = new api.ChunkingEngine();
+          const content = 'Cats purr. Stocks fell.';
+          const options = { strategy: 'semantic', chunkSize: 200, chunkOverlap: 0 };
+          const typed = await engine.chunk(content, { ...options,
+            embedFn: (s) => [Float32Array.of(1, 0), Float32Array.of(0, 1)] });
+          const missing = await engine.chunk(content, { ...options, embedFn: () => undefined })
+            .then(() => 'resolved', (e) => [e.constructor.name, e.message]);
+          return { typed: typed.map((c) => c.content), missing };
+        }"""
+    )
+    assert got["typed"] == ["Cats purr.", "Stocks fell."]
+    assert got["missing"] == ["TypeError", "embed_fn must return a list of vectors, got NoneType None"]
+
+
+def test_metadata_json_cannot_carry_is_put_on_the_chunks_as_given(chunker_page):
+    # The original takes any object as metadata; a cycle or a BigInt must not break the call.
+    got = chunker_page.evaluate(
+        """async () => {
+          const metadata = { source: 'a.md', size: 10n };
+          metadata.self = metadata;
+          const chunks = await new api.SemanticChunker().chunk('Hello there.', metadata);
+          const refused = await new api.SemanticChunker().chunk('x', [1])
+            .then(() => 'resolved', (e) => [e.constructor.name, e.message]);
+          return { same: chunks.every((c) => c.metadata === metadata), refused };
+        }"""
+    )
+    assert got["same"] is True
+    assert got["refused"] == ["TypeError", "metadata must be a mapping or None, got list [1]"]
+
+
 def test_an_embed_fn_that_throws_rejects_the_call_with_its_own_error(chunker_page):
     got = chunker_page.evaluate(
         """async () => {

@@ -106,7 +106,9 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   async function embed({ id, call: callId, sentences }) {
     const call = calls.get(callId);
     try {
-      const vectors = toJson(await call.embedFn(JSON.parse(sentences)));
+      const answer = await call.embedFn(JSON.parse(sentences));
+      // undefined is no JSON; as null it reaches Python, which says what it wanted.
+      const vectors = toJson(answer === undefined ? null : answer);
       worker.postMessage({ type: 'embedded', id, vectors });
     } catch (error) {
       call.embedError = error;
@@ -156,7 +158,11 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
 
     /** Cut `text`; answers `[{text, index, startOffset, endOffset, boundaryType, metadata?}]`. */
     chunk(text, metadata) {
-      const args = { config: this.#config, text, metadata };
+      // Python checks that metadata is a mapping; the chunks get the caller's own object (here,
+      // in unpackChunks), so an object goes across as {}: its contents may be anything the
+      // original takes (a cycle, a BigInt), which JSON could not carry.
+      const isObject = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata);
+      const args = { config: this.#config, text, metadata: isObject ? {} : metadata };
       const finish = (packed) => unpackChunks(text, packed, metadata);
       return call('SemanticChunker.chunk', args, { textKey: 'text', finish });
     }
@@ -225,9 +231,12 @@ function unpackChunks(text, { spans, boundaries, texts }, metadata) {
 }
 
 // JSON for the bridge. JSON would turn NaN and Infinity into null, which reads as "use the
-// default"; as strings they reach Python, which names them in its TypeError.
+// default"; as strings they reach Python, which names them in its TypeError. Typed arrays
+// (Float32Array vectors from an embedding model) go as the arrays of numbers they are.
 function toJson(value) {
-  return JSON.stringify(value, (key, item) =>
-    typeof item === 'number' && !Number.isFinite(item) ? String(item) : item,
-  );
+  return JSON.stringify(value, (key, item) => {
+    if (typeof item === 'number' && !Number.isFinite(item)) return String(item);
+    if (ArrayBuffer.isView(item) && !(item instanceof DataView)) return Array.from(item);
+    return item;
+  });
 }
