@@ -403,7 +403,12 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
                 # The parent class does the safe join (no `..` escapes) below `directory`.
                 self.directory = str(folder)
                 local = super().translate_path("/" + url_path[len(prefix) :])
-                # A NUL ("%00") makes no file name: a 404, not a crash in os.stat.
+                # A NUL ("%00") or a lone surrogate ("%ED%A0%80") makes no file name: a 404,
+                # not a crash in os.stat or open.
+                try:
+                    os.fsencode(local)
+                except UnicodeEncodeError:
+                    return ""
                 return "" if "\0" in local else local
         return ""  # matches no mount: a 404
 

@@ -452,8 +452,16 @@ def test_mime_types(site_url, path, mime):
 
 
 def test_no_directory_listing_and_no_escape(site_url):
-    # "%00": no such file name (it once crashed the handler); "%2562...": unquoted once only.
-    for path in ("/pyodide/", "/../build.py", "/%2e%2e/build.py", "/index.html%00", "/%2562undle.js"):
+    # "%00" and a lone surrogate: no such file name (each once crashed the handler);
+    # "%2562...": unquoted once only.
+    for path in (
+        "/pyodide/",
+        "/../build.py",
+        "/%2e%2e/build.py",
+        "/index.html%00",
+        "/%ED%A0%80",
+        "/%2562undle.js",
+    ):
         with pytest.raises(urllib.error.HTTPError) as raised:
             _headers(site_url + path)
         assert raised.value.code == 404
