@@ -37,6 +37,16 @@ SENTENCE_END_RE = re.compile(rf"\.[{WS_CLASS}]+")
 # The spaces a fixed split skips before the next part starts (spaces only, as the original).
 SPACES_RE = re.compile(" *")
 
+# The options of SemanticChunker, in the constructor's order.
+_OPTIONS = (
+    "target_size",
+    "max_size",
+    "min_size",
+    "overlap",
+    "preserve_code_blocks",
+    "respect_headings",
+)
+
 # After the last segment: a heading, which joins nothing and is never built.
 _END: tuple[Segment] = ("", -1, "heading"),
 
@@ -59,14 +69,7 @@ class SemanticChunker:
         ['heading', 'heading']
     """
 
-    __slots__ = (
-        "target_size",
-        "max_size",
-        "min_size",
-        "overlap",
-        "preserve_code_blocks",
-        "respect_headings",
-    )
+    __slots__ = _OPTIONS
 
     def __init__(
         self,
@@ -89,21 +92,28 @@ class SemanticChunker:
         for name, value in options.items():
             object.__setattr__(self, name, value)
 
+    # Options are checked once, at construction: one set later, unchecked, could make chunk()
+    # loop forever (target_size 0) or fail deep inside. A subclass's own attributes are free.
     def __setattr__(self, name: str, value: Any) -> None:
-        # Options are checked once, here at construction: one set later unchecked could make
-        # chunk() loop forever (target_size 0) or fail deep inside.
-        raise AttributeError(
-            f"SemanticChunker options cannot change after construction (tried {name}="
-            f"{value!r:.80}); make a new SemanticChunker({name}=...)"
-        )
+        if name in _OPTIONS:
+            raise AttributeError(
+                f"SemanticChunker options cannot change after construction (tried {name}="
+                f"{value!r:.80}); make a new SemanticChunker({name}=...)"
+            )
+        object.__setattr__(self, name, value)
 
-    def __reduce__(self) -> tuple[type[SemanticChunker], tuple[Any, ...]]:
-        # copy and pickle remake it through the constructor (setting slots is refused).
-        return type(self), tuple(getattr(self, name) for name in self.__slots__)
+    def __delattr__(self, name: str) -> None:
+        if name in _OPTIONS:
+            raise AttributeError(f"SemanticChunker options cannot be deleted (tried {name})")
+        object.__delattr__(self, name)
+
+    def __reduce__(self) -> tuple[Callable[..., SemanticChunker], tuple[Any, ...]]:
+        # copy and pickle remake it with its options checked again (setting them is refused).
+        return _remake, (type(self), {name: getattr(self, name) for name in _OPTIONS})
 
     def __repr__(self) -> str:
-        options = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"SemanticChunker({options})"
+        options = ", ".join(f"{name}={getattr(self, name)!r}" for name in _OPTIONS)
+        return f"{type(self).__name__}({options})"
 
     def chunk(self, text: str, metadata: Mapping[str, Any] | None = None) -> list[Chunk]:
         """Cut `text` into chunks, in order; `[]` for empty or white-space-only text.
@@ -115,7 +125,8 @@ class SemanticChunker:
         require_text("text", text)
         if metadata is not None and not isinstance(metadata, Mapping):
             raise TypeError(
-                f"metadata must be a mapping or None, got {type(metadata).__name__} {metadata!r:.80}"
+                "metadata must be a mapping or None, "
+                f"got {type(metadata).__name__} {metadata!r:.80}"
             )
         if is_blank(text):
             return []
@@ -238,6 +249,13 @@ class SemanticChunker:
                 previous = own
             own, own_at, own_boundary = text, offset, boundary
         return chunks
+
+
+def _remake(cls: type[SemanticChunker], options: dict[str, Any]) -> SemanticChunker:
+    """A `cls` with `options`, whatever the constructor of a subclass takes (see `__reduce__`)."""
+    chunker = cls.__new__(cls)
+    SemanticChunker.__init__(chunker, **options)
+    return chunker
 
 
 def split_sentences(text: str) -> list[str]:

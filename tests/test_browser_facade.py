@@ -143,7 +143,8 @@ def test_embed_fn_may_answer_typed_arrays_and_undefined_is_named(chunker_page):
         }"""
     )
     assert got["typed"] == ["Cats purr.", "Stocks fell."]
-    assert got["missing"] == ["TypeError", "embed_fn must return a list of vectors, got NoneType None"]
+    missing = "embed_fn must return a list of vectors, got NoneType None"
+    assert got["missing"] == ["TypeError", missing]
 
 
 def test_metadata_json_cannot_carry_is_put_on_the_chunks_as_given(chunker_page):

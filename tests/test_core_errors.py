@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import array
 import asyncio
+import copy
 import json
 import pickle
 from math import inf, nan
@@ -166,9 +167,28 @@ def test_options_cannot_change_after_construction():
     with pytest.raises(AttributeError, match="target_size=0"):
         chunker.target_size = 0
     assert chunker.target_size == 50
+    with pytest.raises(AttributeError, match="target_size"):
+        del chunker.target_size
     again = pickle.loads(pickle.dumps(chunker))
     assert repr(again) == repr(chunker)
     assert again.chunk("word " * 40) == chunker.chunk("word " * 40)
+
+
+class Tagged(SemanticChunker):
+    """A subclass with a constructor of its own and an attribute of its own."""
+
+    __slots__ = ("tag",)
+
+    def __init__(self, tag: str, **options: int) -> None:
+        super().__init__(**options)
+        self.tag = tag
+
+
+def test_a_subclass_keeps_its_options_through_a_copy():
+    tagged = Tagged("docs", target_size=7, overlap=3)
+    twin = copy.copy(tagged)
+    assert type(twin) is Tagged and (twin.target_size, twin.overlap) == (7, 3)
+    assert repr(twin).startswith("Tagged(target_size=7")
 
 
 class Vector:
