@@ -759,8 +759,8 @@ def test_settings_live_in_the_url_and_a_link_reproduces_them(page, browser, boot
 
 
 def test_settings_that_would_make_too_many_chunks_are_refused_at_the_field(page):
-    # Chunk size 1 on 300,000 characters: 300,000 windows would keep the worker busy for
-    # seconds and the page drawing; the field says so at once and nothing runs.
+    # Chunk size 1 on 300,000 characters: up to 600,000 windows would keep the worker busy
+    # for seconds and the page drawing; the field says so at once and nothing runs.
     text = "word " * 60_000
     set_mode(page, "engine")
     set_settings(page, strategy="fixed", chunkSize=512, chunkOverlap=0)
@@ -769,7 +769,7 @@ def test_settings_that_would_make_too_many_chunks_are_refused_at_the_field(page)
     page.fill("#setting-chunkSize", "1")
     wait_until(page, "document.getElementById('setting-chunkSize-error').textContent !== ''")
     message = page.text_content("#setting-chunkSize-error")
-    assert "Chunk size 1" in message and "300,000" in message and "at least 3" in message
+    assert "Chunk size 1" in message and "600,000 chunks" in message and "at least 6" in message
     assert page.evaluate("document.getElementById('results').classList.contains('stale')")
     time.sleep(0.5)
     assert runs(page) == before and page.evaluate("document.body.dataset.busy") == "false"
@@ -785,6 +785,29 @@ def test_settings_that_would_make_too_many_chunks_are_refused_at_the_field(page)
     before = runs(page)
     page.fill("#setting-targetSize", "1000")
     settled(page, before)
+
+
+def test_a_refused_setting_drops_the_run_still_going_for_the_one_before(page):
+    # Its result must not come back drawn as if it were for the refused settings.
+    got = page.evaluate(
+        """async () => {
+          const { createScheduler } = await import('/playground/scheduler.js');
+          const drawn = [];
+          const finish = [];
+          const work = (job) => new Promise((resolve) => finish.push(() => resolve(job)));
+          const scheduler = createScheduler(work,
+            { onResult: (result) => drawn.push(result), onError: () => {}, onBusy: () => {} });
+          scheduler.request('settings before');
+          scheduler.cancel();
+          finish[0]();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          scheduler.request('settings after');
+          finish[1]();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return drawn;
+        }"""
+    )
+    assert got == ["settings after"]
 
 
 def test_invalid_setting_is_reported_at_the_field_and_keeps_the_result(page):

@@ -165,10 +165,11 @@ function rerun() {
     controls.setError(setting.name, missing ? `${setting.label} needs a number.` : '');
     blank ||= missing;
   }
-  if (blank) return markStale();
-  const tooMany = tooManyChunks(state.mode, state.values, source.text.length);
-  if (tooMany) {
-    controls.setError(tooMany.name, tooMany.message);
+  const tooMany = blank ? null : tooManyChunks(state.mode, state.values, source.text.length);
+  if (tooMany) controls.setError(tooMany.name, tooMany.message);
+  if (blank || tooMany) {
+    // A run still going for the settings before must not come back as if it were for these.
+    scheduler.cancel();
     return markStale();
   }
   scheduler.request({ mode: state.mode, values: { ...state.values }, text: source.text,

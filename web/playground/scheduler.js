@@ -39,5 +39,11 @@ export function createScheduler(work, { onResult, onError, onBusy }) {
       pending = { job, generation: latest };
       if (!running) drain();
     },
+
+    /** Drop every request not yet answered: the settings changed to ones the page refuses. */
+    cancel() {
+      latest += 1;
+      pending = null;
+    },
   };
 }

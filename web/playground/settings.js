@@ -51,32 +51,38 @@ const SETTINGS = [
 export const MAX_CHUNKS = 100_000;
 
 /**
- * Why `values` would cut a text of `length` characters into more than MAX_CHUNKS chunks, at
- * the setting to change, or null. The bound counts the smallest step a cut can take: a window
- * of the engine moves on by chunk size less overlap; SemanticChunker cuts what is oversized
- * every target size (its other cuts follow the text's own paragraphs and headings). Values the
- * chunker itself refuses are left to its own message.
+ * Why `values` could cut a text of `length` characters into more than MAX_CHUNKS chunks, at
+ * the setting to change, or null. The size settings bound the count: two windows of the
+ * engine move on by more than chunk size less overlap, and two parts SemanticChunker cuts
+ * from an oversized piece by more than target size (its other cuts follow the text's own
+ * headings and paragraphs, which no setting bounds). Values the chunker itself refuses are
+ * left to its own message.
  */
 export function tooManyChunks(mode, values, length) {
   let name;
   let step;
   if (mode === 'engine') {
+    const { chunkSize, chunkOverlap } = values;
+    if (![chunkSize, chunkOverlap].every(Number.isInteger) || chunkOverlap < 0) return null;
     name = 'chunkSize';
-    step = values.chunkSize - values.chunkOverlap;
+    step = chunkSize - chunkOverlap;
   } else if (mode === 'semantic') {
+    if (!Number.isInteger(values.targetSize)) return null;
     name = 'targetSize';
     step = values.targetSize;
   } else {
     return null;  // a passage holds at least one whole turn
   }
-  if (!(step >= 1) || length / step <= MAX_CHUNKS) return null;
+  const most = Math.ceil((2 * length) / step);
+  if (step < 1 || most <= MAX_CHUNKS) return null;
   const setting = SETTINGS.find((s) => s.mode === mode && s.name === name);
-  const least = Math.ceil(length / MAX_CHUNKS) + (mode === 'engine' ? values.chunkOverlap : 0);
+  const overlap = mode === 'engine' ? values.chunkOverlap : 0;
+  const least = Math.ceil((2 * length) / MAX_CHUNKS) + overlap;
   return {
     name,
     message: `${setting.label} ${values[name]} could cut this ${length.toLocaleString('en')}-`
-      + `character text into up to ${Math.floor(length / step).toLocaleString('en')} chunks, more `
-      + `than the page shows (${MAX_CHUNKS.toLocaleString('en')}): make it at least `
+      + `character text into as many as ${most.toLocaleString('en')} chunks, more than the `
+      + `page shows (${MAX_CHUNKS.toLocaleString('en')}): make it at least `
       + `${least.toLocaleString('en')}, or the text shorter.`,
   };
 }
