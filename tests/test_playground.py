@@ -964,7 +964,12 @@ def test_a_text_the_browser_cannot_keep_is_said_to_stay_in_the_page_only(page):
     )
     show_text(page, "# Too much\n\nNo room left to keep this.", "own-document")
     note = wait_until(page, "document.getElementById('text-kept').textContent")
-    assert "too large" in note and "while the page is open" in note
+    assert "no room left" in note and "while the page is open" in note
+    # The note is about that text: another source shown, it goes; back, it comes back.
+    show_text(page, GUIDE, "guide")
+    assert page.text_content("#text-kept") == ""
+    page.select_option("#source", "own-document")
+    wait_until(page, "document.getElementById('text-kept').textContent.includes('no room')")
     page.evaluate(
         "() => Object.keys(sessionStorage).filter((k) => k.startsWith('junk-'))"
         ".forEach((k) => sessionStorage.removeItem(k))"

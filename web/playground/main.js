@@ -114,6 +114,7 @@ async function showSource(id) {
   }
   if (state.shown[kind] !== id || MODE_INPUT[state.mode] !== kind) return;  // overtaken
   input.show(source);
+  $('text-kept').textContent = NOT_KEPT[source.kept ?? 'kept'];
   $('text-error').textContent = '';
   rerun();
 }
@@ -125,10 +126,18 @@ function openFile(name, text) {
   showSource(id);
 }
 
+// What the page says under a text it could not keep for a reload, by why.
+const NOT_KEPT = {
+  kept: '',
+  full: 'The browser has no room left to keep this text across a reload (a few MB a tab); '
+    + 'it stays here while the page is open.',
+  refused: 'This browser does not let the page keep text across a reload; it stays here '
+    + 'while the page is open.',
+};
+
 /** Keep `source`'s text for a reload, and say so on the page when the browser refuses. */
 function keepText(source) {
-  $('text-kept').textContent = sources.keep(source) ? '' : 'This text is too large for the '
-    + 'browser to keep across a reload; it stays here while the page is open.';
+  $('text-kept').textContent = NOT_KEPT[sources.keep(source)];
 }
 
 let editTimer = 0;

@@ -30,29 +30,39 @@ function stored(id) {
   }
 }
 
-/** Keep `value` under `id`; false when the browser refuses (over its quota of a few MB),
- * and then an older value is dropped too, so that a reload never brings back a stale text. */
+/**
+ * Keep `value` under `id`: 'kept', or why not: 'full' (over the tab's quota of a few MB) or
+ * 'refused' (no storage here: a sandboxed frame, a privacy setting). When not kept, an older
+ * value is dropped too, so that a reload never brings back a stale text.
+ */
 function store(id, value) {
   try {
     sessionStorage.setItem(storageKey(id), value);
-    return true;
-  } catch {
-    try {
-      sessionStorage.removeItem(storageKey(id));
-    } catch {
-      // storage refused altogether: nothing was kept
-    }
-    return false;
+    return 'kept';
+  } catch (error) {
+    forget(id);
+    return error?.name === 'QuotaExceededError' ? 'full' : 'refused';
   }
 }
 
-function keptFiles() {
+function forget(id) {
   try {
-    const files = JSON.parse(stored(FILES_KEY) ?? '[]');
-    return Array.isArray(files) ? files : [];
+    sessionStorage.removeItem(storageKey(id));
+  } catch {
+    // no storage at all: nothing was kept
+  }
+}
+
+/** The opened files kept before a reload, each `{id: 'file-N', name}`. */
+function keptFiles() {
+  let files;
+  try {
+    files = JSON.parse(stored(FILES_KEY) ?? '[]');
   } catch {
     return [];  // written by another version of the page
   }
+  return Array.isArray(files) ? files.filter((file) => /^file-[0-9]+$/.test(file?.id)
+    && typeof file.name === 'string' && stored(file.id) !== null) : [];
 }
 
 export function createSources() {
@@ -64,19 +74,27 @@ export function createSources() {
     name: 'transcript.json', text: stored('own-transcript') ?? '' });
   // A sample's text is fetched when first shown, unless it was edited and kept.
   for (const sample of SAMPLES) add({ ...sample, text: stored(sample.id), sample: true });
-  const files = keptFiles().filter(({ id }) => stored(id) !== null);
+  const files = keptFiles();
   for (const { id, name } of files) {
     add({ id, kind: kindOfFile(name), label: `File: ${name}`, name, text: stored(id) });
   }
   let lastFile = Math.max(0, ...files.map(({ id }) => Number(id.slice('file-'.length)) || 0));
   const isFile = (id) => id.startsWith('file-');
+  const listFile = (source) => {
+    if (!isFile(source.id) || files.some(({ id }) => id === source.id)) return 'kept';
+    const entry = { id: source.id, name: source.name };
+    const listed = store(FILES_KEY, JSON.stringify([...files, entry]));
+    if (listed === 'kept') files.push(entry);
+    else store(FILES_KEY, JSON.stringify(files));  // the list as it was
+    return listed;
+  };
+  // A file's text is only of use listed: if the list cannot be kept, neither is the text.
   const keep = (source) => {
-    if (!store(source.id, source.text)) return false;
-    if (isFile(source.id) && !files.some(({ id }) => id === source.id)) {
-      files.push({ id: source.id, name: source.name });
-      store(FILES_KEY, JSON.stringify(files));
-    }
-    return true;
+    let outcome = store(source.id, source.text);
+    if (outcome === 'kept') outcome = listFile(source);
+    if (outcome !== 'kept') forget(source.id);
+    source.kept = outcome;
+    return outcome;
   };
 
   return {
@@ -91,7 +109,7 @@ export function createSources() {
         name, text });
     },
 
-    /** Keep a source's text for a reload of the tab; false when the browser refused it. */
+    /** Keep a source's text for a reload of the tab: 'kept', 'full' or 'refused'. */
     keep,
 
     /** The source last shown for `kind` ('document' or 'transcript') before a reload. */
