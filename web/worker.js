@@ -35,17 +35,16 @@ python.then(
 
 async function boot() {
   progress('runtime', 0, `Loading Pyodide ${pyodideVersion}…`);
-  const micropipUrl = new URL(bundle.micropip, base).href;
   // Downloaded while Python starts, so that installing it waits on no request.
   const wheel = download(new URL(bundle.wheel, base));
   const pyodide = await loadPyodide({
     indexURL: new URL('pyodide/', base).href,
-    // Loaded while Python starts. By URL: the lock file's entry for micropip names another
-    // build (its sha256 differs), and a failed load only logs, so it is checked below.
-    packages: [micropipUrl],
+    // Loaded while Python starts, as the site's lock file lists it (build.py writes that
+    // file). A failed load only logs, so it is checked below.
+    packages: ['micropip'],
   });
   if (!pyodide.loadedPackages.micropip) {
-    throw new Error(`micropip did not load from ${micropipUrl} (the console says why)`);
+    throw new Error(`micropip did not load from ${bundle.micropip} (the console says why)`);
   }
   const pythonVersion = pyodide.runPython('import sys; sys.version.split()[0]');
   progress('python', 0.7, `Python ${pythonVersion} is running`);
