@@ -136,6 +136,18 @@ def test_the_sites_lock_file_lists_what_the_site_serves(built_site):
     assert entry["name"] == "micropip" and entry["imports"] == ["micropip"]
 
 
+def test_the_sites_micropip_is_the_pypi_wheel_with_bytecode_for_sources(built_site):
+    with zipfile.ZipFile(build.CACHE / build.MICROPIP_WHEEL) as pypi:
+        modules = {name for name in pypi.namelist() if name.endswith(".py")}
+        others = set(pypi.namelist()) - modules
+        record_name = next(name for name in others if name.endswith(".dist-info/RECORD"))
+    with zipfile.ZipFile(built_site / "pyodide" / build.MICROPIP_WHEEL) as served:
+        names = set(served.namelist())
+        record = served.read(record_name).decode()
+    assert modules and names == others | {name + "c" for name in modules}
+    assert {line.split(",")[0] for line in record.splitlines()} == names
+
+
 def test_the_sites_standard_library_is_the_npm_one_compiled(built_site):
     with zipfile.ZipFile(build.NODE_MODULES / "pyodide" / build.PYODIDE_STDLIB) as shipped:
         modules = {name for name in shipped.namelist() if name.endswith(".py")}
