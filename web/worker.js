@@ -4,6 +4,8 @@
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
 // Messages in:  {type: 'call', id, operation, request, textKey, text, embed} (text: a string)
+//               {type: 'call', id, operation, request, textKey, sameText: true, embed}
+//                 (the text of the last call that sent one, again)
 //               {type: 'embedded', id, vectors} | {type: 'embedded', id, error}
 // Messages out: {type: 'progress', stage, fraction, message}
 //               {type: 'ready', versions, bootMs} | {type: 'failed', message}
@@ -20,6 +22,9 @@ const post = (message) => self.postMessage(message);
 const progress = (stage, fraction, message) => post({ type: 'progress', stage, fraction, message });
 
 const encoder = new TextEncoder();
+
+// The last text a call sent, as UTF-16 bytes: what a call marked `sameText` runs on.
+let lastUnits;
 
 // Embedding requests waiting for the page, by id.
 const embedding = new Map();
@@ -101,11 +106,14 @@ self.onmessage = ({ data }) => {
   }
 };
 
-async function run({ id, operation, request, textKey, text, embed }) {
+async function run({ id, operation, request, textKey, text, sameText, embed }) {
+  // Copied here rather than on the page's thread, which stays free for the page; and before
+  // anything is awaited, so that `lastUnits` follows the calls in the order they came.
+  let units;
+  if (sameText) units = lastUnits;
+  else if (text !== undefined) units = lastUnits = utf16Bytes(text);
   try {
     const { bridge } = await python;
-    // Copied here rather than on the page's thread, which stays free for the page.
-    const units = text === undefined ? undefined : utf16Bytes(text);
     let bytes;
     if (embed) {
       // Python awaits this function's promise while other calls go on.
