@@ -330,7 +330,7 @@ def _site_lock(micropip: Path) -> str:
     serves, micropip, as the site serves it (compiled, so its sha256 is not the npm entry's).
 
     The npm lock file lists 357 packages whose files the site does not hold, and `import
-    micropip` turns that whole list into Python dicts (about 40 ms in the browser, a tenth of
+    micropip` turns that whole list into Python dicts (40-60 ms in Chromium here, a tenth of
     what micropip costs the boot). Listed by name, micropip loads with its checksum checked.
     """
     lock = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
