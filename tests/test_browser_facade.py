@@ -308,6 +308,41 @@ def test_fifty_calls_in_flight_each_get_their_own_answer(chunker_page):
             assert answer == [f"word{i}", "number", str(i)]
 
 
+def test_calls_on_the_same_text_again_in_flight_with_others_each_get_their_own_answer(
+    chunker_page,
+):
+    """A call on the text of the call before sends no text (chunker.js): the worker must
+    run each on its own text, whatever else is in flight."""
+    got = chunker_page.evaluate(
+        """async ([handbook, astral]) => {
+          const small = new api.SemanticChunker({ targetSize: 60, overlap: 10 });
+          const calls = [
+            small.chunk(handbook),
+            small.chunk(handbook),
+            api.lexicalTokens('other words'),
+            small.chunk(handbook),
+            small.chunk(astral),
+            api.snippetAround(astral, ['delta']),
+            new api.SemanticChunker().chunk(astral),
+            small.chunk(handbook),
+            small.chunk(handbook.replaceAll('\\n', ' ')), // as long, but not the same
+            small.chunk(`${handbook}`.slice(0)),
+          ];
+          return Promise.all(calls);
+        }""",
+        [HANDBOOK, ASTRAL_TEXT],
+    )
+    small = SemanticChunker(target_size=60, overlap=10)
+    on_handbook = [c.to_dict() for c in small.chunk(HANDBOOK)]
+    at = utf16_offset(ASTRAL_TEXT, snippet_around(ASTRAL_TEXT, ["delta"]).at)
+    assert got[0] == got[1] == got[3] == got[7] == got[9] == on_handbook
+    assert got[8] == [c.to_dict() for c in small.chunk(HANDBOOK.replace("\n", " "))]
+    assert got[2] == ["other", "words"]
+    assert [c["text"] for c in got[4]] == [c.text for c in small.chunk(ASTRAL_TEXT)]
+    assert got[5] == {"at": at, "text": snippet_around(ASTRAL_TEXT, ["delta"]).text}
+    assert [c["text"] for c in got[6]] == [c.text for c in SemanticChunker().chunk(ASTRAL_TEXT)]
+
+
 def test_offsets_slice_the_same_text_in_javascript_as_in_python(chunker_page):
     """SemanticChunker offsets, snippet `at`, turn spans and located chunks, emoji included."""
     chunker_page.evaluate("(text) => { window.astral = text; }", ASTRAL_TEXT)

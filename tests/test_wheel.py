@@ -105,8 +105,7 @@ def test_the_sites_wheels_run_under_pyodide_in_node(wheel, built_site):
     out = subprocess.run(
         [
             "node", str(ROOT / "tests" / "node" / "wheel_in_pyodide.mjs"),
-            str(build.NODE_MODULES / "pyodide"),
-            str(built_site / "pyodide" / build.MICROPIP_WHEEL),
+            str(built_site / "pyodide"),
             str(built_site / "wheels" / wheel.name),
             "SemanticChunker.chunk",
             request,
@@ -121,6 +120,32 @@ def test_the_sites_wheels_run_under_pyodide_in_node(wheel, built_site):
     # The same bridge, the same answer, in CPython and in Pyodide.
     assert answer["reply"] == json.loads(handle("SemanticChunker.chunk", request))
     assert len(answer["reply"]["result"]) > 1
+
+
+def test_the_sites_lock_file_lists_what_the_site_serves(built_site):
+    """micropip alone, as served (the browser checks the checksum as it loads it), and the npm
+    package's runtime description unchanged."""
+    shipped = json.loads((build.NODE_MODULES / "pyodide" / build.PYODIDE_LOCK).read_text())
+    lock = json.loads((built_site / "pyodide" / build.PYODIDE_LOCK).read_text())
+    assert lock["info"] == shipped["info"]
+    assert list(lock["packages"]) == ["micropip"]
+    entry = lock["packages"]["micropip"]
+    served = (built_site / "pyodide" / entry["file_name"]).read_bytes()
+    assert entry["sha256"] == hashlib.sha256(served).hexdigest()
+    assert entry["version"] == shipped["packages"]["micropip"]["version"]
+    assert entry["name"] == "micropip" and entry["imports"] == ["micropip"]
+
+
+def test_the_sites_micropip_is_the_pypi_wheel_with_bytecode_for_sources(built_site):
+    with zipfile.ZipFile(build.CACHE / build.MICROPIP_WHEEL) as pypi:
+        modules = {name for name in pypi.namelist() if name.endswith(".py")}
+        others = set(pypi.namelist()) - modules
+        record_name = next(name for name in others if name.endswith(".dist-info/RECORD"))
+    with zipfile.ZipFile(built_site / "pyodide" / build.MICROPIP_WHEEL) as served:
+        names = set(served.namelist())
+        record = served.read(record_name).decode()
+    assert modules and names == others | {name + "c" for name in modules}
+    assert {line.split(",")[0] for line in record.splitlines()} == names
 
 
 def test_the_sites_standard_library_is_the_npm_one_compiled(built_site):

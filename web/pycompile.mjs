@@ -1,22 +1,24 @@
 // Build step (not part of the site): compile the Python the page loads, with Pyodide's own
 // Python, so that the browser never compiles it.
 //
-//   node pycompile.mjs PYODIDE_DIR IN OUT [IN OUT ...]
+//   node pycompile.mjs PYODIDE_DIR MODE IN OUT [MODE IN OUT ...]
 //
 // Pyodide's npm package ships its standard library as sources, and so do wheels: every
 // import in the page compiled them again, which was most of Pyodide's own boot and most of
 // what micropip costs after it. All pycs are unchecked-hash ones: Python uses them without
 // compiling or checking the sources (whose times mean nothing in Pyodide's file system).
 //
-// - A wheel (.whl) keeps its sources (tracebacks show them) and gains
-//   `__pycache__/<module>.cpython-3XX.pyc` for each; RECORD lists the new files.
-// - A zip of modules (.zip, the standard library) has each `x.py` replaced by `x.pyc`, which
-//   zipimport reads in its place: keeping the sources too would double the download.
+// - MODE --keep-sources (the chunker wheel: tracebacks show its sources): each `x.py` stays
+//   and gains `__pycache__/x.cpython-3XX.pyc`.
+// - MODE --sourceless (micropip's wheel, the standard library zip): each `x.py` is replaced
+//   by `x.pyc`, which Python imports in its place: half the files for micropip to unpack,
+//   and no doubled download.
+// A wheel's RECORD lists its files as they now are.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [pyodideDir, ...pairs] = process.argv.slice(2);
+const [pyodideDir, ...jobs] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href);
 const pyodide = await loadPyodide({ indexURL: pyodideDir + '/' });
 
@@ -25,7 +27,7 @@ import base64, hashlib, importlib.util, io, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
 
-def with_bytecode(data, is_wheel):
+def with_bytecode(data, keep_sources, is_wheel):
     entries = []
     with zipfile.ZipFile(io.BytesIO(data.to_bytes())) as archive:
         for info in archive.infolist():
@@ -36,7 +38,7 @@ def with_bytecode(data, is_wheel):
             code = compile(source, info.filename, "exec", dont_inherit=True)
             checksum = importlib.util.source_hash(source)
             pyc = bytes(_code_to_hash_pyc(code, checksum, checked=False))
-            if is_wheel:
+            if keep_sources:
                 cached = importlib.util.cache_from_source(info.filename)
                 entries += [(info.filename, source), (cached, pyc)]
             else:
@@ -63,9 +65,12 @@ def _digest(data):
 with_bytecode
 `);
 
-for (let i = 0; i < pairs.length; i += 2) {
-  const [input, output] = [pairs[i], pairs[i + 1]];
-  const compiled = withBytecode(new Uint8Array(readFileSync(input)), input.endsWith('.whl'));
+const MODES = { '--keep-sources': true, '--sourceless': false };
+for (let i = 0; i < jobs.length; i += 3) {
+  const [mode, input, output] = jobs.slice(i, i + 3);
+  if (!(mode in MODES)) throw new Error(`pycompile.mjs: unknown mode ${mode}`);
+  const data = new Uint8Array(readFileSync(input));
+  const compiled = withBytecode(data, MODES[mode], input.endsWith('.whl'));
   // Written whole or not at all: build.py takes any file it finds as done.
   writeFileSync(`${output}.part`, compiled.toJs());
   renameSync(`${output}.part`, output);

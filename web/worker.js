@@ -4,6 +4,8 @@
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
 // Messages in:  {type: 'call', id, operation, request, textKey, text, embed} (text: a string)
+//               {type: 'call', id, operation, request, textKey, sameText: true, embed}
+//                 (the text of the last call that sent one, again)
 //               {type: 'embedded', id, vectors} | {type: 'embedded', id, error}
 // Messages out: {type: 'progress', stage, fraction, message}
 //               {type: 'ready', versions, bootMs} | {type: 'failed', message}
@@ -21,6 +23,9 @@ const progress = (stage, fraction, message) => post({ type: 'progress', stage, f
 
 const encoder = new TextEncoder();
 
+// The last text a call sent, as UTF-16 bytes: what a call marked `sameText` runs on.
+let lastUnits;
+
 // Embedding requests waiting for the page, by id.
 const embedding = new Map();
 let nextEmbedId = 1;
@@ -35,28 +40,38 @@ python.then(
 
 async function boot() {
   progress('runtime', 0, `Loading Pyodide ${pyodideVersion}…`);
-  const micropipUrl = new URL(bundle.micropip, base).href;
   // Downloaded while Python starts, so that installing it waits on no request.
   const wheel = download(new URL(bundle.wheel, base));
   const pyodide = await loadPyodide({
     indexURL: new URL('pyodide/', base).href,
-    // Loaded while Python starts. By URL: the lock file's entry for micropip names another
-    // build (its sha256 differs), and a failed load only logs, so it is checked below.
-    packages: [micropipUrl],
+    // Loaded while Python starts, as the site's lock file lists it (build.py writes that
+    // file). A failed load only logs, so it is checked below.
+    packages: ['micropip'],
   });
   if (!pyodide.loadedPackages.micropip) {
-    throw new Error(`micropip did not load from ${micropipUrl} (the console says why)`);
+    throw new Error(`micropip did not load from ${bundle.micropip} (the console says why)`);
   }
   const pythonVersion = pyodide.runPython('import sys; sys.version.split()[0]');
   progress('python', 0.7, `Python ${pythonVersion} is running`);
   progress('packages', 0.8, `Installing chunker from ${bundle.wheel}…`);
   // micropip installs from Pyodide's file system ("emfs:") what was downloaded above. The
   // wheel has no dependencies, and deps=False keeps micropip from asking PyPI anyway.
+  // The imports make some 28,000 objects that live as long as the worker: the collector
+  // would walk them five times over (15-20 ms in Chromium here) and free none, so it waits
+  // until they are made, then freezes them, so that no later collection walks them either.
   const wheelPath = `/tmp/${bundle.wheel.split('/').pop()}`;
   pyodide.FS.writeFile(wheelPath, await wheel);
-  await pyodide.runPythonAsync(
-    `import micropip\nawait micropip.install(${JSON.stringify(`emfs:${wheelPath}`)}, deps=False)`,
-  );
+  await pyodide.runPythonAsync(`
+import gc
+gc.disable()
+try:
+    import micropip
+    await micropip.install(${JSON.stringify(`emfs:${wheelPath}`)}, deps=False)
+    import chunker.bridge
+finally:
+    gc.freeze()
+    gc.enable()
+`);
   // Kept for the worker's life: every call goes through it.
   const bridge = pyodide.pyimport('chunker.bridge');
   const version = pyodide.runPython('import chunker; chunker.__version__');
@@ -91,11 +106,14 @@ self.onmessage = ({ data }) => {
   }
 };
 
-async function run({ id, operation, request, textKey, text, embed }) {
+async function run({ id, operation, request, textKey, text, sameText, embed }) {
+  // Copied here rather than on the page's thread, which stays free for the page; and before
+  // anything is awaited, so that `lastUnits` follows the calls in the order they came.
+  let units;
+  if (sameText) units = lastUnits;
+  else if (text !== undefined) units = lastUnits = utf16Bytes(text);
   try {
     const { bridge } = await python;
-    // Copied here rather than on the page's thread, which stays free for the page.
-    const units = text === undefined ? undefined : utf16Bytes(text);
     let bytes;
     if (embed) {
       // Python awaits this function's promise while other calls go on.

@@ -1,20 +1,22 @@
 // The wheel under Pyodide in Node, no browser: the quick first check of the browser path.
 //
-//   node wheel_in_pyodide.mjs PYODIDE_DIR MICROPIP_WHEEL CHUNKER_WHEEL OPERATION REQUEST
+//   node wheel_in_pyodide.mjs PYODIDE_DIR CHUNKER_WHEEL OPERATION REQUEST
 //
-// Installs micropip and the chunker wheel as the worker does (micropip by path, asserted;
-// the wheel with micropip, deps=False), then prints {bytecode, reply}: whether chunker was
-// installed with its compiled bytecode, and chunker.bridge.handle(OPERATION, REQUEST).
+// Boots the runtime in PYODIDE_DIR (the site's) and installs micropip and the chunker wheel
+// as the worker does (micropip by name, from the runtime's lock file, asserted; the wheel
+// with micropip, deps=False), then prints {bytecode, reply}: whether chunker was installed
+// with its compiled bytecode, and chunker.bridge.handle(OPERATION, REQUEST).
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [pyodideDir, micropipWheel, wheel, operation, request] = process.argv.slice(2);
+const [pyodideDir, wheel, operation, request] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href);
 const pyodide = await loadPyodide({ indexURL: pyodideDir + '/', stdout: () => {} });
-await pyodide.loadPackage(micropipWheel, { messageCallback: () => {} });
+// A failed load only logs: checked below.
+await pyodide.loadPackage('micropip', { messageCallback: () => {}, errorCallback: () => {} });
 if (!pyodide.loadedPackages.micropip) {
-  throw new Error(`micropip did not load from ${micropipWheel}`);
+  throw new Error(`micropip did not load from the lock file in ${pyodideDir}`);
 }
 const target = `/tmp/${basename(wheel)}`;
 pyodide.FS.writeFile(target, readFileSync(wheel));

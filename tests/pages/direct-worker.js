@@ -4,7 +4,7 @@
 import { loadPyodide } from '/pyodide/pyodide.mjs';
 import bundle from '/bundle.js';
 
-const pyodide = await loadPyodide({ indexURL: '/pyodide/', packages: [`/${bundle.micropip}`] });
+const pyodide = await loadPyodide({ indexURL: '/pyodide/', packages: ['micropip'] });
 const wheelUrl = new URL(`/${bundle.wheel}`, location.href).href;
 await pyodide.runPythonAsync(
   `import micropip\nawait micropip.install(${JSON.stringify(wheelUrl)}, deps=False)`,
