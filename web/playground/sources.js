@@ -53,7 +53,8 @@ function forget(id) {
   }
 }
 
-/** The opened files kept before a reload, each `{id: 'file-N', name}`. */
+/** The opened files kept before a reload, each `{id: 'file-N', name, text}`; their texts
+ * are read once (they may be megabytes, read as the page first paints). */
 function keptFiles() {
   let files;
   try {
@@ -61,8 +62,11 @@ function keptFiles() {
   } catch {
     return [];  // written by another version of the page
   }
-  return Array.isArray(files) ? files.filter((file) => /^file-[0-9]+$/.test(file?.id)
-    && typeof file.name === 'string' && stored(file.id) !== null) : [];
+  if (!Array.isArray(files)) return [];
+  return files
+    .filter((file) => /^file-[0-9]+$/.test(file?.id) && typeof file.name === 'string')
+    .map(({ id, name }) => ({ id, name, text: stored(id) }))
+    .filter(({ text }) => text !== null);
 }
 
 export function createSources() {
@@ -74,11 +78,12 @@ export function createSources() {
     name: 'transcript.json', text: stored('own-transcript') ?? '' });
   // A sample's text is fetched when first shown, unless it was edited and kept.
   for (const sample of SAMPLES) add({ ...sample, text: stored(sample.id), sample: true });
-  const files = keptFiles();
-  for (const { id, name } of files) {
-    add({ id, kind: kindOfFile(name), label: `File: ${name}`, name, text: stored(id) });
+  const files = [];  // the kept list, {id, name} each
+  for (const { id, name, text } of keptFiles()) {
+    add({ id, kind: kindOfFile(name), label: `File: ${name}`, name, text });
+    files.push({ id, name });
   }
-  let lastFile = Math.max(0, ...files.map(({ id }) => Number(id.slice('file-'.length)) || 0));
+  let lastFile = Math.max(0, ...files.map(({ id }) => Number(id.slice('file-'.length))));
   const isFile = (id) => id.startsWith('file-');
   const listFile = (source) => {
     if (!isFile(source.id) || files.some(({ id }) => id === source.id)) return 'kept';
