@@ -3,22 +3,26 @@
 The browser facade (`web/chunker.js`) sends each call as an operation name and one JSON
 request whose keys are the original's argument names (`text`, `config`, `options`, ...) and
 whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The large text
-of a call may come beside the request as UTF-16 bytes instead (`text_key` names its
-argument). `handle` answers JSON as ASCII bytes: `{"result": ...}` in the original's
-shape, or `{"error": {"name", "message"}}` for bad input, with the name of the JavaScript
-error to throw. One result comes packed: `SemanticChunker.chunk` answers where each chunk's
-text lies in the input (`pack_chunks`), and chunker.js cuts the texts out itself.
+of a call may come beside the request instead, as a `JsString` the worker decoded from the
+text's UTF-16 code units (`text_key` names its argument). `handle` answers bytes: 32-bit
+ints, then JSON as ASCII: `{"result": ...}` in the original's shape, or `{"error": {"name",
+"message"}}` for bad input, with the name of the JavaScript error to throw. One result comes
+packed: `SemanticChunker.chunk` answers where each chunk's text lies in the input
+(`pack_chunks`), as ints, and chunker.js cuts the texts out itself.
 
-Why bytes and JSON: in Pyodide, turning a 1 MB JavaScript string into a Python `str` takes
-about 13 ms and a non-ASCII `str` back into JavaScript far longer, while bytes cross in
-about 1 ms each way and a tree of proxies costs more than either. The text comes as UTF-16,
-JavaScript's own code units: copying them out costs the worker a third of encoding UTF-8
-once the text holds a non-Latin-1 character, a lone surrogate survives as it is, and their
-count tells at once whether the text has any character outside the BMP.
+Why bytes: in Pyodide, turning a 1 MB JavaScript string into a Python `str` takes about 13
+ms and a non-ASCII `str` back into JavaScript far longer, while bytes cross in about 1 ms
+each way and a tree of proxies costs more than either. The text comes as UTF-16, JavaScript's
+own code units, which the worker writes straight into a `bytearray` here: copying them out
+costs the worker a third of encoding UTF-8 once the text holds a non-Latin-1 character, a
+lone surrogate survives as it is, and their count tells at once whether the text has any
+character outside the BMP. A text is decoded once: the worker keeps its `JsString` for the
+calls on the same text after it.
 
 Why packed: most chunk texts are the input's own characters (the overlap and then the
 chunk's own text), and a slice costs JavaScript nothing, while writing 1 MB of chunk texts as
-JSON in Pyodide and parsing it back cost about as much as the chunking itself.
+JSON in Pyodide and parsing it back cost about as much as the chunking itself. The spans go
+as ints, which JavaScript reads where they lie (an `Int32Array`) instead of parsing them.
 
 Offsets are counted in code points in Python and in UTF-16 code units in JavaScript; they
 are converted here and nowhere else, so `text.slice(startOffset, endOffset)` in JavaScript
@@ -28,18 +32,23 @@ selects what `text[start_offset:end_offset]` selects in Python.
 from __future__ import annotations
 
 import json
+import sys
+from array import array
 from bisect import bisect_left
-from typing import Any, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, NamedTuple, Sequence, get_args
 
 from .engine import ChunkingEngine
 from .lexical import lexical_tokens, snippet_around
 from .locate import locate_chunks
-from .records import Chunk
+from .records import BoundaryType, Chunk
 from .semantic_chunker import SemanticChunker
 from .turns import chunk_turns
 
 __all__ = [
     "OPTION_NAMES",
+    "JsString",
+    "Packed",
     "astral_positions",
     "handle",
     "handle_async",
@@ -77,32 +86,76 @@ JS_ERROR_NAMES: dict[type[Exception], str] = {ValueError: "RangeError", TypeErro
 # surrogate (D800-DBFF), which starts each character outside the BMP, else 0.
 HIGH_SURROGATE_MARKS = bytes(1 if 0xD8 <= byte <= 0xDB else 0 for byte in range(256))
 
+# The boundary types a packed chunk names by their index here (chunker.js gets the list).
+BOUNDARY_TYPES: tuple[str, ...] = get_args(BoundaryType)
+_BOUNDARY_INDEX = {name: index for index, name in enumerate(BOUNDARY_TYPES)}
+
 # The embedding function as the worker hands it over: JSON sentences in, a promise of the
 # vectors as UTF-8 JSON out.
 JsonEmbed = Callable[[str], Awaitable[Any]]
 
 
+@dataclass(frozen=True, slots=True)
+class JsString:
+    """A JavaScript string as Python holds it: `text`, and where its characters outside the
+    BMP are (`astral`, as for `utf16_offsets`), found once for every call on it."""
+
+    text: str
+    """The string, a lone surrogate kept as the one character it is there."""
+    astral: tuple[int, ...]
+    """Where the characters outside the BMP are in `text`, in code points, in order."""
+
+    @classmethod
+    def from_utf16(cls, units: Any) -> JsString:
+        """The string whose UTF-16LE code units are `units` (JavaScript's own): bytes, or a
+        JavaScript Uint16Array (Pyodide's proxy of it, copied in once).
+
+        Example:
+            >>> JsString.from_utf16("a😀b".encode("utf-16-le"))
+            JsString(text='a😀b', astral=(1,))
+        """
+        utf16 = _bytes(units)
+        # "surrogatepass": a lone surrogate stays one character, as it was one unit.
+        text = utf16.decode("utf-16-le", "surrogatepass")
+        # Only searched for when there are more units than characters.
+        astral = astral_positions(utf16) if len(utf16) // 2 > len(text) else ()
+        return cls(text, tuple(astral))
+
+
+class Packed(NamedTuple):
+    """An operation's result in two parts: `ints` cross as 32-bit ints beside the JSON of
+    `result`, and chunker.js puts them together."""
+
+    ints: Sequence[int]
+    result: Any
+
+
 def pack_chunks(
     text: str, chunks: Sequence[Chunk], astral: Sequence[int] | None = None
-) -> dict[str, Any]:
+) -> Packed:
     """`SemanticChunker` chunks of `text` as spans of it, for chunker.js to cut out.
 
-    `spans` holds four JavaScript indices per chunk: `startOffset`, `endOffset`, and where
+    `ints` holds four JavaScript indices per chunk: `startOffset`, `endOffset`, and where
     its overlap lies, `leadFrom` and `leadTo`, so that its text is `text.slice(leadFrom,
-    leadTo) + text.slice(startOffset, endOffset)`. Usually the overlap ends where the chunk
-    starts (one slice), or where the chunk before ended. A text that is not the input's own
-    characters (a merge joins its parts with a blank line, the last line gains a line feed)
-    has `leadFrom` -1 and comes whole, the next of `texts`. `boundaries` holds each chunk's
-    `boundaryType`; the index is the position and `metadata` the caller's own object.
-    `astral` is as for `utf16_offsets`.
+    leadTo) + text.slice(startOffset, endOffset)`; then one int per chunk, the index of its
+    `boundaryType` in the result's `boundaryTypes`. Usually the overlap ends where the
+    chunk starts (one slice), or where the chunk before ended. A text that is not the
+    input's own characters (a merge joins its parts with a blank line, the last line gains a
+    line feed) has `leadFrom` -1 and comes whole, the next of the result's `texts`. The
+    index is the position and `metadata` the caller's own object. `astral` is as for
+    `utf16_offsets`.
 
     Each chunk costs one comparison of its text with the input (a `memcmp` when their
-    string kinds agree) and four ints: no dict, and no JSON of its text.
+    string kinds agree) and five ints: no dict, and no JSON of its text.
 
     Example (the second chunk: "o.\\n" from the first, then "# B\\n\\nThree.\\n"):
         >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree.\\n"
-        >>> pack_chunks(text, SemanticChunker(target_size=8, min_size=0, overlap=3).chunk(text))
-        {'spans': [0, 14, 0, 0, 15, 27, 11, 14], 'boundaries': ['heading', 'heading'], 'texts': []}
+        >>> chunker = SemanticChunker(target_size=8, min_size=0, overlap=3)
+        >>> packed = pack_chunks(text, chunker.chunk(text))
+        >>> packed.ints
+        [0, 14, 0, 0, 15, 27, 11, 14, 0, 0]
+        >>> packed.result
+        {'boundaryTypes': ('heading', 'paragraph', 'sentence', 'code-block', 'fixed'), 'texts': []}
     """
     spans: list[int] = []
     texts: list[str] = []
@@ -123,11 +176,9 @@ def pack_chunks(
             spans += (start, end, -1, -1)
             texts.append(whole)
         previous_end = end
-    return {
-        "spans": utf16_offsets(text, spans, astral),
-        "boundaries": [chunk.boundary_type for chunk in chunks],
-        "texts": texts,
-    }
+    ints = utf16_offsets(text, spans, astral)
+    ints += [_BOUNDARY_INDEX[chunk.boundary_type] for chunk in chunks]
+    return Packed(ints, {"boundaryTypes": BOUNDARY_TYPES, "texts": texts})
 
 
 def utf16_offsets(
@@ -177,17 +228,20 @@ def astral_positions(utf16: bytes) -> list[int]:
     return positions
 
 
-def handle(operation: str, request: str, text_key: str | None = None, text: Any = None) -> bytes:
-    """Run one call of the facade and answer its JSON reply, as ASCII bytes.
+def handle(
+    operation: str, request: str, text_key: str | None = None, text: JsString | None = None
+) -> bytes:
+    """Run one call of the facade and answer its reply.
 
-    `text`, when given, is the argument `text_key` as UTF-16LE bytes (or a JavaScript
-    Uint8Array, which Pyodide hands over as a buffer proxy).
+    `text`, when given, is the argument `text_key`. A reply is little-endian bytes: the
+    count of the ints that follow (32 bits), those ints (32 bits each, signed), then the
+    JSON as ASCII. Only a `Packed` result has ints.
 
     Example:
         >>> handle("lexicalTokens", '{"text": "Hello, world"}')
-        b'{"result":["hello","world"]}'
-        >>> handle("lexicalTokens", "{}", "text", "Größe 2".encode("utf-16-le"))
-        b'{"result":["gr\\\\u00f6\\\\u00dfe","2"]}'
+        b'\\x00\\x00\\x00\\x00{"result":["hello","world"]}'
+        >>> handle("lexicalTokens", "{}", "text", JsString("Größe 2", ()))
+        b'\\x00\\x00\\x00\\x00{"result":["gr\\\\u00f6\\\\u00dfe","2"]}'
     """
     args, astral = _arguments(request, text_key, text)
     try:
@@ -197,7 +251,11 @@ def handle(operation: str, request: str, text_key: str | None = None, text: Any 
 
 
 async def handle_async(
-    operation: str, request: str, embed: JsonEmbed, text_key: str | None = None, text: Any = None
+    operation: str,
+    request: str,
+    embed: JsonEmbed,
+    text_key: str | None = None,
+    text: JsString | None = None,
 ) -> bytes:
     """`handle` for `ChunkingEngine.chunk` with an embedding function given in JavaScript.
 
@@ -221,11 +279,11 @@ async def handle_async(
 
 
 # Each operation takes the call's arguments and where the characters outside the BMP are in
-# its text, when that came as UTF-16 (else None).
-Astral = list[int] | None
+# its text, when that came as a `JsString` (else None).
+Astral = Sequence[int] | None
 
 
-def _semantic_chunk(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
+def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
     text = args.get("text")
     chunker = SemanticChunker(**_options("SemanticChunker.chunk", args.get("config")))
     return pack_chunks(text, chunker.chunk(text, args.get("metadata")), astral)
@@ -298,34 +356,39 @@ def _options(operation: str, given: Any) -> dict[str, Any]:
     return {names[name]: value for name, value in given.items() if value is not None}
 
 
-def _arguments(request: str, text_key: str | None, text: Any) -> tuple[dict[str, Any], Astral]:
-    """The call's arguments, and where the characters outside the BMP are in the one that
-    came as UTF-16 (only searched for when it has more units than characters)."""
+def _arguments(
+    request: str, text_key: str | None, text: JsString | None
+) -> tuple[dict[str, Any], Astral]:
+    """The call's arguments, and where the characters outside the BMP are in `text`."""
     args = json.loads(request)
-    if text_key is None:
+    if text_key is None or text is None:
         return args, None
-    # "surrogatepass": a lone surrogate stays one character, as it was one unit.
-    utf16 = _bytes(text)
-    args[text_key] = decoded = utf16.decode("utf-16-le", "surrogatepass")
-    return args, astral_positions(utf16) if len(utf16) // 2 > len(decoded) else []
+    args[text_key] = text.text
+    return args, text.astral
 
 
 def _bytes(data: Any) -> bytes:
-    """Bytes from CPython, or from a JavaScript Uint8Array (Pyodide's buffer proxy)."""
+    """Bytes from CPython, or from a JavaScript typed array (Pyodide's buffer proxy)."""
     return data if isinstance(data, bytes) else data.to_bytes()
 
 
-def _reply(result: Any) -> bytes:
-    return _ascii(json.dumps({"result": result}, separators=(",", ":")))
+def _reply(answer: Any) -> bytes:
+    ints, result = answer if isinstance(answer, Packed) else ((), answer)
+    return _with_ints(ints, json.dumps({"result": result}, separators=(",", ":")))
 
 
 def _error_reply(error: Exception) -> bytes:
     name = next(js for py, js in JS_ERROR_NAMES.items() if isinstance(error, py))
-    return _ascii(json.dumps({"error": {"name": name, "message": str(error)}}))
+    return _with_ints((), json.dumps({"error": {"name": name, "message": str(error)}}))
 
 
-def _ascii(reply: str) -> bytes:
+def _with_ints(ints: Sequence[int], reply: str) -> bytes:
+    """`handle`'s reply: the count, the ints, the JSON."""
+    head = array("i", [len(ints)])
+    head.extend(ints)
+    if sys.byteorder == "big":  # JavaScript's typed arrays are little-endian wherever it runs
+        head.byteswap()
     # ASCII JSON (json.dumps escapes the rest) is valid UTF-8, faster to write than JSON
     # keeping non-ASCII text (10 ms against 16 for 1 MB of chunks in Pyodide), and keeps a
-    # lone surrogate exact as a "\udxxx" escape, which UTF-8 could not hold.
-    return reply.encode("ascii")
+    # lone surrogate exact as a "\\udxxx" escape, which UTF-8 could not hold.
+    return head.tobytes() + reply.encode("ascii")

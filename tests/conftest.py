@@ -15,6 +15,7 @@ not bound by it, so tests drive pages with it (and not `wait_for_function`, whic
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,6 +134,15 @@ def utf16_offset(text: str, offset: int) -> int:
     """
     units = len(text[:offset].encode("utf-16-le", "surrogatepass")) // 2
     return units + max(0, offset - len(text))
+
+
+def read_reply(reply: bytes) -> tuple[list[int], Any]:
+    """The ints and the JSON of a `chunker.bridge.handle` reply, read as chunker.js reads
+    them: a little-endian count, that many 32-bit ints, then the JSON."""
+    count = int.from_bytes(reply[:4], "little")
+    ends = range(8, 8 + 4 * count, 4)
+    ints = [int.from_bytes(reply[end - 4 : end], "little", signed=True) for end in ends]
+    return ints, json.loads(reply[4 + 4 * count :])
 
 
 @pytest.fixture

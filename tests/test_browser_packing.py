@@ -11,12 +11,12 @@ import json
 from typing import Any
 
 import pytest
-from conftest import utf16_offset
+from conftest import read_reply, utf16_offset
 from hypothesis import assume, given, settings
 from strategies import semantic_options, texts
 
 from chunker import SemanticChunker
-from chunker.bridge import OPTION_NAMES, handle
+from chunker.bridge import OPTION_NAMES, JsString, handle
 
 JS_NAMES = {python: js for js, python in OPTION_NAMES["SemanticChunker.chunk"].items()}
 
@@ -26,12 +26,18 @@ def code_units(text: str) -> bytes:
     return text.encode("utf-16-le", "surrogatepass")
 
 
-def unpack_chunks(text: bytes, packed: dict[str, Any]) -> list[dict[str, Any]]:
+def js_string(text: str) -> JsString:
+    """`text` as the worker hands it to the bridge."""
+    return JsString.from_utf16(code_units(text))
+
+
+def unpack_chunks(text: bytes, packed: dict[str, Any], ints: list[int]) -> list[dict[str, Any]]:
     """chunker.js's `unpackChunks`, with `text` and the chunk texts as UTF-16 code units."""
-    spans, literals = packed["spans"], iter(packed["texts"])
+    literals = iter(packed["texts"])
+    count = len(ints) // 5
     chunks = []
-    for index, boundary_type in enumerate(packed["boundaries"]):
-        start, end, lead_from, lead_to = spans[4 * index : 4 * index + 4]
+    for index, type_index in enumerate(ints[4 * count :]):
+        start, end, lead_from, lead_to = ints[4 * index : 4 * index + 4]
         if lead_from < 0:
             chunk_text = code_units(next(literals))
         else:
@@ -42,7 +48,7 @@ def unpack_chunks(text: bytes, packed: dict[str, Any]) -> list[dict[str, Any]]:
                 "index": index,
                 "startOffset": start,
                 "endOffset": end,
-                "boundaryType": boundary_type,
+                "boundaryType": packed["boundaryTypes"][type_index],
             }
         )
     return chunks
@@ -76,7 +82,7 @@ def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
 def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
     chunks = SemanticChunker(**options).chunk(text)
     request = json.dumps({"config": {JS_NAMES[name]: value for name, value in options.items()}})
-    reply = json.loads(handle("SemanticChunker.chunk", request, "text", code_units(text)))
+    ints, reply = read_reply(handle("SemanticChunker.chunk", request, "text", js_string(text)))
     expected = [
         {
             **chunk.to_dict(),
@@ -86,7 +92,7 @@ def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
         }
         for chunk in chunks
     ]
-    assert unpack_chunks(code_units(text), reply["result"]) == expected
+    assert unpack_chunks(code_units(text), reply["result"], ints) == expected
 
 
 def test_most_chunks_of_markdown_cross_as_slices():
@@ -95,7 +101,7 @@ def test_most_chunks_of_markdown_cross_as_slices():
         f"## Part {n}\n\nSome words about part {n}, then more. " * 3 + "\n\n" for n in range(40)
     )
     request = json.dumps({"config": {"targetSize": 120, "overlap": 20}})
-    packed = json.loads(handle("SemanticChunker.chunk", request, "text", code_units(text)))
-    result = packed["result"]
-    assert len(result["boundaries"]) > 20
-    assert len(result["texts"]) <= len(result["boundaries"]) // 10
+    ints, reply = read_reply(handle("SemanticChunker.chunk", request, "text", js_string(text)))
+    count = len(ints) // 5
+    assert count > 20
+    assert len(reply["result"]["texts"]) <= count // 10

@@ -35,8 +35,8 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   // The text the last call with a text sent. A call on the same text again (the playground
   // re-chunks its document at each change of a setting) sends none: the worker keeps the
   // last one it received, and messages arrive in the order they were sent. Sending 1 MB and
-  // copying it out costs some 7 ms; comparing it with the last one, nothing when it is the
-  // same string and about 0.1 ms when it is an equal copy.
+  // decoding it in Python costs some 5 ms; comparing it with the last one, nothing when it
+  // is the same string and about 0.1 ms when it is an equal copy.
   let lastText;
 
   const report = (progress) => {
@@ -104,9 +104,10 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
       call.reject(call.embedError ?? Object.assign(new Error(error.message), { name: error.name }));
       return;
     }
-    const { result, error: bad } = JSON.parse(decoder.decode(reply));
+    const { ints, json } = readReply(reply);
+    const { result, error: bad } = json;
     if (bad) call.reject(new INPUT_ERRORS[bad.name](bad.message));
-    else call.resolve(call.finish ? call.finish(result) : result);
+    else call.resolve(call.finish ? call.finish(result, ints) : result);
   }
 
   async function embed({ id, call: callId, sentences }) {
@@ -123,8 +124,9 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   }
 
   // One call of the bridge: `args` holds the arguments under the original's names. The
-  // argument `textKey`, when a string, travels apart, for the worker to send to Python as
-  // UTF-16 bytes: JSON would escape it, and Pyodide converts bytes far faster than strings.
+  // argument `textKey`, when a string, travels apart as its UTF-16 code units, transferred:
+  // JSON would escape it, and Pyodide converts bytes far faster than strings. `finish`,
+  // when given, makes the answer from the result and the reply's ints.
   function call(operation, args, { textKey, embedFn, finish } = {}) {
     if (broken) return Promise.reject(broken);
     let request;
@@ -142,11 +144,17 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     }
     const id = nextId++;
     const message = { type: 'call', id, operation, request, textKey, embed: !!embedFn };
-    if (text !== undefined && text === lastText) message.sameText = true;
-    else if (text !== undefined) message.text = lastText = text;
+    const transfer = [];
+    if (text !== undefined && text === lastText) {
+      message.sameText = true;
+    } else if (text !== undefined) {
+      lastText = text;
+      message.units = codeUnits(text);
+      transfer.push(message.units.buffer);
+    }
     return new Promise((resolve, reject) => {
       calls.set(id, { resolve, reject, embedFn, finish });
-      worker.postMessage(message);
+      worker.postMessage(message, transfer);
     });
   }
 
@@ -172,7 +180,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
       // original takes (a cycle, a BigInt), which JSON could not carry.
       const isObject = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata);
       const args = { config: this.#config, text, metadata: isObject ? {} : metadata };
-      const finish = (packed) => unpackChunks(text, packed, metadata);
+      const finish = (packed, ints) => unpackChunks(text, packed, ints, metadata);
       return call('SemanticChunker.chunk', args, { textKey: 'text', finish });
     }
   }
@@ -212,25 +220,58 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
 }
 
 /**
+ * The UTF-16 code units of `text`, lone surrogates included, for the worker to hand to
+ * Python. Copied here and transferred, not cloned: the copy costs this thread about what
+ * cloning the string costs it (1-2 ms a MB), and spares the worker the clone's other half
+ * and a copy of its own. A plain loop: TextEncoder has only UTF-8, which costs three times
+ * as much once a string holds a character beyond Latin-1, and loses lone surrogates.
+ * Python reads them as UTF-16LE: the byte order of every platform a browser runs on.
+ *
+ * @param {string} text
+ * @returns {Uint16Array}
+ */
+function codeUnits(text) {
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < units.length; i++) units[i] = text.charCodeAt(i);
+  return units;
+}
+
+/**
+ * What bridge.py's `handle` answers, as little-endian bytes: the count of the 32-bit ints
+ * that follow, those ints, then JSON as ASCII. The ints are read where they lie, not copied.
+ *
+ * @param {Uint8Array} reply from the worker, starting its own buffer (so the ints align)
+ * @returns {{ints: Int32Array, json: any}}
+ */
+function readReply(reply) {
+  const count = new DataView(reply.buffer, reply.byteOffset).getInt32(0, true);
+  // Little-endian as every platform a browser runs on, as Int32Array reads it.
+  const ints = new Int32Array(reply.buffer, reply.byteOffset + 4, count);
+  return { ints, json: JSON.parse(decoder.decode(reply.subarray(4 + 4 * count))) };
+}
+
+/**
  * The chunks that bridge.py's `pack_chunks` describes as spans of `text`, cut out here:
  * a slice costs V8 no copy, and the chunk texts never cross the worker boundary.
  *
  * @param {string} text the text as given to `chunk`
- * @param {{spans: number[], boundaries: string[], texts: string[]}} packed
+ * @param {{boundaryTypes: string[], texts: string[]}} packed
+ * @param {Int32Array} ints four spans per chunk (startOffset, endOffset, leadFrom, leadTo),
+ *   then each chunk's index in `boundaryTypes`
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
  */
-function unpackChunks(text, { spans, boundaries, texts }, metadata) {
-  const chunks = new Array(boundaries.length);
+function unpackChunks(text, { boundaryTypes, texts }, ints, metadata) {
+  const chunks = new Array(ints.length / 5);
   let literal = 0;
   for (let index = 0; index < chunks.length; index++) {
     const at = 4 * index;
-    const startOffset = spans[at], endOffset = spans[at + 1];
-    const leadFrom = spans[at + 2], leadTo = spans[at + 3];
+    const startOffset = ints[at], endOffset = ints[at + 1];
+    const leadFrom = ints[at + 2], leadTo = ints[at + 3];
     let chunkText;
     if (leadFrom < 0) chunkText = texts[literal++];
     else if (leadTo === startOffset) chunkText = text.slice(leadFrom, endOffset);
     else chunkText = text.slice(leadFrom, leadTo) + text.slice(startOffset, endOffset);
-    const boundaryType = boundaries[index];
+    const boundaryType = boundaryTypes[ints[4 * chunks.length + index]];
     const chunk = { text: chunkText, index, startOffset, endOffset, boundaryType };
     // Without metadata the key is absent, as JSON.stringify leaves it in the original.
     if (metadata !== undefined) chunk.metadata = metadata;

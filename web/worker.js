@@ -1,9 +1,11 @@
 // The chunker's Web Worker: boots Pyodide, installs the chunker wheel with micropip, then
 // runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
-// maybe a text (as UTF-16 bytes) in, JSON as ASCII bytes out (see bridge.py for why bytes).
+// maybe a text (its UTF-16 code units) in, ints and JSON as bytes out (see bridge.py for why
+// bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
-// Messages in:  {type: 'call', id, operation, request, textKey, text, embed} (text: a string)
+// Messages in:  {type: 'call', id, operation, request, textKey, units, embed}
+//                 (units: the text's UTF-16 code units, a Uint16Array)
 //               {type: 'call', id, operation, request, textKey, sameText: true, embed}
 //                 (the text of the last call that sent one, again)
 //               {type: 'embedded', id, vectors} | {type: 'embedded', id, error}
@@ -23,8 +25,9 @@ const progress = (stage, fraction, message) => post({ type: 'progress', stage, f
 
 const encoder = new TextEncoder();
 
-// The last text a call sent, as UTF-16 bytes: what a call marked `sameText` runs on.
-let lastUnits;
+// The last text a call sent, decoded by Python (a proxy of a `chunker.bridge.JsString`): what
+// a call marked `sameText` runs on.
+let lastText;
 
 // Embedding requests waiting for the page, by id.
 const embedding = new Map();
@@ -106,26 +109,31 @@ self.onmessage = ({ data }) => {
   }
 };
 
-async function run({ id, operation, request, textKey, text, sameText, embed }) {
-  // Copied here rather than on the page's thread, which stays free for the page; and before
-  // anything is awaited, so that `lastUnits` follows the calls in the order they came.
-  let units;
-  if (sameText) units = lastUnits;
-  else if (text !== undefined) units = lastUnits = utf16Bytes(text);
+async function run({ id, operation, request, textKey, units, sameText, embed }) {
   try {
     const { bridge } = await python;
+    // Messages are handled one at a time, and this resumes before the next one starts (a
+    // settled promise resumes in a microtask): `lastText` follows the calls in their order.
+    if (units !== undefined) {
+      // The call before may still be running on the last text: it holds its own reference
+      // in Python, so this proxy can go.
+      lastText?.destroy();
+      lastText = undefined; // not a destroyed proxy, should the next line throw
+      lastText = bridge.JsString.from_utf16(units); // copied into Python once, decoded
+    }
+    const given = units !== undefined || sameText ? lastText : undefined;
     let bytes;
     if (embed) {
       // Python awaits this function's promise while other calls go on.
       const ask = (sentences) => askEmbed(id, sentences);
-      const awaitable = bridge.handle_async(operation, request, ask, textKey, units);
+      const awaitable = bridge.handle_async(operation, request, ask, textKey, given);
       try {
         bytes = await awaitable;
       } finally {
         awaitable.destroy();
       }
     } else {
-      bytes = bridge.handle(operation, request, textKey, units);
+      bytes = bridge.handle(operation, request, textKey, given);
     }
     const reply = bytes.toJs(); // a copy out of Python's memory, ours to transfer
     bytes.destroy();
@@ -135,20 +143,6 @@ async function run({ id, operation, request, textKey, text, sameText, embed }) {
     // PythonError with its traceback), a failed boot, or an embedFn that threw.
     post({ type: 'reply', id, error: { name: error.constructor.name, message: error.message } });
   }
-}
-
-/**
- * The UTF-16 code units of `text` as little-endian bytes (the byte order of every platform a
- * browser runs on), lone surrogates included. A plain loop: TextEncoder has only UTF-8, which
- * costs three times as much once a string holds a character beyond Latin-1.
- *
- * @param {string} text
- * @returns {Uint8Array}
- */
-function utf16Bytes(text) {
-  const units = new Uint16Array(text.length);
-  for (let i = 0; i < units.length; i++) units[i] = text.charCodeAt(i);
-  return new Uint8Array(units.buffer);
 }
 
 function askEmbed(call, sentences) {
