@@ -123,62 +123,88 @@ class JsString:
 
 
 class Packed(NamedTuple):
-    """An operation's result in two parts: `ints` cross as 32-bit ints beside the JSON of
-    `result`, and chunker.js puts them together."""
+    """An operation's result in three parts, which chunker.js puts together: `ints` cross as
+    32-bit ints and `ascii` as ASCII bytes, beside the JSON of `result`."""
 
     ints: Sequence[int]
+    ascii: str
     result: Any
 
 
 def pack_chunks(
     text: str, chunks: Sequence[Chunk], astral: Sequence[int] | None = None
 ) -> Packed:
-    """`SemanticChunker` chunks of `text` as spans of it, for chunker.js to cut out.
+    """`SemanticChunker` chunks of `text` as spans of it or ASCII, for chunker.js to cut out.
 
-    `ints` holds four JavaScript indices per chunk: `startOffset`, `endOffset`, and where
-    its overlap lies, `leadFrom` and `leadTo`, so that its text is `text.slice(leadFrom,
-    leadTo) + text.slice(startOffset, endOffset)`; then one int per chunk, the index of its
-    `boundaryType` in the result's `boundaryTypes`. Usually the overlap ends where the
-    chunk starts (one slice), or where the chunk before ended. A text that is not the
-    input's own characters (a merge joins its parts with a blank line, the last line gains a
-    line feed) has `leadFrom` -1 and comes whole, the next of the result's `texts`. The
-    index is the position and `metadata` the caller's own object. `astral` is as for
-    `utf16_offsets`.
+    `ints` holds, for each chunk in turn: its `startOffset` and `endOffset` (JavaScript
+    indices); the index of its `boundaryType` in the result's `boundaryTypes`; the length
+    of its text in `ascii`, or -1 when it is not there; then, for each chunk not there, where
+    its overlap lies, `leadFrom` and `leadTo`. The result holds their `count`, the
+    `boundaryTypes` and the `texts` that come whole. A chunk whose text is ASCII (most, in most
+    documents) comes whole: the next that many characters of `ascii`, which joins those
+    texts. Another is `text.slice(leadFrom, leadTo) + text.slice(startOffset, endOffset)`:
+    usually its overlap ends where it starts (one slice), or where the chunk before ended.
+    One that is not the input's own characters (a merge joins its parts with a blank line,
+    the last line gains a line feed) has `leadFrom` -1 and comes whole, the next of
+    `texts`. The index is the position and `metadata` the caller's own object.
+    `astral` is as for `utf16_offsets`.
 
-    Each chunk costs one comparison of its text with the input (a `memcmp` when their
-    string kinds agree) and five ints: no dict, and no JSON of its text.
+    Why ASCII whole: in Pyodide comparing a chunk's text with the input (or writing it as
+    JSON) reads it character by character, while joining ASCII texts and writing them out
+    are copies of their bytes; chunker.js decodes them in one call. An ASCII text is as long
+    in JavaScript as in Python, and `str.isascii` is free.
 
-    Example (the second chunk: "o.\\n" from the first, then "# B\\n\\nThree.\\n"):
-        >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree.\\n"
+    Example (the first chunk is ASCII; the second, "o.\\n" where the first ended then
+    "# B\\n\\nThree 🙂.\\n", is not; 🙂 is two units in JavaScript):
+        >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree 🙂.\\n"
         >>> chunker = SemanticChunker(target_size=8, min_size=0, overlap=3)
         >>> packed = pack_chunks(text, chunker.chunk(text))
         >>> packed.ints
-        [0, 14, 0, 0, 15, 27, 11, 14, 0, 0]
-        >>> packed.result
-        {'boundaryTypes': ('heading', 'paragraph', 'sentence', 'code-block', 'fixed'), 'texts': []}
+        [0, 14, 15, 30, 0, 0, 14, -1, 11, 14]
+        >>> packed.ascii
+        '# A\\n\\nOne two.\\n'
+        >>> packed.result["count"], packed.result["texts"]
+        (2, [])
     """
-    spans: list[int] = []
+    spans: list[int] = []  # startOffset and endOffset of each chunk
+    lengths: list[int] = []
+    ascii_texts: list[str] = []
+    leads: list[int] = []  # leadFrom and leadTo of each chunk not in `ascii_texts`
     texts: list[str] = []
-    startswith = text.startswith
     previous_end = 0
     for chunk in chunks:
         whole, start, end = chunk.text, chunk.start_offset, chunk.end_offset
-        lead = len(whole) - (end - start)
-        if 0 <= lead <= start and startswith(whole, start - lead):
-            spans += (start, end, start - lead, start)
-        elif (
-            0 <= lead <= previous_end
-            and startswith(whole[lead:], start)
-            and startswith(whole[:lead], previous_end - lead)
-        ):
-            spans += (start, end, previous_end - lead, previous_end)
+        spans += (start, end)
+        if whole.isascii():
+            lengths.append(len(whole))
+            ascii_texts.append(whole)
         else:
-            spans += (start, end, -1, -1)
-            texts.append(whole)
+            lengths.append(-1)
+            leads += _lead(text, whole, start, end, previous_end)
+            if leads[-1] < 0:
+                texts.append(whole)
         previous_end = end
     ints = utf16_offsets(text, spans, astral)
     ints += [_BOUNDARY_INDEX[chunk.boundary_type] for chunk in chunks]
-    return Packed(ints, {"boundaryTypes": BOUNDARY_TYPES, "texts": texts})
+    ints += lengths
+    ints += utf16_offsets(text, leads, astral)
+    result = {"count": len(chunks), "boundaryTypes": BOUNDARY_TYPES, "texts": texts}
+    return Packed(ints, "".join(ascii_texts), result)
+
+
+def _lead(text: str, whole: str, start: int, end: int, previous_end: int) -> tuple[int, int]:
+    """Where the overlap of the chunk `whole` (own text at `start`-`end`) lies in `text`,
+    when `whole` is `text`'s own characters; else (-1, -1)."""
+    lead = len(whole) - (end - start)
+    if 0 <= lead <= start and text.startswith(whole, start - lead):
+        return start - lead, start
+    if (
+        0 <= lead <= previous_end
+        and text.startswith(whole[lead:], start)
+        and text.startswith(whole[:lead], previous_end - lead)
+    ):
+        return previous_end - lead, previous_end
+    return -1, -1
 
 
 def utf16_offsets(
@@ -233,15 +259,15 @@ def handle(
 ) -> bytes:
     """Run one call of the facade and answer its reply.
 
-    `text`, when given, is the argument `text_key`. A reply is little-endian bytes: the
-    count of the ints that follow (32 bits), those ints (32 bits each, signed), then the
-    JSON as ASCII. Only a `Packed` result has ints.
+    `text`, when given, is the argument `text_key`. A reply is bytes: two little-endian
+    32-bit counts, n and m; n little-endian 32-bit signed ints; then ASCII: m characters of
+    text, then the JSON. Only a `Packed` result has ints and text.
 
     Example:
         >>> handle("lexicalTokens", '{"text": "Hello, world"}')
-        b'\\x00\\x00\\x00\\x00{"result":["hello","world"]}'
-        >>> handle("lexicalTokens", "{}", "text", JsString("Größe 2", ()))
-        b'\\x00\\x00\\x00\\x00{"result":["gr\\\\u00f6\\\\u00dfe","2"]}'
+        b'\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00{"result":["hello","world"]}'
+        >>> handle("lexicalTokens", "{}", "text", JsString("Größe 2", ()))[8:]
+        b'{"result":["gr\\\\u00f6\\\\u00dfe","2"]}'
     """
     args, astral = _arguments(request, text_key, text)
     try:
@@ -373,22 +399,23 @@ def _bytes(data: Any) -> bytes:
 
 
 def _reply(answer: Any) -> bytes:
-    ints, result = answer if isinstance(answer, Packed) else ((), answer)
-    return _with_ints(ints, json.dumps({"result": result}, separators=(",", ":")))
+    ints, ascii, result = answer if isinstance(answer, Packed) else ((), "", answer)
+    return _reply_bytes(ints, ascii, json.dumps({"result": result}, separators=(",", ":")))
 
 
 def _error_reply(error: Exception) -> bytes:
     name = next(js for py, js in JS_ERROR_NAMES.items() if isinstance(error, py))
-    return _with_ints((), json.dumps({"error": {"name": name, "message": str(error)}}))
+    return _reply_bytes((), "", json.dumps({"error": {"name": name, "message": str(error)}}))
 
 
-def _with_ints(ints: Sequence[int], reply: str) -> bytes:
-    """`handle`'s reply: the count, the ints, the JSON."""
-    head = array("i", [len(ints)])
-    head.extend(ints)
+def _reply_bytes(ints: Sequence[int], ascii: str, reply: str) -> bytes:
+    """`handle`'s reply: the two counts, the ints, the ASCII text and the JSON."""
+    head = array("i", [len(ints), len(ascii)])
+    body = array("i", ints)
     if sys.byteorder == "big":  # JavaScript's typed arrays are little-endian wherever it runs
         head.byteswap()
+        body.byteswap()
     # ASCII JSON (json.dumps escapes the rest) is valid UTF-8, faster to write than JSON
     # keeping non-ASCII text (10 ms against 16 for 1 MB of chunks in Pyodide), and keeps a
     # lone surrogate exact as a "\\udxxx" escape, which UTF-8 could not hold.
-    return head.tobytes() + reply.encode("ascii")
+    return b"".join((head, body, ascii.encode("ascii"), reply.encode("ascii")))

@@ -136,13 +136,15 @@ def utf16_offset(text: str, offset: int) -> int:
     return units + max(0, offset - len(text))
 
 
-def read_reply(reply: bytes) -> tuple[list[int], Any]:
-    """The ints and the JSON of a `chunker.bridge.handle` reply, read as chunker.js reads
-    them: a little-endian count, that many 32-bit ints, then the JSON."""
-    count = int.from_bytes(reply[:4], "little")
-    ends = range(8, 8 + 4 * count, 4)
+def read_reply(reply: bytes) -> tuple[list[int], str, Any]:
+    """The ints, the ASCII text and the JSON of a `chunker.bridge.handle` reply, read as
+    chunker.js reads them: two little-endian counts, that many 32-bit ints and characters of
+    ASCII, then the JSON."""
+    count, length = (int.from_bytes(reply[at : at + 4], "little") for at in (0, 4))
+    ends = range(12, 12 + 4 * count, 4)
     ints = [int.from_bytes(reply[end - 4 : end], "little", signed=True) for end in ends]
-    return ints, json.loads(reply[4 + 4 * count :])
+    text = reply[8 + 4 * count :].decode("ascii")
+    return ints, text[:length], json.loads(text[length:])
 
 
 @pytest.fixture

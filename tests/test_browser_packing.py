@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from conftest import read_reply, utf16_offset
 from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from strategies import semantic_options, texts
 
 from chunker import SemanticChunker
@@ -31,17 +32,31 @@ def js_string(text: str) -> JsString:
     return JsString.from_utf16(code_units(text))
 
 
-def unpack_chunks(text: bytes, packed: dict[str, Any], ints: list[int]) -> list[dict[str, Any]]:
+# JavaScript strings: any code units, lone surrogates included.
+js_texts = st.text(st.characters(exclude_categories=()), max_size=200)
+
+
+def unpack_chunks(
+    text: bytes, packed: dict[str, Any], ints: list[int], ascii: str
+) -> list[dict[str, Any]]:
     """chunker.js's `unpackChunks`, with `text` and the chunk texts as UTF-16 code units."""
+    count = packed["count"]
     literals = iter(packed["texts"])
-    count = len(ints) // 5
+    leads = iter(ints[4 * count :])
+    ascii_at = 0
     chunks = []
-    for index, type_index in enumerate(ints[4 * count :]):
-        start, end, lead_from, lead_to = ints[4 * index : 4 * index + 4]
-        if lead_from < 0:
-            chunk_text = code_units(next(literals))
+    for index in range(count):
+        start, end = ints[2 * index : 2 * index + 2]
+        type_index, length = ints[2 * count + index], ints[3 * count + index]
+        if length >= 0:
+            chunk_text = code_units(ascii[ascii_at : ascii_at + length])
+            ascii_at += length
         else:
-            chunk_text = text[2 * lead_from : 2 * lead_to] + text[2 * start : 2 * end]
+            lead_from, lead_to = next(leads), next(leads)
+            if lead_from < 0:
+                chunk_text = code_units(next(literals))
+            else:
+                chunk_text = text[2 * lead_from : 2 * lead_to] + text[2 * start : 2 * end]
         chunks.append(
             {
                 "text": chunk_text,
@@ -51,6 +66,7 @@ def unpack_chunks(text: bytes, packed: dict[str, Any], ints: list[int]) -> list[
                 "boundaryType": packed["boundaryTypes"][type_index],
             }
         )
+    assert next(leads, None) is None and next(literals, None) is None and ascii_at == len(ascii)
     return chunks
 
 
@@ -61,11 +77,13 @@ EXAMPLES = [
     ("# A\n\nOne two.\n\n# B\n\nThree.", {"target_size": 8, "min_size": 0, "overlap": 3}),
     ("😀 one. 𝒜 two.\r\n\r\n# 🎉\n\nthree \ud83d four." * 5,
      {"target_size": 20, "overlap": 5}),
+    ("\ud83d\ud83d\ude00 é.\n\n\ude00\ud83d x.\n\n# ok\n\nend \ud83d",
+     {"target_size": 4, "min_size": 0, "overlap": 2}),
 ]
 
 
 @settings(max_examples=300, deadline=None)
-@given(texts, semantic_options)
+@given(st.one_of(texts, js_texts), semantic_options)
 def test_packed_chunks_unpack_to_the_chunks(text, options):
     try:
         SemanticChunker(**options)
@@ -80,9 +98,11 @@ def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
 
 
 def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
+    text = code_units(text).decode("utf-16-le", "surrogatepass")  # as JavaScript holds it
     chunks = SemanticChunker(**options).chunk(text)
     request = json.dumps({"config": {JS_NAMES[name]: value for name, value in options.items()}})
-    ints, reply = read_reply(handle("SemanticChunker.chunk", request, "text", js_string(text)))
+    reply = handle("SemanticChunker.chunk", request, "text", js_string(text))
+    ints, ascii, packed = read_reply(reply)
     expected = [
         {
             **chunk.to_dict(),
@@ -92,16 +112,21 @@ def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
         }
         for chunk in chunks
     ]
-    assert unpack_chunks(code_units(text), reply["result"], ints) == expected
+    assert unpack_chunks(code_units(text), packed["result"], ints, ascii) == expected
 
 
-def test_most_chunks_of_markdown_cross_as_slices():
-    """The point of packing: on Markdown with overlap, few chunk texts cross whole."""
+@pytest.mark.parametrize("word", ["about", "über"])
+def test_few_chunk_texts_of_markdown_cross_as_json(word):
+    """The point of packing: on Markdown with overlap, the chunk texts that are ASCII cross
+    as one ASCII text, and most others as slices of the input; few as JSON."""
     text = "# Guide\n\n" + "".join(
-        f"## Part {n}\n\nSome words about part {n}, then more. " * 3 + "\n\n" for n in range(40)
+        f"## Part {n}\n\nSome words {word} part {n}, then more. " * 3 + "\n\n" for n in range(40)
     )
     request = json.dumps({"config": {"targetSize": 120, "overlap": 20}})
-    ints, reply = read_reply(handle("SemanticChunker.chunk", request, "text", js_string(text)))
-    count = len(ints) // 5
+    reply = handle("SemanticChunker.chunk", request, "text", js_string(text))
+    ints, ascii, packed = read_reply(reply)
+    count = packed["result"]["count"]
+    in_ascii = [length >= 0 for length in ints[3 * count : 4 * count]]
     assert count > 20
-    assert len(reply["result"]["texts"]) <= count // 10
+    assert len(packed["result"]["texts"]) <= count // 10
+    assert sum(in_ascii) == count if word.isascii() else sum(in_ascii) <= count // 10
