@@ -36,7 +36,7 @@ import sys
 from array import array
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, NamedTuple, Sequence, get_args
+from typing import Any, Awaitable, Callable, Iterable, Iterator, NamedTuple, Sequence, get_args
 
 from .engine import ChunkingEngine
 from .lexical import lexical_tokens, snippet_around
@@ -106,9 +106,11 @@ class JsString:
     """Where the characters outside the BMP are in `text`, in code points, in order."""
 
     @classmethod
-    def from_utf16(cls, units: Any) -> JsString:
+    def from_utf16(cls, units: Any, highs: Any = None) -> JsString:
         """The string whose UTF-16LE code units are `units` (JavaScript's own): bytes, or a
-        JavaScript Uint16Array (Pyodide's proxy of it, copied in once).
+        JavaScript Uint16Array (Pyodide's proxy of it, copied in once). `highs`, when
+        given, lists the units that are high surrogates, as 32-bit ints (bytes, or an
+        Int32Array): see `astral_positions`.
 
         Example:
             >>> JsString.from_utf16("a😀b".encode("utf-16-le"))
@@ -117,9 +119,10 @@ class JsString:
         utf16 = _bytes(units)
         # "surrogatepass": a lone surrogate stays one character, as it was one unit.
         text = utf16.decode("utf-16-le", "surrogatepass")
-        # Only searched for when there are more units than characters.
-        astral = astral_positions(utf16) if len(utf16) // 2 > len(text) else ()
-        return cls(text, tuple(astral))
+        if len(utf16) // 2 == len(text):  # no two units make one character
+            return cls(text, ())
+        known = None if highs is None else memoryview(_bytes(highs)).cast("i")
+        return cls(text, tuple(astral_positions(utf16, known)))
 
 
 class Packed(NamedTuple):
@@ -231,27 +234,39 @@ def utf16_offsets(
     return [offset + bisect_left(astral, offset) for offset in offsets]
 
 
-def astral_positions(utf16: bytes) -> list[int]:
+def astral_positions(utf16: bytes, highs: Iterable[int] | None = None) -> list[int]:
     """Where the characters outside the BMP are, in code points, in UTF-16LE `utf16`.
 
-    Python loops and regexes are slow in Pyodide (`max(text)` alone costs 30 ms a MB), so
-    they are found with C-speed steps (~2 ms a MB): a high surrogate is the one unit whose
-    high byte is D8-DB, `translate` marks those bytes and `find` jumps from one to the
-    next. A high surrogate that no low one follows is a lone one: one unit, one character.
+    `highs` lists the units that are high surrogates (D800-DBFF), in order, when the caller
+    knows them: chunker.js notes them as it copies the units out (~0.2 ms a MB). Else they
+    are found here with C-speed steps, as Python loops and regexes are slow in Pyodide
+    (`max(text)` alone costs 30 ms a MB): the high byte of a high surrogate is D8-DB,
+    `translate` marks those bytes and `find` jumps from one to the next (~2 ms a MB). A
+    high surrogate that no low one follows is a lone one: one unit, one character.
 
     Example:
         >>> astral_positions("a😀b😀".encode("utf-16-le"))
         [1, 3]
+        >>> astral_positions("a😀b\\ud83d".encode("utf-16-le", "surrogatepass"), [1, 4])
+        [1]
     """
-    high_bytes = utf16[1::2]
-    marks = high_bytes.translate(HIGH_SURROGATE_MARKS)
+    if highs is None:
+        highs = _high_surrogates(utf16[1::2])
     positions: list[int] = []
+    for unit in highs:
+        # The next unit's high byte: DC-DF for a low surrogate.
+        if b"\xdc" <= utf16[2 * unit + 3 : 2 * unit + 4] <= b"\xdf":
+            positions.append(unit - len(positions))  # each pair before is one unit more
+    return positions
+
+
+def _high_surrogates(high_bytes: bytes) -> Iterator[int]:
+    """The units that are high surrogates, from the high byte of each unit."""
+    marks = high_bytes.translate(HIGH_SURROGATE_MARKS)
     unit = marks.find(1)
     while unit != -1:
-        if b"\xdc" <= high_bytes[unit + 1 : unit + 2] <= b"\xdf":
-            positions.append(unit - len(positions))  # each pair before is one unit more
+        yield unit
         unit = marks.find(1, unit + 1)
-    return positions
 
 
 def handle(

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from strategies import semantic_options, texts
 
 from chunker import SemanticChunker
-from chunker.bridge import OPTION_NAMES, JsString, handle
+from chunker.bridge import OPTION_NAMES, JsString, astral_positions, handle
 
 JS_NAMES = {python: js for js, python in OPTION_NAMES["SemanticChunker.chunk"].items()}
 
@@ -27,9 +27,16 @@ def code_units(text: str) -> bytes:
     return text.encode("utf-16-le", "surrogatepass")
 
 
+def high_surrogates(units: bytes) -> bytes:
+    """chunker.js's `highs`: which of `units` are high surrogates, as 32-bit ints."""
+    highs = [at // 2 for at in range(1, len(units), 2) if 0xD8 <= units[at] <= 0xDB]
+    return b"".join(unit.to_bytes(4, "little") for unit in highs)
+
+
 def js_string(text: str) -> JsString:
     """`text` as the worker hands it to the bridge."""
-    return JsString.from_utf16(code_units(text))
+    units = code_units(text)
+    return JsString.from_utf16(units, high_surrogates(units))
 
 
 # JavaScript strings: any code units, lone surrogates included.
@@ -80,6 +87,17 @@ EXAMPLES = [
     ("\ud83d\ud83d\ude00 é.\n\n\ude00\ud83d x.\n\n# ok\n\nend \ud83d",
      {"target_size": 4, "min_size": 0, "overlap": 2}),
 ]
+
+
+@given(js_texts)
+def test_astral_positions_found_or_from_the_high_surrogates_chunker_js_notes(text):
+    units = code_units(text)
+    # As JavaScript holds it: a high then a low surrogate are one character.
+    decoded = units.decode("utf-16-le", "surrogatepass")
+    expected = [at for at, character in enumerate(decoded) if ord(character) > 0xFFFF]
+    assert astral_positions(units) == expected
+    assert JsString.from_utf16(units, high_surrogates(units)).astral == tuple(expected)
+    assert JsString.from_utf16(units).astral == tuple(expected)
 
 
 @settings(max_examples=300, deadline=None)

@@ -149,8 +149,8 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
       message.sameText = true;
     } else if (text !== undefined) {
       lastText = text;
-      message.units = codeUnits(text);
-      transfer.push(message.units.buffer);
+      Object.assign(message, codeUnits(text));
+      transfer.push(message.units.buffer, message.highs.buffer);
     }
     return new Promise((resolve, reject) => {
       calls.set(id, { resolve, reject, embedFn, finish });
@@ -221,19 +221,26 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
 
 /**
  * The UTF-16 code units of `text`, lone surrogates included, for the worker to hand to
- * Python. Copied here and transferred, not cloned: the copy costs this thread about what
- * cloning the string costs it (1-2 ms a MB), and spares the worker the clone's other half
- * and a copy of its own. A plain loop: TextEncoder has only UTF-8, which costs three times
- * as much once a string holds a character beyond Latin-1, and loses lone surrogates.
- * Python reads them as UTF-16LE: the byte order of every platform a browser runs on.
+ * Python, and which of them are high surrogates (D800-DBFF): Python finds the characters
+ * outside the BMP from those (bridge.py's `astral_positions`) instead of reading every
+ * unit again, which costs it ten times as much. Copied here and transferred, not cloned:
+ * the copy costs this thread about what cloning the string costs it (1-3 ms a MB), and
+ * spares the worker the clone's other half and a copy of its own. A plain loop: TextEncoder
+ * has only UTF-8, which costs three times as much once a string holds a character beyond
+ * Latin-1, and loses lone surrogates. Python reads the units as UTF-16LE: the byte order of
+ * every platform a browser runs on.
  *
  * @param {string} text
- * @returns {Uint16Array}
+ * @returns {{units: Uint16Array, highs: Int32Array}}
  */
 function codeUnits(text) {
   const units = new Uint16Array(text.length);
-  for (let i = 0; i < units.length; i++) units[i] = text.charCodeAt(i);
-  return units;
+  const highs = [];
+  for (let i = 0; i < units.length; i++) {
+    const unit = (units[i] = text.charCodeAt(i));
+    if (unit >= 0xd800 && unit <= 0xdbff) highs.push(i);
+  }
+  return { units, highs: Int32Array.from(highs) };
 }
 
 /**

@@ -4,8 +4,9 @@
 // bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
-// Messages in:  {type: 'call', id, operation, request, textKey, units, embed}
-//                 (units: the text's UTF-16 code units, a Uint16Array)
+// Messages in:  {type: 'call', id, operation, request, textKey, units, highs, embed}
+//                 (units: the text's UTF-16 code units, a Uint16Array; highs: which of
+//                 them are high surrogates, an Int32Array)
 //               {type: 'call', id, operation, request, textKey, sameText: true, embed}
 //                 (the text of the last call that sent one, again)
 //               {type: 'embedded', id, vectors} | {type: 'embedded', id, error}
@@ -109,7 +110,7 @@ self.onmessage = ({ data }) => {
   }
 };
 
-async function run({ id, operation, request, textKey, units, sameText, embed }) {
+async function run({ id, operation, request, textKey, units, highs, sameText, embed }) {
   try {
     const { bridge } = await python;
     // Messages are handled one at a time, and this resumes before the next one starts (a
@@ -119,7 +120,7 @@ async function run({ id, operation, request, textKey, units, sameText, embed }) 
       // in Python, so this proxy can go.
       lastText?.destroy();
       lastText = undefined; // not a destroyed proxy, should the next line throw
-      lastText = bridge.JsString.from_utf16(units); // copied into Python once, decoded
+      lastText = bridge.JsString.from_utf16(units, highs); // copied into Python, decoded
     }
     const given = units !== undefined || sameText ? lastText : undefined;
     let bytes;
