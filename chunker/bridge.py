@@ -3,26 +3,26 @@
 The browser facade (`web/chunker.js`) sends each call as an operation name and one JSON
 request whose keys are the original's argument names (`text`, `config`, `options`, ...) and
 whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The large text
-of a call may come beside the request instead, as a `JsString` the worker decoded from the
-text's UTF-16 code units (`text_key` names its argument). `handle` answers bytes: 32-bit
-ints, then JSON as ASCII: `{"result": ...}` in the original's shape, or `{"error": {"name",
+of a call may come beside the request instead, as a `JsString` decoded from the text's
+UTF-16 code units (`text_key` names its argument). `handle` answers bytes: 32-bit ints,
+ASCII text, then JSON: `{"result": ...}` in the original's shape, or `{"error": {"name",
 "message"}}` for bad input, with the name of the JavaScript error to throw. One result comes
-packed: `SemanticChunker.chunk` answers where each chunk's text lies in the input
-(`pack_chunks`), as ints, and chunker.js cuts the texts out itself.
+packed: `SemanticChunker.chunk` answers where each chunk's text lies in the input, or in
+the ASCII text (`pack_chunks`), and chunker.js cuts the texts out itself.
 
 Why bytes: in Pyodide, turning a 1 MB JavaScript string into a Python `str` takes about 13
 ms and a non-ASCII `str` back into JavaScript far longer, while bytes cross in about 1 ms
 each way and a tree of proxies costs more than either. The text comes as UTF-16, JavaScript's
-own code units, which the worker writes straight into a `bytearray` here: copying them out
-costs the worker a third of encoding UTF-8 once the text holds a non-Latin-1 character, a
-lone surrogate survives as it is, and their count tells at once whether the text has any
-character outside the BMP. A text is decoded once: the worker keeps its `JsString` for the
-calls on the same text after it.
+own code units, which chunker.js copies out and transfers: that costs a third of encoding
+UTF-8 once the text holds a non-Latin-1 character, a lone surrogate survives as it is, and
+their count tells at once whether the text has any character outside the BMP. A text is
+decoded once: the worker keeps its `JsString` for the calls on the same text after it.
 
-Why packed: most chunk texts are the input's own characters (the overlap and then the
-chunk's own text), and a slice costs JavaScript nothing, while writing 1 MB of chunk texts as
-JSON in Pyodide and parsing it back cost about as much as the chunking itself. The spans go
-as ints, which JavaScript reads where they lie (an `Int32Array`) instead of parsing them.
+Why packed: chunk texts are mostly ASCII or the input's own characters (the overlap and then
+the chunk's own text). Joined ASCII texts cross as their bytes, which JavaScript decodes in
+one call and slices, a slice of the input costs JavaScript nothing, and the spans go as ints,
+read where they lie (an `Int32Array`); writing 1 MB of chunk texts as JSON in Pyodide and
+parsing it back cost about as much as the chunking itself.
 
 Offsets are counted in code points in Python and in UTF-16 code units in JavaScript; they
 are converted here and nowhere else, so `text.slice(startOffset, endOffset)` in JavaScript
@@ -142,15 +142,16 @@ def pack_chunks(
     `ints` holds, for each chunk in turn: its `startOffset` and `endOffset` (JavaScript
     indices); the index of its `boundaryType` in the result's `boundaryTypes`; the length
     of its text in `ascii`, or -1 when it is not there; then, for each chunk not there, where
-    its overlap lies, `leadFrom` and `leadTo`. The result holds their `count`, the
-    `boundaryTypes` and the `texts` that come whole. A chunk whose text is ASCII (most, in most
-    documents) comes whole: the next that many characters of `ascii`, which joins those
-    texts. Another is `text.slice(leadFrom, leadTo) + text.slice(startOffset, endOffset)`:
-    usually its overlap ends where it starts (one slice), or where the chunk before ended.
-    One that is not the input's own characters (a merge joins its parts with a blank line,
-    the last line gains a line feed) has `leadFrom` -1 and comes whole, the next of
-    `texts`. The index is the position and `metadata` the caller's own object.
-    `astral` is as for `utf16_offsets`.
+    its overlap lies, `leadFrom` and `leadTo`. The result also holds the chunks' `count`
+    and the `texts` that come whole as JSON.
+
+    A chunk whose text is ASCII (most, in most documents) is the next that many characters
+    of `ascii`, which joins those texts. Another is `text.slice(leadFrom, leadTo) +
+    text.slice(startOffset, endOffset)`: usually its overlap ends where it starts (one
+    slice), or where the chunk before ended. One that is not the input's own characters (a
+    merge joins its parts with a blank line, the last line gains a line feed) has `leadFrom`
+    -1 and is the next of `texts`. The index is the position and `metadata` the caller's
+    own object. `astral` is as for `utf16_offsets`.
 
     Why ASCII whole: in Pyodide comparing a chunk's text with the input (or writing it as
     JSON) reads it character by character, while joining ASCII texts and writing them out

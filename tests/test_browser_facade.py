@@ -534,7 +534,8 @@ def test_surrogates_side_by_side_cross_exactly(chunker_page):
     text = "é \ud83d\ud83d\ude00 x.\n\n\ude00\ud83d y.\n\n# ok 😀\n\nend \ud83d"
     got = chunker_page.evaluate(
         """async () => {
-          const text = 'é \\ud83d\\ud83d\\ude00 x.\\n\\n\\ude00\\ud83d y.\\n\\n# ok 😀\\n\\nend \\ud83d';
+          const text =
+            'é \\ud83d\\ud83d\\ude00 x.\\n\\n\\ude00\\ud83d y.\\n\\n# ok 😀\\n\\nend \\ud83d';
           const chunker = new api.SemanticChunker({ targetSize: 4, minSize: 0, overlap: 2 });
           const units = (s) => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
           const answer = (chunks) => chunks.map((c) => [units(c.text), c.startOffset, c.endOffset]);

@@ -250,7 +250,7 @@ function codeUnits(text) {
  * the JSON are decoded in one call, and the text is the decoded string (its first m
  * characters), sliced later at no cost.
  *
- * @param {Uint8Array} reply from the worker, starting its own buffer (so the ints align)
+ * @param {Uint8Array} reply from the worker (a copy of Python's bytes: its ints align)
  * @returns {{ints: Int32Array, ascii: string, json: any}}
  */
 function readReply(reply) {

@@ -1,7 +1,7 @@
 // The chunker's Web Worker: boots Pyodide, installs the chunker wheel with micropip, then
 // runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
-// maybe a text (its UTF-16 code units) in, ints and JSON as bytes out (see bridge.py for why
-// bytes).
+// maybe a text (its UTF-16 code units) in, ints, ASCII text and JSON as bytes out (see
+// bridge.py for why bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
 // Messages in:  {type: 'call', id, operation, request, textKey, units, highs, embed}
