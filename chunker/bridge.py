@@ -13,10 +13,11 @@ the ASCII text (`pack_chunks`), and chunker.js cuts the texts out itself.
 Why bytes: in Pyodide, turning a 1 MB JavaScript string into a Python `str` takes about 13
 ms and a non-ASCII `str` back into JavaScript far longer, while bytes cross in about 1 ms
 each way and a tree of proxies costs more than either. The text comes as UTF-16, JavaScript's
-own code units, which chunker.js copies out and transfers: that costs a third of encoding
-UTF-8 once the text holds a non-Latin-1 character, a lone surrogate survives as it is, and
-their count tells at once whether the text has any character outside the BMP. A text is
-decoded once: the worker keeps its `JsString` for the calls on the same text after it.
+own code units, which the worker writes straight into a `bytearray` here: that costs a
+third of encoding UTF-8 once the text holds a non-Latin-1 character, a lone surrogate
+survives as it is, and their count tells at once whether the text has any character outside
+the BMP. A text is decoded once: the worker keeps its `JsString` for the calls on the same
+text after it.
 
 Why packed: chunk texts are mostly ASCII or the input's own characters (the overlap and then
 the chunk's own text). Joined ASCII texts cross as their bytes, which JavaScript decodes in
@@ -106,23 +107,22 @@ class JsString:
     """Where the characters outside the BMP are in `text`, in code points, in order."""
 
     @classmethod
-    def from_utf16(cls, units: Any, highs: Any = None) -> JsString:
-        """The string whose UTF-16LE code units are `units` (JavaScript's own): bytes, or a
-        JavaScript Uint16Array (Pyodide's proxy of it, copied in once). `highs`, when
-        given, lists the units that are high surrogates, as 32-bit ints (bytes, or an
-        Int32Array): see `astral_positions`.
+    def from_utf16(cls, units: bytes | bytearray, highs: Any = None) -> JsString:
+        """The string whose UTF-16LE code units are `units` (JavaScript's own; the worker
+        writes them into a bytearray). `highs`, when given, lists the units that are high
+        surrogates, as 32-bit ints (bytes, or a JavaScript Int32Array): see
+        `astral_positions`.
 
         Example:
             >>> JsString.from_utf16("a😀b".encode("utf-16-le"))
             JsString(text='a😀b', astral=(1,))
         """
-        utf16 = _bytes(units)
         # "surrogatepass": a lone surrogate stays one character, as it was one unit.
-        text = utf16.decode("utf-16-le", "surrogatepass")
-        if len(utf16) // 2 == len(text):  # no two units make one character
+        text = units.decode("utf-16-le", "surrogatepass")
+        if len(units) // 2 == len(text):  # no two units make one character
             return cls(text, ())
         known = None if highs is None else memoryview(_bytes(highs)).cast("i")
-        return cls(text, tuple(astral_positions(utf16, known)))
+        return cls(text, tuple(astral_positions(units, known)))
 
 
 class Packed(NamedTuple):
@@ -235,11 +235,11 @@ def utf16_offsets(
     return [offset + bisect_left(astral, offset) for offset in offsets]
 
 
-def astral_positions(utf16: bytes, highs: Iterable[int] | None = None) -> list[int]:
+def astral_positions(utf16: bytes | bytearray, highs: Iterable[int] | None = None) -> list[int]:
     """Where the characters outside the BMP are, in code points, in UTF-16LE `utf16`.
 
     `highs` lists the units that are high surrogates (D800-DBFF), in order, when the caller
-    knows them: chunker.js notes them as it copies the units out (~0.2 ms a MB). Else they
+    knows them: the worker notes them as it copies the units in (~0.5 ms a MB). Else they
     are found here with C-speed steps, as Python loops and regexes are slow in Pyodide
     (`max(text)` alone costs 30 ms a MB): the high byte of a high surrogate is D8-DB,
     `translate` marks those bytes and `find` jumps from one to the next (~2 ms a MB). A
@@ -261,7 +261,7 @@ def astral_positions(utf16: bytes, highs: Iterable[int] | None = None) -> list[i
     return positions
 
 
-def _high_surrogates(high_bytes: bytes) -> Iterator[int]:
+def _high_surrogates(high_bytes: bytes | bytearray) -> Iterator[int]:
     """The units that are high surrogates, from the high byte of each unit."""
     marks = high_bytes.translate(HIGH_SURROGATE_MARKS)
     unit = marks.find(1)

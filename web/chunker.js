@@ -124,9 +124,10 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   }
 
   // One call of the bridge: `args` holds the arguments under the original's names. The
-  // argument `textKey`, when a string, travels apart as its UTF-16 code units, transferred:
-  // JSON would escape it, and Pyodide converts bytes far faster than strings. `finish`,
-  // when given, makes the answer from the result and the reply's ints and ASCII text.
+  // argument `textKey`, when a string, travels apart, for the worker to write into Python as
+  // UTF-16 code units: JSON would escape it, and Pyodide converts bytes far faster than
+  // strings. `finish`, when given, makes the answer from the result and the reply's ints
+  // and ASCII text.
   function call(operation, args, { textKey, embedFn, finish } = {}) {
     if (broken) return Promise.reject(broken);
     let request;
@@ -144,17 +145,11 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     }
     const id = nextId++;
     const message = { type: 'call', id, operation, request, textKey, embed: !!embedFn };
-    const transfer = [];
-    if (text !== undefined && text === lastText) {
-      message.sameText = true;
-    } else if (text !== undefined) {
-      lastText = text;
-      Object.assign(message, codeUnits(text));
-      transfer.push(message.units.buffer, message.highs.buffer);
-    }
+    if (text !== undefined && text === lastText) message.sameText = true;
+    else if (text !== undefined) message.text = lastText = text;
     return new Promise((resolve, reject) => {
       calls.set(id, { resolve, reject, embedFn, finish });
-      worker.postMessage(message, transfer);
+      worker.postMessage(message);
     });
   }
 
@@ -217,30 +212,6 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     /** Stop the worker; later calls reject. */
     close: () => fail(new Error('chunker: closed')),
   });
-}
-
-/**
- * The UTF-16 code units of `text`, lone surrogates included, for the worker to hand to
- * Python, and which of them are high surrogates (D800-DBFF): Python finds the characters
- * outside the BMP from those (bridge.py's `astral_positions`) instead of reading every
- * unit again, which costs it ten times as much. Copied here and transferred, not cloned:
- * the copy costs this thread about what cloning the string costs it (1-3 ms a MB), and
- * spares the worker the clone's other half and a copy of its own. A plain loop: TextEncoder
- * has only UTF-8, which costs three times as much once a string holds a character beyond
- * Latin-1, and loses lone surrogates. Python reads the units as UTF-16LE: the byte order of
- * every platform a browser runs on.
- *
- * @param {string} text
- * @returns {{units: Uint16Array, highs: Int32Array}}
- */
-function codeUnits(text) {
-  const units = new Uint16Array(text.length);
-  const highs = [];
-  for (let i = 0; i < units.length; i++) {
-    const unit = (units[i] = text.charCodeAt(i));
-    if (unit >= 0xd800 && unit <= 0xdbff) highs.push(i);
-  }
-  return { units, highs: Int32Array.from(highs) };
 }
 
 /**

@@ -1,12 +1,10 @@
 // The chunker's Web Worker: boots Pyodide, installs the chunker wheel with micropip, then
 // runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
-// maybe a text (its UTF-16 code units) in, ints, ASCII text and JSON as bytes out (see
-// bridge.py for why bytes).
+// maybe a text (written into Python's memory as UTF-16 code units) in, ints, ASCII text and
+// JSON as bytes out (see bridge.py for why bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
-// Messages in:  {type: 'call', id, operation, request, textKey, units, highs, embed}
-//                 (units: the text's UTF-16 code units, a Uint16Array; highs: which of
-//                 them are high surrogates, an Int32Array)
+// Messages in:  {type: 'call', id, operation, request, textKey, text, embed} (text: a string)
 //               {type: 'call', id, operation, request, textKey, sameText: true, embed}
 //                 (the text of the last call that sent one, again)
 //               {type: 'embedded', id, vectors} | {type: 'embedded', id, error}
@@ -76,10 +74,12 @@ finally:
     gc.freeze()
     gc.enable()
 `);
-  // Kept for the worker's life: every call goes through it.
+  // Kept for the worker's life: every call goes through them.
   const bridge = pyodide.pyimport('chunker.bridge');
+  const { bytearray } = pyodide.pyimport('builtins');
   const version = pyodide.runPython('import chunker; chunker.__version__');
-  return { bridge, versions: { chunker: version, pyodide: pyodideVersion, python: pythonVersion } };
+  const versions = { chunker: version, pyodide: pyodideVersion, python: pythonVersion };
+  return { bridge, bytearray, versions };
 }
 
 /**
@@ -110,19 +110,19 @@ self.onmessage = ({ data }) => {
   }
 };
 
-async function run({ id, operation, request, textKey, units, highs, sameText, embed }) {
+async function run({ id, operation, request, textKey, text, sameText, embed }) {
   try {
-    const { bridge } = await python;
+    const { bridge, bytearray } = await python;
     // Messages are handled one at a time, and this resumes before the next one starts (a
     // settled promise resumes in a microtask): `lastText` follows the calls in their order.
-    if (units !== undefined) {
+    if (text !== undefined) {
       // The call before may still be running on the last text: it holds its own reference
       // in Python, so this proxy can go.
       lastText?.destroy();
       lastText = undefined; // not a destroyed proxy, should the next line throw
-      lastText = bridge.JsString.from_utf16(units, highs); // copied into Python, decoded
+      lastText = receive(bridge, bytearray, text);
     }
-    const given = units !== undefined || sameText ? lastText : undefined;
+    const given = text !== undefined || sameText ? lastText : undefined;
     let bytes;
     if (embed) {
       // Python awaits this function's promise while other calls go on.
@@ -143,6 +143,44 @@ async function run({ id, operation, request, textKey, units, highs, sameText, em
     // Bad input comes back inside the reply; what lands here is a bug (in Python, a
     // PythonError with its traceback), a failed boot, or an embedFn that threw.
     post({ type: 'reply', id, error: { name: error.constructor.name, message: error.message } });
+  }
+}
+
+/**
+ * `text` in Python, as a `JsString` (a proxy, for the caller to destroy). Its UTF-16 code
+ * units, lone surrogates included, are written straight into a Python bytearray, with no
+ * buffer between, and the high surrogates (D800-DBFF) among them are noted on the way:
+ * Python finds the characters outside the BMP from those (bridge.py's `astral_positions`)
+ * instead of reading every unit again, which costs it ten times as much. Copied here, not
+ * on the page's thread, which stays free for the page (cloning the string costs it 1-2 ms
+ * a MB; copying its units there and transferring them, 3-5). A plain loop: TextEncoder has
+ * only UTF-8, which costs three times as much once a string holds a character beyond
+ * Latin-1, and loses lone surrogates. Python reads the units as UTF-16LE: the byte order of
+ * every platform a browser runs on.
+ *
+ * @param {object} bridge the module chunker.bridge
+ * @param {Function} bytearray Python's
+ * @param {string} text
+ * @returns {object}
+ */
+function receive(bridge, bytearray, text) {
+  const buffer = bytearray(2 * text.length);
+  try {
+    const highs = [];
+    // A view of Python's memory: valid until Python runs again (its memory may grow then).
+    const view = buffer.getBuffer('u16');
+    try {
+      const units = view.data;
+      for (let i = 0; i < units.length; i++) {
+        const unit = (units[i] = text.charCodeAt(i));
+        if (unit >= 0xd800 && unit <= 0xdbff) highs.push(i);
+      }
+    } finally {
+      view.release();
+    }
+    return bridge.JsString.from_utf16(buffer, Int32Array.from(highs));
+  } finally {
+    buffer.destroy();
   }
 }
 
