@@ -528,6 +528,31 @@ def test_a_lone_surrogate_survives_the_round_trip(chunker_page):
     assert len(got) == 2
 
 
+def test_surrogates_side_by_side_cross_exactly(chunker_page):
+    """A lone high surrogate just before a pair, a low one just after, one at the very end:
+    each chunk's units and offsets as in Python, on a new text and on the same text again."""
+    text = "é \ud83d\ud83d\ude00 x.\n\n\ude00\ud83d y.\n\n# ok 😀\n\nend \ud83d"
+    got = chunker_page.evaluate(
+        """async () => {
+          const text =
+            'é \\ud83d\\ud83d\\ude00 x.\\n\\n\\ude00\\ud83d y.\\n\\n# ok 😀\\n\\nend \\ud83d';
+          const chunker = new api.SemanticChunker({ targetSize: 4, minSize: 0, overlap: 2 });
+          const units = (s) => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
+          const answer = (chunks) => chunks.map((c) => [units(c.text), c.startOffset, c.endOffset]);
+          return [answer(await chunker.chunk(text)), answer(await chunker.chunk(text))];
+        }"""
+    )
+    # As JavaScript holds it: the second high surrogate and the low one are one character.
+    text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    chunks = SemanticChunker(target_size=4, min_size=0, overlap=2).chunk(text)
+    expected = [
+        [code_units(c.text), utf16_offset(text, c.start_offset), utf16_offset(text, c.end_offset)]
+        for c in chunks
+    ]
+    assert got == [expected, expected]
+    assert len(expected) > 3
+
+
 def test_the_session_page_stayed_clean(chunker_recorder, site_url):
     """Last in this module: all the calls above, the bad ones included, left no error,
     warning, failed or foreign request on the page that made them."""

@@ -11,12 +11,13 @@ import json
 from typing import Any
 
 import pytest
-from conftest import utf16_offset
+from conftest import read_reply, utf16_offset
 from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from strategies import semantic_options, texts
 
 from chunker import SemanticChunker
-from chunker.bridge import OPTION_NAMES, handle
+from chunker.bridge import OPTION_NAMES, JsString, astral_positions, handle
 
 JS_NAMES = {python: js for js, python in OPTION_NAMES["SemanticChunker.chunk"].items()}
 
@@ -26,25 +27,53 @@ def code_units(text: str) -> bytes:
     return text.encode("utf-16-le", "surrogatepass")
 
 
-def unpack_chunks(text: bytes, packed: dict[str, Any]) -> list[dict[str, Any]]:
+def high_surrogates(units: bytes) -> bytes:
+    """chunker.js's `highs`: which of `units` are high surrogates, as 32-bit ints."""
+    highs = [at // 2 for at in range(1, len(units), 2) if 0xD8 <= units[at] <= 0xDB]
+    return b"".join(unit.to_bytes(4, "little") for unit in highs)
+
+
+def js_string(text: str) -> JsString:
+    """`text` as the worker hands it to the bridge."""
+    units = code_units(text)
+    return JsString.from_utf16(units, high_surrogates(units))
+
+
+# JavaScript strings: any code units, lone surrogates included.
+js_texts = st.text(st.characters(exclude_categories=()), max_size=200)
+
+
+def unpack_chunks(
+    text: bytes, packed: dict[str, Any], ints: list[int], ascii: str
+) -> list[dict[str, Any]]:
     """chunker.js's `unpackChunks`, with `text` and the chunk texts as UTF-16 code units."""
-    spans, literals = packed["spans"], iter(packed["texts"])
+    count = packed["count"]
+    literals = iter(packed["texts"])
+    leads = iter(ints[4 * count :])
+    ascii_at = 0
     chunks = []
-    for index, boundary_type in enumerate(packed["boundaries"]):
-        start, end, lead_from, lead_to = spans[4 * index : 4 * index + 4]
-        if lead_from < 0:
-            chunk_text = code_units(next(literals))
+    for index in range(count):
+        start, end = ints[2 * index : 2 * index + 2]
+        type_index, length = ints[2 * count + index], ints[3 * count + index]
+        if length >= 0:
+            chunk_text = code_units(ascii[ascii_at : ascii_at + length])
+            ascii_at += length
         else:
-            chunk_text = text[2 * lead_from : 2 * lead_to] + text[2 * start : 2 * end]
+            lead_from, lead_to = next(leads), next(leads)
+            if lead_from < 0:
+                chunk_text = code_units(next(literals))
+            else:
+                chunk_text = text[2 * lead_from : 2 * lead_to] + text[2 * start : 2 * end]
         chunks.append(
             {
                 "text": chunk_text,
                 "index": index,
                 "startOffset": start,
                 "endOffset": end,
-                "boundaryType": boundary_type,
+                "boundaryType": packed["boundaryTypes"][type_index],
             }
         )
+    assert next(leads, None) is None and next(literals, None) is None and ascii_at == len(ascii)
     return chunks
 
 
@@ -55,11 +84,24 @@ EXAMPLES = [
     ("# A\n\nOne two.\n\n# B\n\nThree.", {"target_size": 8, "min_size": 0, "overlap": 3}),
     ("😀 one. 𝒜 two.\r\n\r\n# 🎉\n\nthree \ud83d four." * 5,
      {"target_size": 20, "overlap": 5}),
+    ("\ud83d\ud83d\ude00 é.\n\n\ude00\ud83d x.\n\n# ok\n\nend \ud83d",
+     {"target_size": 4, "min_size": 0, "overlap": 2}),
 ]
 
 
+@given(js_texts)
+def test_astral_positions_found_or_from_the_high_surrogates_chunker_js_notes(text):
+    units = code_units(text)
+    # As JavaScript holds it: a high then a low surrogate are one character.
+    decoded = units.decode("utf-16-le", "surrogatepass")
+    expected = [at for at, character in enumerate(decoded) if ord(character) > 0xFFFF]
+    assert astral_positions(units) == expected
+    assert JsString.from_utf16(units, high_surrogates(units)).astral == tuple(expected)
+    assert JsString.from_utf16(units).astral == tuple(expected)
+
+
 @settings(max_examples=300, deadline=None)
-@given(texts, semantic_options)
+@given(st.one_of(texts, js_texts), semantic_options)
 def test_packed_chunks_unpack_to_the_chunks(text, options):
     try:
         SemanticChunker(**options)
@@ -74,9 +116,11 @@ def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
 
 
 def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
+    text = code_units(text).decode("utf-16-le", "surrogatepass")  # as JavaScript holds it
     chunks = SemanticChunker(**options).chunk(text)
     request = json.dumps({"config": {JS_NAMES[name]: value for name, value in options.items()}})
-    reply = json.loads(handle("SemanticChunker.chunk", request, "text", code_units(text)))
+    reply = handle("SemanticChunker.chunk", request, "text", js_string(text))
+    ints, ascii, packed = read_reply(reply)
     expected = [
         {
             **chunk.to_dict(),
@@ -86,16 +130,21 @@ def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
         }
         for chunk in chunks
     ]
-    assert unpack_chunks(code_units(text), reply["result"]) == expected
+    assert unpack_chunks(code_units(text), packed["result"], ints, ascii) == expected
 
 
-def test_most_chunks_of_markdown_cross_as_slices():
-    """The point of packing: on Markdown with overlap, few chunk texts cross whole."""
+@pytest.mark.parametrize("word", ["about", "über"])
+def test_few_chunk_texts_of_markdown_cross_as_json(word):
+    """The point of packing: on Markdown with overlap, the chunk texts that are ASCII cross
+    as one ASCII text, and most others as slices of the input; few as JSON."""
     text = "# Guide\n\n" + "".join(
-        f"## Part {n}\n\nSome words about part {n}, then more. " * 3 + "\n\n" for n in range(40)
+        f"## Part {n}\n\nSome words {word} part {n}, then more. " * 3 + "\n\n" for n in range(40)
     )
     request = json.dumps({"config": {"targetSize": 120, "overlap": 20}})
-    packed = json.loads(handle("SemanticChunker.chunk", request, "text", code_units(text)))
-    result = packed["result"]
-    assert len(result["boundaries"]) > 20
-    assert len(result["texts"]) <= len(result["boundaries"]) // 10
+    reply = handle("SemanticChunker.chunk", request, "text", js_string(text))
+    ints, ascii, packed = read_reply(reply)
+    count = packed["result"]["count"]
+    in_ascii = [length >= 0 for length in ints[3 * count : 4 * count]]
+    assert count > 20
+    assert len(packed["result"]["texts"]) <= count // 10
+    assert sum(in_ascii) == count if word.isascii() else sum(in_ascii) <= count // 10

@@ -35,8 +35,8 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   // The text the last call with a text sent. A call on the same text again (the playground
   // re-chunks its document at each change of a setting) sends none: the worker keeps the
   // last one it received, and messages arrive in the order they were sent. Sending 1 MB and
-  // copying it out costs some 7 ms; comparing it with the last one, nothing when it is the
-  // same string and about 0.1 ms when it is an equal copy.
+  // decoding it in Python costs some 6 ms; comparing it with the last one, nothing when it
+  // is the same string and about 0.1 ms when it is an equal copy.
   let lastText;
 
   const report = (progress) => {
@@ -104,9 +104,10 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
       call.reject(call.embedError ?? Object.assign(new Error(error.message), { name: error.name }));
       return;
     }
-    const { result, error: bad } = JSON.parse(decoder.decode(reply));
+    const { ints, ascii, json } = readReply(reply);
+    const { result, error: bad } = json;
     if (bad) call.reject(new INPUT_ERRORS[bad.name](bad.message));
-    else call.resolve(call.finish ? call.finish(result) : result);
+    else call.resolve(call.finish ? call.finish(result, ints, ascii) : result);
   }
 
   async function embed({ id, call: callId, sentences }) {
@@ -123,8 +124,10 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   }
 
   // One call of the bridge: `args` holds the arguments under the original's names. The
-  // argument `textKey`, when a string, travels apart, for the worker to send to Python as
-  // UTF-16 bytes: JSON would escape it, and Pyodide converts bytes far faster than strings.
+  // argument `textKey`, when a string, travels apart, for the worker to write into Python as
+  // UTF-16 code units: JSON would escape it, and Pyodide converts bytes far faster than
+  // strings. `finish`, when given, makes the answer from the result and the reply's ints
+  // and ASCII text.
   function call(operation, args, { textKey, embedFn, finish } = {}) {
     if (broken) return Promise.reject(broken);
     let request;
@@ -172,7 +175,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
       // original takes (a cycle, a BigInt), which JSON could not carry.
       const isObject = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata);
       const args = { config: this.#config, text, metadata: isObject ? {} : metadata };
-      const finish = (packed) => unpackChunks(text, packed, metadata);
+      const finish = (packed, ints, ascii) => unpackChunks(text, packed, ints, ascii, metadata);
       return call('SemanticChunker.chunk', args, { textKey: 'text', finish });
     }
   }
@@ -212,25 +215,54 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
 }
 
 /**
- * The chunks that bridge.py's `pack_chunks` describes as spans of `text`, cut out here:
- * a slice costs V8 no copy, and the chunk texts never cross the worker boundary.
+ * What bridge.py's `handle` answers: two 32-bit counts n and m, n 32-bit ints, then ASCII:
+ * m characters of text, then JSON. Little-endian, as every platform a browser runs on (and
+ * so as Int32Array reads it). The ints are read where they lie, not copied; the text and
+ * the JSON are decoded in one call, and the text is the decoded string (its first m
+ * characters), sliced later at no cost.
+ *
+ * @param {Uint8Array} reply from the worker (a copy of Python's bytes: its ints align)
+ * @returns {{ints: Int32Array, ascii: string, json: any}}
+ */
+function readReply(reply) {
+  const counts = new DataView(reply.buffer, reply.byteOffset);
+  const count = counts.getInt32(0, true), length = counts.getInt32(4, true);
+  const ints = new Int32Array(reply.buffer, reply.byteOffset + 8, count);
+  const ascii = decoder.decode(reply.subarray(8 + 4 * count));
+  return { ints, ascii, json: JSON.parse(ascii.slice(length)) };
+}
+
+/**
+ * The chunks that bridge.py's `pack_chunks` describes, cut out here: from the ASCII text
+ * that joins the chunk texts that are ASCII, or as slices of `text` (a slice costs V8 no
+ * copy); the few others come whole.
  *
  * @param {string} text the text as given to `chunk`
- * @param {{spans: number[], boundaries: string[], texts: string[]}} packed
+ * @param {{count: number, boundaryTypes: string[], texts: string[]}} packed
+ * @param {Int32Array} ints startOffset and endOffset of each chunk, its index in
+ *   `boundaryTypes`, the length of its text in `ascii` (or -1), then leadFrom and leadTo of
+ *   each chunk not in `ascii`
+ * @param {string} ascii begins with the chunk texts that are ASCII, joined
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
  */
-function unpackChunks(text, { spans, boundaries, texts }, metadata) {
-  const chunks = new Array(boundaries.length);
+function unpackChunks(text, { count, boundaryTypes, texts }, ints, ascii, metadata) {
+  const chunks = new Array(count);
+  let asciiAt = 0;
+  let lead = 4 * count; // where the next leadFrom and leadTo are
   let literal = 0;
-  for (let index = 0; index < chunks.length; index++) {
-    const at = 4 * index;
-    const startOffset = spans[at], endOffset = spans[at + 1];
-    const leadFrom = spans[at + 2], leadTo = spans[at + 3];
+  for (let index = 0; index < count; index++) {
+    const startOffset = ints[2 * index], endOffset = ints[2 * index + 1];
+    const length = ints[3 * count + index];
     let chunkText;
-    if (leadFrom < 0) chunkText = texts[literal++];
-    else if (leadTo === startOffset) chunkText = text.slice(leadFrom, endOffset);
-    else chunkText = text.slice(leadFrom, leadTo) + text.slice(startOffset, endOffset);
-    const boundaryType = boundaries[index];
+    if (length >= 0) {
+      chunkText = ascii.slice(asciiAt, (asciiAt += length));
+    } else {
+      const leadFrom = ints[lead++], leadTo = ints[lead++];
+      if (leadFrom < 0) chunkText = texts[literal++];
+      else if (leadTo === startOffset) chunkText = text.slice(leadFrom, endOffset);
+      else chunkText = text.slice(leadFrom, leadTo) + text.slice(startOffset, endOffset);
+    }
+    const boundaryType = boundaryTypes[ints[2 * count + index]];
     const chunk = { text: chunkText, index, startOffset, endOffset, boundaryType };
     // Without metadata the key is absent, as JSON.stringify leaves it in the original.
     if (metadata !== undefined) chunk.metadata = metadata;

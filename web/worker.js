@@ -1,6 +1,7 @@
 // The chunker's Web Worker: boots Pyodide, installs the chunker wheel with micropip, then
 // runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
-// maybe a text (as UTF-16 bytes) in, JSON as ASCII bytes out (see bridge.py for why bytes).
+// maybe a text (written into Python's memory as UTF-16 code units) in, ints, ASCII text and
+// JSON as bytes out (see bridge.py for why bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
 // Messages in:  {type: 'call', id, operation, request, textKey, text, embed} (text: a string)
@@ -23,8 +24,9 @@ const progress = (stage, fraction, message) => post({ type: 'progress', stage, f
 
 const encoder = new TextEncoder();
 
-// The last text a call sent, as UTF-16 bytes: what a call marked `sameText` runs on.
-let lastUnits;
+// The last text a call sent, decoded by Python (a proxy of a `chunker.bridge.JsString`): what
+// a call marked `sameText` runs on.
+let lastText;
 
 // Embedding requests waiting for the page, by id.
 const embedding = new Map();
@@ -72,10 +74,12 @@ finally:
     gc.freeze()
     gc.enable()
 `);
-  // Kept for the worker's life: every call goes through it.
+  // Kept for the worker's life: every call goes through them.
   const bridge = pyodide.pyimport('chunker.bridge');
+  const { bytearray } = pyodide.pyimport('builtins');
   const version = pyodide.runPython('import chunker; chunker.__version__');
-  return { bridge, versions: { chunker: version, pyodide: pyodideVersion, python: pythonVersion } };
+  const versions = { chunker: version, pyodide: pyodideVersion, python: pythonVersion };
+  return { bridge, bytearray, versions };
 }
 
 /**
@@ -107,25 +111,30 @@ self.onmessage = ({ data }) => {
 };
 
 async function run({ id, operation, request, textKey, text, sameText, embed }) {
-  // Copied here rather than on the page's thread, which stays free for the page; and before
-  // anything is awaited, so that `lastUnits` follows the calls in the order they came.
-  let units;
-  if (sameText) units = lastUnits;
-  else if (text !== undefined) units = lastUnits = utf16Bytes(text);
   try {
-    const { bridge } = await python;
+    const { bridge, bytearray } = await python;
+    // Messages are handled one at a time, and this resumes before the next one starts (a
+    // settled promise resumes in a microtask): `lastText` follows the calls in their order.
+    if (text !== undefined) {
+      // The call before may still be running on the last text: it holds its own reference
+      // in Python, so this proxy can go.
+      lastText?.destroy();
+      lastText = undefined; // not a destroyed proxy, should the next line throw
+      lastText = receive(bridge, bytearray, text);
+    }
+    const given = text !== undefined || sameText ? lastText : undefined;
     let bytes;
     if (embed) {
       // Python awaits this function's promise while other calls go on.
       const ask = (sentences) => askEmbed(id, sentences);
-      const awaitable = bridge.handle_async(operation, request, ask, textKey, units);
+      const awaitable = bridge.handle_async(operation, request, ask, textKey, given);
       try {
         bytes = await awaitable;
       } finally {
         awaitable.destroy();
       }
     } else {
-      bytes = bridge.handle(operation, request, textKey, units);
+      bytes = bridge.handle(operation, request, textKey, given);
     }
     const reply = bytes.toJs(); // a copy out of Python's memory, ours to transfer
     bytes.destroy();
@@ -138,17 +147,41 @@ async function run({ id, operation, request, textKey, text, sameText, embed }) {
 }
 
 /**
- * The UTF-16 code units of `text` as little-endian bytes (the byte order of every platform a
- * browser runs on), lone surrogates included. A plain loop: TextEncoder has only UTF-8, which
- * costs three times as much once a string holds a character beyond Latin-1.
+ * `text` in Python, as a `JsString` (a proxy, for the caller to destroy). Its UTF-16 code
+ * units, lone surrogates included, are written straight into a Python bytearray, with no
+ * buffer between, and the high surrogates (D800-DBFF) among them are noted on the way:
+ * Python finds the characters outside the BMP from those (bridge.py's `astral_positions`)
+ * instead of reading every unit again, which costs it ten times as much. Copied here, not
+ * on the page's thread, which stays free for the page (cloning the string costs it 1-2 ms
+ * a MB; copying its units there and transferring them, 3-5). A plain loop: TextEncoder has
+ * only UTF-8, which costs three times as much once a string holds a character beyond
+ * Latin-1, and loses lone surrogates. Python reads the units as UTF-16LE: the byte order of
+ * every platform a browser runs on.
  *
+ * @param {object} bridge the module chunker.bridge
+ * @param {Function} bytearray Python's
  * @param {string} text
- * @returns {Uint8Array}
+ * @returns {object}
  */
-function utf16Bytes(text) {
-  const units = new Uint16Array(text.length);
-  for (let i = 0; i < units.length; i++) units[i] = text.charCodeAt(i);
-  return new Uint8Array(units.buffer);
+function receive(bridge, bytearray, text) {
+  const buffer = bytearray(2 * text.length);
+  try {
+    const highs = [];
+    // A view of Python's memory: valid until Python runs again (its memory may grow then).
+    const view = buffer.getBuffer('u16');
+    try {
+      const units = view.data;
+      for (let i = 0; i < units.length; i++) {
+        const unit = (units[i] = text.charCodeAt(i));
+        if (unit >= 0xd800 && unit <= 0xdbff) highs.push(i);
+      }
+    } finally {
+      view.release();
+    }
+    return bridge.JsString.from_utf16(buffer, Int32Array.from(highs));
+  } finally {
+    buffer.destroy();
+  }
 }
 
 function askEmbed(call, sentences) {

@@ -5,7 +5,7 @@
 // Boots the runtime in PYODIDE_DIR (the site's) and installs micropip and the chunker wheel
 // as the worker does (micropip by name, from the runtime's lock file, asserted; the wheel
 // with micropip, deps=False), then prints {bytecode, reply}: whether chunker was installed
-// with its compiled bytecode, and chunker.bridge.handle(OPERATION, REQUEST).
+// with its compiled bytecode, and chunker.bridge.handle(OPERATION, REQUEST) in base64.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,7 +29,7 @@ const bytecode = pyodide.runPython(
 );
 const bridge = pyodide.pyimport('chunker.bridge');
 const reply = bridge.handle(operation, request);
-const json = new TextDecoder().decode(reply.toJs());
+const bytes = Buffer.from(reply.toJs()).toString('base64');
 reply.destroy();
 bridge.destroy();
-process.stdout.write(JSON.stringify({ bytecode, reply: JSON.parse(json) }));
+process.stdout.write(JSON.stringify({ bytecode, reply: bytes }));
