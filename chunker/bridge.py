@@ -36,8 +36,7 @@ import json
 import sys
 from array import array
 from bisect import bisect_left
-from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Iterable, Iterator, NamedTuple, Sequence, get_args
+from typing import Any, Awaitable, Callable, Iterable, Iterator, Sequence, get_args
 
 from .engine import ChunkingEngine
 from .lexical import lexical_tokens, snippet_around
@@ -96,15 +95,25 @@ _BOUNDARY_INDEX = {name: index for index, name in enumerate(BOUNDARY_TYPES)}
 JsonEmbed = Callable[[str], Awaitable[Any]]
 
 
-@dataclass(frozen=True, slots=True)
+# The two classes below are plain slotted classes rather than dataclasses: they are internal
+# to this boundary, and every class made at import delays the page's first call (a dataclass
+# compiles its methods as the module loads, some 5 ms each in Chromium as Pyodide starts).
+
+
 class JsString:
     """A JavaScript string as Python holds it: `text`, and where its characters outside the
     BMP are (`astral`, as for `utf16_offsets`), found once for every call on it."""
 
-    text: str
-    """The string, a lone surrogate kept as the one character it is there."""
-    astral: tuple[int, ...]
-    """Where the characters outside the BMP are in `text`, in code points, in order."""
+    # `text`: the string, a lone surrogate kept as the one character it is there.
+    # `astral`: where the characters outside the BMP are in `text`, in code points, in order.
+    __slots__ = ("text", "astral")
+
+    def __init__(self, text: str, astral: tuple[int, ...]) -> None:
+        self.text = text
+        self.astral = astral
+
+    def __repr__(self) -> str:
+        return f"JsString(text={self.text!r}, astral={self.astral!r})"
 
     @classmethod
     def from_utf16(cls, units: bytes | bytearray, highs: Any = None) -> JsString:
@@ -125,13 +134,16 @@ class JsString:
         return cls(text, tuple(astral_positions(units, known)))
 
 
-class Packed(NamedTuple):
+class Packed:
     """An operation's result in three parts, which chunker.js puts together: `ints` cross as
     32-bit ints and `ascii` as ASCII bytes, beside the JSON of `result`."""
 
-    ints: Sequence[int]
-    ascii: str
-    result: Any
+    __slots__ = ("ints", "ascii", "result")
+
+    def __init__(self, ints: Sequence[int], ascii: str, result: Any) -> None:
+        self.ints = ints
+        self.ascii = ascii
+        self.result = result
 
 
 def pack_chunks(
@@ -415,8 +427,10 @@ def _bytes(data: Any) -> bytes:
 
 
 def _reply(answer: Any) -> bytes:
-    ints, ascii, result = answer if isinstance(answer, Packed) else ((), "", answer)
-    return _reply_bytes(ints, ascii, json.dumps({"result": result}, separators=(",", ":")))
+    if not isinstance(answer, Packed):
+        answer = Packed((), "", answer)
+    reply = json.dumps({"result": answer.result}, separators=(",", ":"))
+    return _reply_bytes(answer.ints, answer.ascii, reply)
 
 
 def _error_reply(error: Exception) -> bytes:
