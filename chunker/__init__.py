@@ -6,14 +6,36 @@ one-shot functions (`chunk`, `chunk_turns`, `lexical_tokens`, `snippet_around`).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import importlib
+from typing import TYPE_CHECKING, Any, Mapping
 
-from .engine import STRATEGIES, ChunkingEngine
-from .lexical import lexical_tokens, snippet_around
-from .locate import locate_chunks
-from .records import BoundaryType, Chunk, DocumentChunk, Passage, Snippet, TurnSpan
-from .semantic_chunker import SemanticChunker
-from .turns import Turn, chunk_turns
+if TYPE_CHECKING:
+    from .engine import STRATEGIES, ChunkingEngine
+    from .lexical import Snippet, lexical_tokens, snippet_around
+    from .locate import locate_chunks
+    from .records import BoundaryType, Chunk, DocumentChunk
+    from .semantic_chunker import SemanticChunker
+    from .turns import Passage, Turn, TurnSpan, chunk_turns
+
+# Where each name lives. A name is imported on first use, so `import chunker` (and the
+# browser worker, which calls one function first) loads only what is used: in Pyodide every
+# module, pattern and dataclass costs milliseconds as the page starts.
+_HOMES: dict[str, str] = {
+    "BoundaryType": "records",
+    "Chunk": "records",
+    "DocumentChunk": "records",
+    "ChunkingEngine": "engine",
+    "STRATEGIES": "engine",
+    "Passage": "turns",
+    "Turn": "turns",
+    "TurnSpan": "turns",
+    "chunk_turns": "turns",
+    "SemanticChunker": "semantic_chunker",
+    "Snippet": "lexical",
+    "lexical_tokens": "lexical",
+    "snippet_around": "lexical",
+    "locate_chunks": "locate",
+}
 
 __version__ = "0.1.0"
 
@@ -44,4 +66,20 @@ def chunk(text: str, metadata: Mapping[str, Any] | None = None, **options: Any) 
         >>> [c.boundary_type for c in chunk("# Title\\n\\nBody.", overlap=0)]
         ['heading']
     """
+    from .semantic_chunker import SemanticChunker
+
     return SemanticChunker(**options).chunk(text, metadata)
+
+
+def __getattr__(name: str) -> Any:
+    """Import `name` from its module on first use (PEP 562), then keep it here."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -38,12 +38,8 @@ from array import array
 from bisect import bisect_left
 from typing import Any, Awaitable, Callable, Iterable, Iterator, Sequence, get_args
 
-from .engine import ChunkingEngine
-from .lexical import lexical_tokens, snippet_around
-from .locate import locate_chunks
 from .records import BoundaryType, Chunk
 from .semantic_chunker import SemanticChunker
-from .turns import chunk_turns
 
 __all__ = [
     "OPTION_NAMES",
@@ -318,6 +314,7 @@ async def handle_async(
     """
     if operation != "ChunkingEngine.chunk":
         raise ValueError(f"handle_async runs ChunkingEngine.chunk only, not {operation!r}")
+    from .engine import ChunkingEngine  # on first use, as the operations below
 
     async def embed_fn(sentences: list[str]) -> Any:
         return json.loads(_bytes(await embed(json.dumps(sentences))))
@@ -332,6 +329,9 @@ async def handle_async(
         return _error_reply(error)
 
 
+# Each operation imports what it calls when first called: the worker is ready sooner, and a
+# page pays only for the modules it uses (SemanticChunker's are imported with this one).
+#
 # Each operation takes the call's arguments and where the characters outside the BMP are in
 # its text, when that came as a `JsString` (else None).
 Astral = Sequence[int] | None
@@ -344,11 +344,15 @@ def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
 
 
 def _engine_chunk(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
+    from .engine import ChunkingEngine
+
     options = _options("ChunkingEngine.chunk", args.get("options"))
     return [c.to_dict() for c in ChunkingEngine().chunk(args.get("content"), **options)]
 
 
 def _chunk_turns(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
+    from .turns import chunk_turns
+
     passages = chunk_turns(args.get("turns"), **_options("chunkTurns", args.get("options")))
     out = []
     for passage in passages:
@@ -362,10 +366,14 @@ def _chunk_turns(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
 
 
 def _lexical_tokens(args: dict[str, Any], _astral: Astral) -> list[str]:
+    from .lexical import lexical_tokens
+
     return lexical_tokens(args.get("text"))
 
 
 def _snippet_around(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
+    from .lexical import snippet_around
+
     text = args.get("text")
     options = _options("snippetAround", args.get("options"))
     snippet = snippet_around(text, args.get("words"), **options)
@@ -374,6 +382,8 @@ def _snippet_around(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
 
 
 def _locate_chunks(args: dict[str, Any], astral: Astral) -> list[dict[str, int] | None]:
+    from .locate import locate_chunks
+
     text = args.get("text")
     spans = locate_chunks(text, args.get("contents"))
     offsets = iter(utf16_offsets(text, [o for span in spans if span for o in span], astral))

@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Any, Iterable
 
-from .records import Snippet
 from .validation import require_int, require_text
 from .whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WHITESPACE_RUN_RE
 
-__all__ = ["lexical_tokens", "snippet_around", "word_re"]
+__all__ = ["Snippet", "lexical_tokens", "snippet_around", "word_re"]
 
 # Ranges left out of the scan hold no combining mark: CJK ideographs, Hangul syllables,
 # surrogates, private use, and planes 2 to 13.
@@ -28,6 +28,21 @@ _MARK_SCAN = (
     (0xF900, 0x20000),
     (0xE0000, 0xE1000),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    """What `snippet_around` answers."""
+
+    at: int
+    """Where the matching word starts in the text as given, or -1 when no word matches."""
+    text: str
+    """The whole words around it, white space collapsed."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return `{at, text}`."""
+        return {"at": self.at, "text": self.text}
+
 
 
 def _mark_class() -> str:

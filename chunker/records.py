@@ -1,22 +1,22 @@
-"""The typed results every function answers, and their JSON shape in the original's names.
+"""The chunkers' typed results, and their JSON shape in the original's names.
 
 Python field names are snake_case; `to_dict()` is the one place that turns them into the
 original's camelCase keys, and it drops a field the original leaves `undefined` (as
-`JSON.stringify` would), so `json.dumps(x.to_dict())` equals the original's JSON.
+`JSON.stringify` would), so `json.dumps(x.to_dict())` equals the original's JSON. The other
+results follow the same rules beside the function that makes them (`Passage` and `TurnSpan`
+in turns.py, `Snippet` in lexical.py): a dataclass compiles its methods as its module loads,
+some 5 ms each as Pyodide starts, so a page pays only for the records of what it calls.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
 __all__ = [
     "BoundaryType",
     "Chunk",
     "DocumentChunk",
-    "TurnSpan",
-    "Passage",
-    "Snippet",
     "ChunkDraft",
     "DocumentChunkDraft",
 ]
@@ -76,81 +76,6 @@ class DocumentChunk:
         if self.metadata is not None:
             out["metadata"] = dict(self.metadata)
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class TurnSpan:
-    """Where one turn sits in a passage's text."""
-
-    seq: int
-    """The turn's `seq`."""
-    item_id: str | None
-    """The turn's `itemId`, when it has one."""
-    start: int
-    """Offset of the turn's first character in the passage text."""
-    end: int
-    """Offset just past the turn's last character in the passage text."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return `{seq, itemId, start, end}` (`itemId` only when set)."""
-        out: dict[str, Any] = {"seq": self.seq}
-        if self.item_id is not None:
-            out["itemId"] = self.item_id
-        out["start"] = self.start
-        out["end"] = self.end
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Passage:
-    """Whole turns of a transcript joined by line feeds, cut by `chunk_turns`."""
-
-    text: str
-    """The turns' texts joined by `\\n`."""
-    index: int
-    """Position of the passage in the answer, from 0."""
-    first_seq: int
-    """`seq` of the passage's first turn."""
-    last_seq: int
-    """`seq` of the passage's last turn."""
-    item_ids: tuple[str, ...]
-    """The turns' distinct `itemId`s, in order of first appearance."""
-    start_ms: float | None
-    """The earliest `startMs` of its turns, or None when no turn has one."""
-    end_ms: float | None
-    """The latest `endMs` of its turns, or None when no turn has one."""
-    turns: tuple[TurnSpan, ...] = field(default=())
-    """Where each turn sits in `text`, in order."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return `{text, index, firstSeq, lastSeq, itemIds, startMs?, endMs?, turns}`."""
-        out: dict[str, Any] = {
-            "text": self.text,
-            "index": self.index,
-            "firstSeq": self.first_seq,
-            "lastSeq": self.last_seq,
-            "itemIds": list(self.item_ids),
-        }
-        if self.start_ms is not None:
-            out["startMs"] = self.start_ms
-        if self.end_ms is not None:
-            out["endMs"] = self.end_ms
-        out["turns"] = [span.to_dict() for span in self.turns]
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Snippet:
-    """What `snippet_around` answers."""
-
-    at: int
-    """Where the matching word starts in the text as given, or -1 when no word matches."""
-    text: str
-    """The whole words around it, white space collapsed."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return `{at, text}`."""
-        return {"at": self.at, "text": self.text}
 
 
 # Chunkers make tens of thousands of records from a large text, and a frozen dataclass's

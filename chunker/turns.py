@@ -12,14 +12,13 @@ Rules (the spec's, with the choices it leaves open, also in the README):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any, Mapping, Sequence
 
-from .records import Passage, TurnSpan
 from .validation import require_int
 
-__all__ = ["Turn", "chunk_turns"]
+__all__ = ["Passage", "Turn", "TurnSpan", "chunk_turns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +55,68 @@ _KEYS = {
     "end_ms": ("endMs", "end_ms"),
 }
 _ORIGINAL_NAMES = {name: keys[0] for name, keys in _KEYS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSpan:
+    """Where one turn sits in a passage's text."""
+
+    seq: int
+    """The turn's `seq`."""
+    item_id: str | None
+    """The turn's `itemId`, when it has one."""
+    start: int
+    """Offset of the turn's first character in the passage text."""
+    end: int
+    """Offset just past the turn's last character in the passage text."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return `{seq, itemId, start, end}` (`itemId` only when set)."""
+        out: dict[str, Any] = {"seq": self.seq}
+        if self.item_id is not None:
+            out["itemId"] = self.item_id
+        out["start"] = self.start
+        out["end"] = self.end
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """Whole turns of a transcript joined by line feeds, cut by `chunk_turns`."""
+
+    text: str
+    """The turns' texts joined by `\\n`."""
+    index: int
+    """Position of the passage in the answer, from 0."""
+    first_seq: int
+    """`seq` of the passage's first turn."""
+    last_seq: int
+    """`seq` of the passage's last turn."""
+    item_ids: tuple[str, ...]
+    """The turns' distinct `itemId`s, in order of first appearance."""
+    start_ms: float | None
+    """The earliest `startMs` of its turns, or None when no turn has one."""
+    end_ms: float | None
+    """The latest `endMs` of its turns, or None when no turn has one."""
+    turns: tuple[TurnSpan, ...] = field(default=())
+    """Where each turn sits in `text`, in order."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return `{text, index, firstSeq, lastSeq, itemIds, startMs?, endMs?, turns}`."""
+        out: dict[str, Any] = {
+            "text": self.text,
+            "index": self.index,
+            "firstSeq": self.first_seq,
+            "lastSeq": self.last_seq,
+            "itemIds": list(self.item_ids),
+        }
+        if self.start_ms is not None:
+            out["startMs"] = self.start_ms
+        if self.end_ms is not None:
+            out["endMs"] = self.end_ms
+        out["turns"] = [span.to_dict() for span in self.turns]
+        return out
+
 
 
 def chunk_turns(

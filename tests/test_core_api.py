@@ -83,7 +83,8 @@ def test_version_and_repr():
 
 def test_imports_nothing_outside_the_standard_library():
     probe = (
-        "import sys; before = set(sys.modules); import chunker; "
+        "import sys; before = set(sys.modules); import chunker, chunker.bridge; "
+        "[getattr(chunker, name) for name in chunker.__all__]; "
         "print('\\n'.join(sorted(set(sys.modules) - before)))"
     )
     loaded = subprocess.run(
@@ -95,3 +96,38 @@ def test_imports_nothing_outside_the_standard_library():
         if not name.startswith("chunker") and name.split(".")[0] not in sys.stdlib_module_names
     ]
     assert third_party == []
+
+
+def test_every_exported_name_resolves_and_is_listed():
+    names = set(dir(chunker))
+    for name in chunker.__all__:
+        assert getattr(chunker, name) is not None
+        assert name in names
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        chunker.nope  # noqa: B018
+
+
+def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
+    # The browser worker imports chunker.bridge before it reports ready; the other
+    # operations' modules (and their patterns and dataclasses) load on their first call.
+    probe = (
+        "import sys, json, chunker.bridge as b; "
+        "first = sorted(m for m in sys.modules if m.startswith('chunker')); "
+        "b.handle('lexicalTokens', json.dumps({'text': 'x'})); "
+        "print(json.dumps([first, sorted(m for m in sys.modules if m.startswith('chunker'))]))"
+    )
+    first, later = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    assert first == [
+        "chunker",
+        "chunker.bridge",
+        "chunker.records",
+        "chunker.semantic_chunker",
+        "chunker.structure",
+        "chunker.validation",
+        "chunker.whitespace",
+    ]
+    assert "chunker.lexical" in later and "chunker.engine" not in later
