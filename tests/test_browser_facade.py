@@ -422,6 +422,12 @@ def test_a_worker_that_cannot_load_rejects_at_once_naming_it(new_page, site_url)
     got = call(page, "import('/chunker.js').then((m) => m.loadChunker({baseUrl: '/nowhere/'}))")
     assert got["error"][0] == "Error"
     assert got["error"][1].startswith(f"chunker: the worker {site_url}/nowhere/worker.js failed")
+    # Playwright delivers the response event while the test waits on the page, which may be
+    # after the rejection came back: give it a few turns.
+    for _ in range(100):
+        if any("/nowhere/worker.js: HTTP 404" in failure for failure in recorder.failed):
+            break
+        page.wait_for_timeout(50)
     assert any("/nowhere/worker.js: HTTP 404" in failure for failure in recorder.failed)
 
 
