@@ -564,3 +564,40 @@ def test_the_session_page_stayed_clean(chunker_recorder, site_url):
     warning, failed or foreign request on the page that made them."""
     assert chunker_recorder.problems() == []
     assert len(chunker_recorder.requests) > 5
+
+
+def test_a_text_that_never_reached_python_is_not_taken_for_none_after(new_page, site_url):
+    # Straight to the worker: a text whose copy into Python fails (an object with a
+    # negative length stands for one too large to copy), then a call on "the same text".
+    page, recorder = new_page()
+    page.goto(f"{site_url}/_test/blank.html")
+    replies = page.evaluate(
+        """async () => {
+          const worker = new Worker('/worker.js', { type: 'module' });
+          const waiting = new Map();
+          await new Promise((resolve, reject) => {
+            worker.onmessage = ({ data }) => {
+              if (data.type === 'ready') resolve();
+              else if (data.type === 'failed') reject(new Error(data.message));
+              else if (data.type === 'reply') waiting.get(data.id)(data);
+            };
+          });
+          const send = (message) => new Promise((resolve) => {
+            waiting.set(message.id, resolve);
+            worker.postMessage({ type: 'call', operation: 'lexicalTokens', request: '{}',
+                                 textKey: 'text', ...message });
+          });
+          const first = await send({ id: 1, text: { length: -1 } });
+          const second = await send({ id: 2, sameText: true });
+          const third = await send({ id: 3, text: 'Hello again' });
+          worker.terminate();
+          return [first.error, second.error,
+                  new TextDecoder().decode(third.reply.subarray(8))];
+        }"""
+    )
+    assert replies[0] is not None
+    assert replies[1] == {
+        "name": "Error",
+        "message": "chunker: the text of the call before did not reach Python",
+    }
+    assert replies[2] == '{"result":["hello","again"]}'

@@ -100,14 +100,21 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     const call = calls.get(id);
     calls.delete(id);
     if (error) {
+      // The worker may not hold the text this call sent (it failed on its way into
+      // Python): the next call sends its text again rather than trust the worker's copy.
+      lastText = undefined;
       // An embedFn that threw is the call's own error; otherwise a bug, named as found.
       call.reject(call.embedError ?? Object.assign(new Error(error.message), { name: error.name }));
       return;
     }
-    const { ints, ascii, json } = readReply(reply);
-    const { result, error: bad } = json;
-    if (bad) call.reject(new INPUT_ERRORS[bad.name](bad.message));
-    else call.resolve(call.finish ? call.finish(result, ints, ascii) : result);
+    try {
+      const { ints, ascii, json } = readReply(reply);
+      const { result, error: bad } = json;
+      if (bad) call.reject(new INPUT_ERRORS[bad.name](bad.message));
+      else call.resolve(call.finish ? call.finish(result, ints, ascii) : result);
+    } catch (failure) {
+      call.reject(failure); // a reply this page cannot read must not leave the call pending
+    }
   }
 
   async function embed({ id, call: callId, sentences }) {
@@ -228,8 +235,9 @@ function readReply(reply) {
   const counts = new DataView(reply.buffer, reply.byteOffset);
   const count = counts.getInt32(0, true), length = counts.getInt32(4, true);
   const ints = new Int32Array(reply.buffer, reply.byteOffset + 8, count);
-  const ascii = decoder.decode(reply.subarray(8 + 4 * count));
-  return { ints, ascii, json: JSON.parse(ascii.slice(length)) };
+  const rest = decoder.decode(reply.subarray(8 + 4 * count)); // the text, then the JSON
+  // The text stays a slice of `rest`, which costs V8 no copy.
+  return { ints, ascii: rest.slice(0, length), json: JSON.parse(rest.slice(length)) };
 }
 
 /**
@@ -239,9 +247,9 @@ function readReply(reply) {
  *
  * @param {string} text the text as given to `chunk`
  * @param {{count: number, boundaryTypes: string[], texts: string[]}} packed
- * @param {Int32Array} ints startOffset and endOffset of each chunk, its index in
- *   `boundaryTypes`, the length of its text in `ascii` (or -1), then leadFrom and leadTo of
- *   each chunk not in `ascii`
+ * @param {Int32Array} ints in sections: startOffset and endOffset of every chunk; then the
+ *   index of every chunk's boundaryType in `boundaryTypes`; then the length of every chunk's
+ *   text in `ascii` (or -1); then leadFrom and leadTo of each chunk not in `ascii`
  * @param {string} ascii begins with the chunk texts that are ASCII, joined
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
  */

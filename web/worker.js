@@ -12,7 +12,7 @@
 //               {type: 'ready', versions, bootMs} | {type: 'failed', message}
 //               {type: 'reply', id, reply} | {type: 'reply', id, error: {name, message}}
 //               {type: 'embed', id, call, sentences}   (ask call's embedFn)
-// Byte arrays travel transferred, never copied.
+// The reply's bytes travel transferred, not copied (the text arrives as a string, cloned).
 
 import { loadPyodide, version as pyodideVersion } from './pyodide/pyodide.mjs';
 import bundle from './bundle.js'; // written by build.py: the wheels' paths
@@ -77,9 +77,10 @@ finally:
   // Kept for the worker's life: every call goes through them.
   const bridge = pyodide.pyimport('chunker.bridge');
   const { bytearray } = pyodide.pyimport('builtins');
+  const fromUtf16 = bridge.JsString.from_utf16;
   const version = pyodide.runPython('import chunker; chunker.__version__');
   const versions = { chunker: version, pyodide: pyodideVersion, python: pythonVersion };
-  return { bridge, bytearray, versions };
+  return { bridge, bytearray, fromUtf16, versions };
 }
 
 /**
@@ -112,7 +113,7 @@ self.onmessage = ({ data }) => {
 
 async function run({ id, operation, request, textKey, text, sameText, embed }) {
   try {
-    const { bridge, bytearray } = await python;
+    const { bridge, bytearray, fromUtf16 } = await python;
     // Messages are handled one at a time, and this resumes before the next one starts (a
     // settled promise resumes in a microtask): `lastText` follows the calls in their order.
     if (text !== undefined) {
@@ -120,7 +121,11 @@ async function run({ id, operation, request, textKey, text, sameText, embed }) {
       // in Python, so this proxy can go.
       lastText?.destroy();
       lastText = undefined; // not a destroyed proxy, should the next line throw
-      lastText = receive(bridge, bytearray, text);
+      lastText = receive(fromUtf16, bytearray, text);
+    }
+    if (sameText && lastText === undefined) {
+      // The text failed on its way into Python; chunker.js sends it again after this error.
+      throw new Error('chunker: the text of the call before did not reach Python');
     }
     const given = text !== undefined || sameText ? lastText : undefined;
     let bytes;
@@ -158,12 +163,12 @@ async function run({ id, operation, request, textKey, text, sameText, embed }) {
  * Latin-1, and loses lone surrogates. Python reads the units as UTF-16LE: the byte order of
  * every platform a browser runs on.
  *
- * @param {object} bridge the module chunker.bridge
+ * @param {Function} fromUtf16 chunker.bridge's `JsString.from_utf16`
  * @param {Function} bytearray Python's
  * @param {string} text
  * @returns {object}
  */
-function receive(bridge, bytearray, text) {
+function receive(fromUtf16, bytearray, text) {
   const buffer = bytearray(2 * text.length);
   try {
     const highs = [];
@@ -178,7 +183,7 @@ function receive(bridge, bytearray, text) {
     } finally {
       view.release();
     }
-    return bridge.JsString.from_utf16(buffer, Int32Array.from(highs));
+    return fromUtf16(buffer, Int32Array.from(highs));
   } finally {
     buffer.destroy();
   }
