@@ -9,11 +9,14 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Mapping
 
+# Imported at once: every chunker answers it, and `chunk`'s annotations name it.
+from .records import Chunk
+
 if TYPE_CHECKING:
     from .engine import STRATEGIES, ChunkingEngine
     from .lexical import Snippet, lexical_tokens, snippet_around
     from .locate import locate_chunks
-    from .records import BoundaryType, Chunk, DocumentChunk
+    from .records import BoundaryType, DocumentChunk
     from .semantic_chunker import SemanticChunker
     from .turns import Passage, Turn, TurnSpan, chunk_turns
 
@@ -22,7 +25,6 @@ if TYPE_CHECKING:
 # module, pattern and dataclass costs milliseconds as the page starts.
 _HOMES: dict[str, str] = {
     "BoundaryType": "records",
-    "Chunk": "records",
     "DocumentChunk": "records",
     "ChunkingEngine": "engine",
     "STRATEGIES": "engine",
@@ -71,15 +73,17 @@ def chunk(text: str, metadata: Mapping[str, Any] | None = None, **options: Any) 
     return SemanticChunker(**options).chunk(text, metadata)
 
 
-def __getattr__(name: str) -> Any:
-    """Import `name` from its module on first use (PEP 562), then keep it here."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{home}", __name__), name)
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # so that a type checker still flags a misspelt name
+
+    def __getattr__(name: str) -> Any:
+        """Import `name` from its module on first use (PEP 562), then keep it here."""
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{home}", __name__), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})

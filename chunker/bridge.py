@@ -147,11 +147,12 @@ def pack_chunks(
 ) -> Packed:
     """`SemanticChunker` chunks of `text` as spans of it or ASCII, for chunker.js to cut out.
 
-    `ints` holds, for each chunk in turn: its `startOffset` and `endOffset` (JavaScript
-    indices); the index of its `boundaryType` in the result's `boundaryTypes`; the length
-    of its text in `ascii`, or -1 when it is not there; then, for each chunk not there, where
-    its overlap lies, `leadFrom` and `leadTo`. The result also holds the chunks' `count`
-    and the `texts` that come whole as JSON.
+    `ints` holds four sections, each in the chunks' order: every chunk's `startOffset` and
+    `endOffset` (JavaScript indices); every chunk's index of its `boundaryType` in the
+    result's `boundaryTypes`; every chunk's length of its text in `ascii`, or -1 when it is
+    not there; then, for each chunk not there, where its overlap lies, `leadFrom` and
+    `leadTo`. The result also holds the chunks' `count` and the `texts` that come whole as
+    JSON.
 
     A chunk whose text is ASCII (most, in most documents) is the next that many characters
     of `ascii`, which joins those texts. Another is `text.slice(leadFrom, leadTo) +

@@ -44,7 +44,6 @@ class Snippet:
         return {"at": self.at, "text": self.text}
 
 
-
 def _mark_class() -> str:
     """The combining marks (categories Mn, Mc, Me) as the body of a regex character class."""
     ranges: list[str] = []

@@ -10,6 +10,7 @@ some 5 ms each as Pyodide starts, so a page pays only for the records of what it
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
@@ -105,3 +106,13 @@ def _check_twins(record: type, draft: type) -> None:
 
 _check_twins(Chunk, ChunkDraft)
 _check_twins(DocumentChunk, DocumentChunkDraft)
+
+# Where the records that moved beside their functions went, for code that imports them from
+# here (`from chunker.records import Passage`) and for records pickled before the move.
+_MOVED = {"Passage": "turns", "TurnSpan": "turns", "Snippet": "lexical"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)

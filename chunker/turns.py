@@ -12,6 +12,7 @@ Rules (the spec's, with the choices it leaves open, also in the README):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any, Mapping, Sequence
@@ -118,7 +119,6 @@ class Passage:
         return out
 
 
-
 def chunk_turns(
     turns: Sequence[Turn | Mapping[str, Any]], max_chars: int = 1200, overlap_turns: int = 1
 ) -> list[Passage]:
@@ -212,8 +212,9 @@ def _check_fields(
     end_ms: Any,
     spelling: Mapping[str, str],
 ) -> None:
-    """Raise TypeError naming `where.field` and the value for a field of the wrong type;
-    `spelling` gives other names for fields (the original's camelCase)."""
+    """Raise TypeError naming `where.field` and the value for a field of the wrong type, and
+    ValueError for a time that is not a finite number (JSON, and so the page, cannot carry
+    one); `spelling` gives other names for fields (the original's camelCase)."""
     if isinstance(seq, bool) or not isinstance(seq, int):
         raise TypeError(f"{where}.seq must be an integer, got {seq!r:.80}")
     if not isinstance(text, str):
@@ -225,3 +226,6 @@ def _check_fields(
         if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
             name = spelling.get(timing, timing)
             raise TypeError(f"{where}.{name} must be a number or absent, got {value!r:.80}")
+        if value is not None and not math.isfinite(value):
+            name = spelling.get(timing, timing)
+            raise ValueError(f"{where}.{name} must be a finite number, got {value!r:.80}")

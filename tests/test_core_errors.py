@@ -111,6 +111,12 @@ CASES = [
         TypeError,
         ["turns[0].startMs", "'soon'"],
     ),
+    (
+        lambda: chunk_turns([{"seq": 1, "text": "a", "endMs": float("nan")}]),
+        ValueError,
+        ["turns[0].endMs", "finite", "nan"],
+    ),
+    (lambda: Turn(seq=1, text="a", start_ms=float("inf")), ValueError, ["Turn.start_ms", "inf"]),
     (lambda: chunk_turns(["hello"]), TypeError, ["turns[0]", "str", "'hello'"]),
     (lambda: chunk_turns("hello"), TypeError, ["turns", "str"]),
     (lambda: Turn(seq="1", text="a"), TypeError, ["Turn.seq", "'1'"]),
