@@ -107,12 +107,13 @@ def _check_twins(record: type, draft: type) -> None:
 _check_twins(Chunk, ChunkDraft)
 _check_twins(DocumentChunk, DocumentChunkDraft)
 
-# Where the records that moved beside their functions went, for code that imports them from
-# here (`from chunker.records import Passage`) and for records pickled before the move.
-_MOVED = {"Passage": "turns", "TurnSpan": "turns", "Snippet": "lexical"}
+# The records that moved beside their functions, for code that imports them from here
+# (`from chunker.records import Passage`) and for records pickled before the move.
+_MOVED = ("Passage", "TurnSpan", "Snippet")
 
 
 def __getattr__(name: str) -> Any:
+    """A moved record, from the package, which knows where each name lives."""
     if name not in _MOVED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)
+    return getattr(importlib.import_module(__package__), name)
