@@ -1,0 +1,100 @@
+"""chunker.d.ts: a page author's typed code compiles under `tsc --noEmit --strict`, the
+mistakes it marks are caught, and it declares every name the facade answers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from conftest import ROOT, build
+
+DECLARATIONS = build.WEB / "chunker.d.ts"
+EXAMPLE = ROOT / "tests" / "types" / "example.ts"
+TSC = build.NODE_MODULES / ".bin" / "tsc"
+# Declared by the contract between helpers before the facade answers them (issue 12).
+DECLARED_AHEAD = {"LexicalIndex", "matchSpans"}
+
+
+def run_tsc(
+    folder: Path, declarations: Path, example: Path = EXAMPLE
+) -> subprocess.CompletedProcess[str]:
+    """`tsc --noEmit --strict` on `example`, with `chunker-web` resolving to `declarations`,
+    as a bundler resolves the package's `types`."""
+    config = {
+        "compilerOptions": {
+            "strict": True,
+            "noEmit": True,
+            "noUnusedLocals": True,
+            "target": "es2022",
+            "module": "es2022",
+            "moduleResolution": "bundler",
+            "lib": ["es2022", "dom"],
+            "paths": {"chunker-web": [str(declarations)]},
+        },
+        "files": [str(example)],
+    }
+    (folder / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    return subprocess.run(
+        [str(TSC), "-p", str(folder / "tsconfig.json")],
+        capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_the_typed_example_compiles_strictly(built_site, tmp_path):
+    result = run_tsc(tmp_path, DECLARATIONS)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_loose_type_is_caught_by_the_examples_expected_errors(built_site, tmp_path):
+    """Each `@ts-expect-error` must mark a real error: a strategy typed as any string
+    leaves one unused, and tsc fails."""
+    loose = DECLARATIONS.read_text(encoding="utf-8").replace(
+        "strategy?: Strategy;", "strategy?: string;"
+    )
+    assert loose != DECLARATIONS.read_text(encoding="utf-8")
+    (tmp_path / "loose.d.ts").write_text(loose, encoding="utf-8")
+    result = run_tsc(tmp_path, tmp_path / "loose.d.ts")
+    assert result.returncode != 0
+    assert "Unused '@ts-expect-error' directive" in result.stdout
+
+
+def declared_members(interface: str) -> set[str]:
+    """The member names of `interface` in chunker.d.ts, read by TypeScript's own parser."""
+    script = """
+      const ts = require(process.argv[1]);
+      const [file, name] = process.argv.slice(2);
+      const source = ts.createSourceFile(file, require('fs').readFileSync(file, 'utf8'),
+        ts.ScriptTarget.Latest);
+      const found = source.statements.find(
+        (s) => ts.isInterfaceDeclaration(s) && s.name.text === name);
+      console.log(JSON.stringify(found.members.map((m) => m.name.text)));
+    """
+    typescript = build.NODE_MODULES / "typescript"
+    out = subprocess.run(
+        ["node", "-e", script, str(typescript), str(DECLARATIONS), interface],
+        capture_output=True, text=True, check=True, timeout=120,
+    ).stdout
+    return set(json.loads(out))
+
+
+def test_every_name_the_facade_answers_is_declared(chunker_page):
+    answered = set(chunker_page.evaluate("Object.keys(api)"))
+    declared = declared_members("Chunker")
+    assert answered <= declared, f"not declared: {sorted(answered - declared)}"
+    assert declared - answered <= DECLARED_AHEAD, f"declared, not answered: {declared - answered}"
+
+
+def test_the_declared_options_are_the_bridges(built_site):
+    """The option names in the types are the ones the bridge takes, plus `spans`."""
+    from chunker.bridge import OPTION_NAMES
+
+    for interface, operation in (
+        ("SemanticChunkerConfig", "SemanticChunker.chunk"),
+        ("ChunkOptions", "ChunkingEngine.chunk"),
+        ("ChunkTurnsOptions", "chunkTurns"),
+        ("SnippetOptions", "snippetAround"),
+    ):
+        spans = set() if operation == "snippetAround" else {"spans"}
+        expected = set(OPTION_NAMES[operation]) | spans
+        assert declared_members(interface) == expected, interface
