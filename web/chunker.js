@@ -6,7 +6,7 @@
 //   text.slice(chunks[0].startOffset, chunks[0].endOffset);
 //
 // Every call answers a Promise of plain objects in the original's JSON shape. Offsets are
-// JavaScript string indices (UTF-16), converted on the Python side (chunker/bridge.py).
+// JavaScript string indices (UTF-16), converted on the Python side (chunker/bridge/utf16.py).
 // Bad input rejects with a RangeError or TypeError carrying Python's message; the worker
 // lives on. Sizes count characters as Python does (code points): an emoji is one.
 
@@ -222,7 +222,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
 }
 
 /**
- * What bridge.py's `handle` answers: two 32-bit counts n and m, n 32-bit ints, then ASCII:
+ * What `chunker.bridge.handle` answers: two 32-bit counts n and m, n 32-bit ints, then ASCII:
  * m characters of text, then JSON. Little-endian, as every platform a browser runs on (and
  * so as Int32Array reads it). The ints are read where they lie, not copied; the text and
  * the JSON are decoded in one call, and the text is the decoded string (its first m
@@ -241,7 +241,7 @@ function readReply(reply) {
 }
 
 /**
- * The chunks that bridge.py's `pack_chunks` describes, cut out here: from the ASCII text
+ * The chunks that `chunker.bridge.pack_chunks` describes, cut out here: from the ASCII text
  * that joins the chunk texts that are ASCII, or as slices of `text` (a slice costs V8 no
  * copy); the few others come whole.
  *
