@@ -14,7 +14,19 @@ from typing import Any, Sequence, get_args
 from ..records import BoundaryType, Chunk
 from .utf16 import utf16_offsets
 
-__all__ = ["BOUNDARY_TYPES", "Packed", "pack_chunks"]
+__all__ = ["BOUNDARY_TYPES", "SECTIONS", "Packed", "pack_chunks"]
+
+# The packed reply's layout, defined here only: the sections of `Packed.ints`, in order, each
+# with its name (as chunker.js and the tests read it) and its ints per entry. An entry is a
+# chunk, except in "leads": a chunk whose text is not in `ascii`. The result lists each
+# section's name and length (`sections`), so a reader finds each by its name. To add one:
+# its line here, its ints under its name in `pack_chunks`, and read it by name in chunker.js.
+SECTIONS: tuple[tuple[str, int], ...] = (
+    ("offsets", 2),  # startOffset and endOffset (JavaScript indices)
+    ("boundaryIndex", 1),  # the index of the chunk's boundaryType in `boundaryTypes`
+    ("asciiLength", 1),  # the length of the chunk's text in `ascii`, or -1: not there
+    ("leads", 2),  # leadFrom and leadTo (JavaScript indices; -1: the next of `texts`)
+)
 
 # The boundary types a packed chunk names by their index here (chunker.js gets the list).
 BOUNDARY_TYPES: tuple[str, ...] = get_args(BoundaryType)
@@ -39,12 +51,9 @@ def pack_chunks(
 ) -> Packed:
     """`SemanticChunker` chunks of `text` as spans of it or ASCII, for chunker.js to cut out.
 
-    `ints` holds four sections, each in the chunks' order: every chunk's `startOffset` and
-    `endOffset` (JavaScript indices); every chunk's index of its `boundaryType` in the
-    result's `boundaryTypes`; every chunk's length of its text in `ascii`, or -1 when it is
-    not there; then, for each chunk not there, where its overlap lies, `leadFrom` and
-    `leadTo`. The result also holds the chunks' `count` and the `texts` that come whole as
-    JSON.
+    `ints` holds the sections of `SECTIONS`, in its order, each in the chunks' order; the
+    result lists their names and lengths (`sections`), and holds the chunks' `count`, the
+    `boundaryTypes` and the `texts` that come whole as JSON.
 
     A chunk whose text is ASCII (most, in most documents) is the next that many characters
     of `ascii`, which joins those texts. Another is `text.slice(leadFrom, leadTo) +
@@ -71,6 +80,8 @@ def pack_chunks(
         '# A\\n\\nOne two.\\n'
         >>> packed.result["count"], packed.result["texts"]
         (2, [])
+        >>> packed.result["sections"]
+        [['offsets', 4], ['boundaryIndex', 2], ['asciiLength', 2], ['leads', 2]]
     """
     spans: list[int] = []  # startOffset and endOffset of each chunk
     lengths: list[int] = []
@@ -90,11 +101,21 @@ def pack_chunks(
             if leads[-1] < 0:
                 texts.append(whole)
         previous_end = end
-    ints = utf16_offsets(text, spans, astral)
-    ints += [_BOUNDARY_INDEX[chunk.boundary_type] for chunk in chunks]
-    ints += lengths
-    ints += utf16_offsets(text, leads, astral)
-    result = {"count": len(chunks), "boundaryTypes": BOUNDARY_TYPES, "texts": texts}
+    sections = {
+        "offsets": utf16_offsets(text, spans, astral),
+        "boundaryIndex": [_BOUNDARY_INDEX[chunk.boundary_type] for chunk in chunks],
+        "asciiLength": lengths,
+        "leads": utf16_offsets(text, leads, astral),
+    }
+    ints: list[int] = []
+    for name, _ in SECTIONS:
+        ints += sections[name]
+    result = {
+        "count": len(chunks),
+        "boundaryTypes": BOUNDARY_TYPES,
+        "texts": texts,
+        "sections": [[name, len(sections[name])] for name, _ in SECTIONS],
+    }
     return Packed(ints, "".join(ascii_texts), result)
 
 
