@@ -5,6 +5,7 @@ its own Pyodide installing the wheel with micropip."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shutil
@@ -18,9 +19,11 @@ import pytest
 
 import chunker
 from chunker import SemanticChunker, chunk, lexical_tokens, snippet_around
-from conftest import BOOT_TIMEOUT_MS, ROOT, Recorder, build
+from conftest import BOOT_TIMEOUT_MS, ROOT, Recorder
 from test_types import EXAMPLE, TSC
 from tools.package import FACADE_FILES, NAME, build_package, package_sizes
+from tools.paths import NODE_MODULES, SITE
+from tools.site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 WHEEL = f"chunker-{chunker.__version__}-py3-none-any.whl"
@@ -72,12 +75,12 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
         names = {m.name.removeprefix("package/") for m in archive.getmembers() if m.isfile()}
         manifest = json.load(archive.extractfile("package/package.json"))
         lock = json.load(archive.extractfile("package/pyodide/pyodide-lock.json"))
-    pyodide = [f"pyodide/{name}" for name in (*build.PYODIDE_FILES, build.PYODIDE_STDLIB)]
+    pyodide = [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
     expected = {*FACADE_FILES, *pyodide, "pyodide/pyodide-lock.json", f"wheels/{WHEEL}"}
     assert names == expected | {"package.json", "README.md"}
     assert not any("micropip" in name for name in names)
     # Listing no package: nothing for Pyodide to look for that the package does not hold.
-    shipped = json.loads((build.NODE_MODULES / "pyodide" / build.PYODIDE_LOCK).read_text())
+    shipped = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text())
     assert lock == {"info": shipped["info"], "packages": {}}
 
     assert manifest["name"] == NAME and manifest["version"] == chunker.__version__
@@ -92,12 +95,22 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
 def test_the_packages_files_are_the_sites(tarball):
     """The runtime as the site serves it: compiled standard library, wheel with bytecode."""
     with tarfile.open(tarball) as archive:
-        for name in (*FACADE_FILES, f"wheels/{WHEEL}", f"pyodide/{build.PYODIDE_STDLIB}"):
+        for name in (*FACADE_FILES, f"wheels/{WHEEL}", f"pyodide/{PYODIDE_STDLIB}"):
             packed = archive.extractfile(f"package/{name}").read()
-            assert packed == (build.SITE / name).read_bytes(), name
+            assert packed == (SITE / name).read_bytes(), name
         readme = archive.extractfile("package/README.md").read().decode()
     assert readme.startswith(f"# {NAME}\n")
     assert readme_block("# serve.py") in readme and "application/wasm" in readme
+
+
+def test_the_policy_the_readme_states_is_the_one_its_server_sends():
+    """The example site runs under serve.py's policy: the prose must state that one."""
+    tree = ast.parse(readme_block("# serve.py"))
+    policy = next(
+        ast.literal_eval(node.value) for node in tree.body
+        if isinstance(node, ast.Assign) and node.targets[0].id == "CSP"  # type: ignore[attr-defined]
+    )
+    assert f"`{policy}`" in " ".join(README.split())
 
 
 def test_the_readme_states_the_packages_sizes(tarball):
@@ -173,7 +186,12 @@ def test_a_site_built_from_the_tarball_alone_chunks_and_snippets(browser, exampl
     assert got["snippet"] == snippet.to_dict() and snippet.at > 0
     assert shown == snippet.text
     assert got["versions"]["chunker"] == chunker.__version__
-    assert recorder.problems() == []  # nothing failed or logged, no request left the origin
+    # Nothing failed or logged and no request left the origin, but for the icon every
+    # browser asks a site for, which this one has not.
+    icon = f"{example_site}/favicon.ico"
+    problems = [p for p in recorder.problems() if icon not in p and "404 (File not found)" not in p]
+    assert problems == [] and recorder.foreign() == []
+    assert [url for url in recorder.failed if icon not in url] == []
     paths = {url[len(example_site) :] for url in recorder.requests}
     assert f"/{INSTALLED}pyodide/pyodide.asm.wasm" in paths
     assert f"/{INSTALLED}wheels/{WHEEL}" in paths
@@ -206,9 +224,8 @@ def test_the_installed_package_resolves_by_name_with_its_types(project, tmp_path
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-    assert f"'chunker-web' was successfully resolved to '{project / INSTALLED}chunker.d.ts'" in (
-        result.stdout
-    )
+    resolved_to = f"{project}/{INSTALLED}chunker.d.ts"
+    assert f"'chunker-web' was successfully resolved to '{resolved_to}'" in result.stdout
 
 
 # --- a page with its own Pyodide --------------------------------------------------------

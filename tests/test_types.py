@@ -7,11 +7,12 @@ import json
 import subprocess
 from pathlib import Path
 
-from conftest import ROOT, build
+from conftest import ROOT
+from tools.paths import NODE_MODULES, WEB
 
-DECLARATIONS = build.WEB / "chunker.d.ts"
+DECLARATIONS = WEB / "chunker.d.ts"
 EXAMPLE = ROOT / "tests" / "types" / "example.ts"
-TSC = build.NODE_MODULES / ".bin" / "tsc"
+TSC = NODE_MODULES / ".bin" / "tsc"
 # Declared by the contract between helpers before the facade answers them (issue 12).
 DECLARED_AHEAD = {"LexicalIndex", "matchSpans"}
 
@@ -70,7 +71,7 @@ def declared_members(interface: str) -> set[str]:
         (s) => ts.isInterfaceDeclaration(s) && s.name.text === name);
       console.log(JSON.stringify(found.members.map((m) => m.name.text)));
     """
-    typescript = build.NODE_MODULES / "typescript"
+    typescript = NODE_MODULES / "typescript"
     out = subprocess.run(
         ["node", "-e", script, str(typescript), str(DECLARATIONS), interface],
         capture_output=True, text=True, check=True, timeout=120,

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +18,6 @@ from .site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB, build_web
 from .wheel import build_wheel
 
 NAME = "chunker-web"
-STAGE = DIST / "package"  # the package's folder before npm packs it
 # The files of site/ that make the facade run, besides the wheel. No micropip: the worker
 # unpacks the wheel itself, and a page with its own Pyodide has its own micropip.
 FACADE_FILES = ("chunker.js", "chunker.d.ts", "worker.js", "bundle.js")
@@ -43,24 +43,23 @@ def build_package() -> Path:
     build_web()
     wheel = build_wheel().name  # the site's copy of it carries its bytecode
     version = wheel.split("-")[1]
-    if STAGE.exists():
-        shutil.rmtree(STAGE)
-    copies = [*FACADE_FILES, f"wheels/{wheel}"]
-    copies += [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
-    for relative in copies:
-        target = STAGE / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(SITE / relative, target)
-    (STAGE / "pyodide" / PYODIDE_LOCK).write_text(_empty_lock(), encoding="utf-8")
-    (STAGE / "package.json").write_text(_manifest(version), encoding="utf-8")
-    (STAGE / "README.md").write_text(_readme(), encoding="utf-8")
     DIST.mkdir(exist_ok=True)
     for stale in DIST.glob(f"{NAME}-*.tgz"):
         stale.unlink()
-    subprocess.run(
-        ["npm", "pack", "--pack-destination", str(DIST), "--loglevel=error"],
-        cwd=STAGE, check=True, stdout=subprocess.DEVNULL,
-    )
+    with tempfile.TemporaryDirectory() as folder:
+        stage = Path(folder)
+        copies = [*FACADE_FILES, f"wheels/{wheel}"]
+        copies += [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
+        for relative in copies:
+            (stage / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(SITE / relative, stage / relative)
+        (stage / "pyodide" / PYODIDE_LOCK).write_text(_empty_lock(), encoding="utf-8")
+        (stage / "package.json").write_text(_manifest(version), encoding="utf-8")
+        (stage / "README.md").write_text(_readme(), encoding="utf-8")
+        subprocess.run(
+            ["npm", "pack", "--pack-destination", str(DIST), "--loglevel=error"],
+            cwd=stage, check=True, stdout=subprocess.DEVNULL,
+        )
     tarball = DIST / f"{NAME}-{version}.tgz"
     sizes = package_sizes(tarball)
     log(
@@ -107,7 +106,6 @@ def _manifest(version: str) -> str:
         # Types first: TypeScript takes the first condition that matches.
         "exports": {
             ".": {"types": "./chunker.d.ts", "default": "./chunker.js"},
-            "./package.json": "./package.json",
             "./*": "./*",
         },
         "types": "./chunker.d.ts",
