@@ -52,7 +52,7 @@ async function boot() {
   // site-packages: Pyodide's own unpacker does that (the zipfile module it uses is already
   // imported as Pyodide boots). micropip would first be loaded and imported (its vendored
   // `packaging` compiles regexes as it loads), and Pyodide's loader by URL wraps the same
-  // unpacking in more work (README, "Speed"). A page bringing its own Pyodide may still
+  // unpacking in more work (docs/faster-start.md). A page bringing its own Pyodide may still
   // install this wheel with micropip (README, "Use it in your page").
   const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
   pyodide.unpackArchive(await wheel, 'wheel', { extractDir: sitePackages });
