@@ -40,6 +40,7 @@ from typing import Any, Awaitable, Callable, Iterable, Iterator, Sequence, get_a
 
 from .records import BoundaryType, Chunk
 from .semantic_chunker import SemanticChunker
+from .validation import require_bool
 
 __all__ = [
     "OPTION_NAMES",
@@ -69,7 +70,7 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
         "chunkOverlap": "chunk_overlap",
         "embedFn": "embed_fn",
     },
-    "chunkTurns": {"maxChars": "max_chars", "overlapTurns": "overlap_turns"},
+    "chunkTurns": {"maxChars": "max_chars", "overlapTurns": "overlap_turns", "spans": "spans"},
     "snippetAround": {"before": "before", "after": "after"},
 }
 
@@ -354,10 +355,12 @@ def _engine_chunk(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]
 def _chunk_turns(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
     from .turns import chunk_turns
 
-    passages = chunk_turns(args.get("turns"), **_options("chunkTurns", args.get("options")))
+    options = _options("chunkTurns", args.get("options"))
+    # `spans` asks for the records' spans (repeatedTurns); chunk_turns itself does not take it.
+    with_spans = require_bool("spans", options.pop("spans", False))
     out = []
-    for passage in passages:
-        record = passage.to_dict()
+    for passage in chunk_turns(args.get("turns"), **options):
+        record = passage.to_dict(spans=with_spans)
         spans = record["turns"]
         offsets = utf16_offsets(passage.text, [o for s in spans for o in (s["start"], s["end"])])
         for number, span in enumerate(spans):
