@@ -1,6 +1,6 @@
 // A transcript's turns, each coloured by the passage that brings it, striped where a later
 // passage repeats it as overlap, with the passage's badge on its first new turn. A blank turn
-// is in no passage (the chunker leaves it out): drawn muted, uncoloured.
+// is in no passage (the chunker leaves it out): drawn outlined, uncoloured.
 
 import { el } from './dom.js';
 import { formatMs } from './format.js';
