@@ -130,7 +130,8 @@ def test_packed_chunks_unpack_to_the_chunks(text, options):
 
 
 @pytest.mark.parametrize("text, options", EXAMPLES, ids=[
-    "headings-final-newline", "headings-no-final-newline", "astral-crlf-lone-high", "lone-surrogates",
+    "headings-final-newline", "headings-no-final-newline", "astral-crlf-lone-high",
+    "lone-surrogates",
 ])
 def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
     assert_unpacks_to_the_chunks(text, options)
