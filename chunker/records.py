@@ -10,7 +10,6 @@ some 5 ms each as Pyodide starts, so a page pays only for the records of what it
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
@@ -106,14 +105,3 @@ def _check_twins(record: type, draft: type) -> None:
 
 _check_twins(Chunk, ChunkDraft)
 _check_twins(DocumentChunk, DocumentChunkDraft)
-
-# The records that moved beside their functions, for code that imports them from here
-# (`from chunker.records import Passage`) and for records pickled before the move.
-_MOVED = ("Passage", "TurnSpan", "Snippet")
-
-
-def __getattr__(name: str) -> Any:
-    """A moved record, from the package, which knows where each name lives."""
-    if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(__package__), name)
