@@ -126,6 +126,7 @@ def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
         "chunker.bridge",
         "chunker.records",
         "chunker.semantic_chunker",
+        "chunker.sourcemap",
         "chunker.structure",
         "chunker.validation",
         "chunker.whitespace",

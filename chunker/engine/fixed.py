@@ -6,12 +6,12 @@ The other strategies call it for their long sections and prose.
 from __future__ import annotations
 
 import re
-from _sre import MAXREPEAT
 from functools import lru_cache
 from typing import Any, Mapping
 
 from ..records import DocumentChunk, DocumentChunkDraft
-from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
+from ..sourcemap import Source, to_input
+from ..whitespace import LAST_WHITESPACE_RE, WS_CLASS, tight_span
 
 __all__ = ["fixed_chunks"]
 
@@ -23,6 +23,7 @@ def fixed_chunks(
     start_index: int = 0,
     metadata: Mapping[str, Any] | None = None,
     heading: str | None = None,
+    source: Source = 0,
 ) -> list[DocumentChunk]:
     """Cut `content` into windows of at most `chunk_size` characters, trimmed.
 
@@ -34,24 +35,28 @@ def fixed_chunks(
     Wherever the original ends, the two agree.
 
     Each chunk gets its own copy of `metadata` when it is given (even empty), as the original,
-    and `heading` (for `hierarchical`'s long sections).
+    and `heading` (for `hierarchical`'s long sections). Its span is the window trimmed, placed
+    in the input by `source` (where `content`'s characters are there).
     """
     chunks: list[DocumentChunk] = []
-    # Locals, as this loop runs once per window.
-    append, whitespace, draft = chunks.append, JS_WHITESPACE, DocumentChunkDraft
     index = start_index
     start = 0
     for end in _window_ends(content, chunk_size, chunk_overlap):
-        part = content[start:end].strip(whitespace)
-        if part:
+        part = tight_span(content, start, end)
+        if part is not None:
+            part_start, part_end = part
             # A draft (see records.py): a call per window would cost as much as the record.
-            chunk = draft()
-            chunk.content = part
+            chunk = DocumentChunkDraft()
+            chunk.content = content[part_start:part_end]
             chunk.index = index
             chunk.heading = heading
             chunk.metadata = None if metadata is None else dict(metadata)
+            if source.__class__ is int:
+                chunk.span = source + part_start, source + part_end  # type: ignore[operator]
+            else:
+                chunk.span = to_input(source, part_start), to_input(source, part_end - 1) + 1
             chunk.__class__ = DocumentChunk
-            append(chunk)  # type: ignore[arg-type]
+            chunks.append(chunk)  # type: ignore[arg-type]
             index += 1
         start = end - chunk_overlap if end > chunk_overlap else end
     return chunks
@@ -68,8 +73,7 @@ def _window_ends(content: str, size: int, overlap: int) -> list[int]:
     start = previous_end = 0
     step = size - overlap
     while start + size < length:
-        # sre bounds repeat counts below MAXREPEAT (2**32 - 1): a longer step stays here.
-        if previous_end > overlap and step < MAXREPEAT:
+        if previous_end > overlap:
             # Every later window searches the `step` characters after the end before: one
             # regex scan finds them all.
             ends += _steady_ends(content, previous_end, step)
