@@ -238,13 +238,22 @@ class SemanticChunker:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
         before, then make each segment a chunk that starts with the end of the one before."""
         min_size, overlap = self.min_size, self.overlap
+        groups: list[list[Segment]] = []  # each chunk's segments: the first, then those joining
+        for segment in segments:
+            text, boundary = segment[0], segment[2]
+            if (
+                groups
+                and boundary != "heading"
+                and boundary != "code-block"
+                and (len(text) < min_size or len(text.strip(JS_WHITESPACE)) < min_size)
+            ):
+                groups[-1].append(segment)
+            else:
+                groups.append([segment])
         chunks: list[Chunk] = []
-        group: list[Segment] = []  # the segment becoming a chunk, then those joining it
         previous = ""  # the own text of the chunk before
         previous_group: list[Segment] = []
-
-        def close() -> None:
-            nonlocal previous, previous_group
+        for group in groups:
             first = group[0]
             if len(group) == 1:
                 own = first[0]
@@ -269,24 +278,7 @@ class SemanticChunker:
             chunk.span = span
             chunk.__class__ = Chunk
             chunks.append(chunk)  # type: ignore[arg-type]
-            previous, previous_group = own, group[:]
-
-        for segment in segments:
-            text, boundary = segment[0], segment[2]
-            if (
-                group
-                and boundary != "heading"
-                and boundary != "code-block"
-                and (len(text) < min_size or len(text.strip(JS_WHITESPACE)) < min_size)
-            ):
-                group.append(segment)
-                continue
-            if group:
-                close()
-                group.clear()
-            group.append(segment)
-        if group:
-            close()
+            previous, previous_group = own, group
         return chunks
 
 
@@ -319,6 +311,9 @@ def _overlap_span(own: str, group: list[Segment], length: int) -> tuple[int, int
     if found is None:
         return None
     at = found.start()
+    if len(group) == 1:  # most chunks: one segment, one slice of the input
+        segment = group[0]
+        return to_input(segment[5], at), segment[4]
     segment_at = len(own)  # where each segment starts in `own`, from the last
     for number in range(len(group) - 1, -1, -1):
         segment = group[number]
