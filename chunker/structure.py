@@ -148,8 +148,8 @@ def split_by_structure(
 
         # A heading segment holds text from its first character; others may hold none.
         gathered_at = start if boundary == "heading" else first_text(start)
-        gathered = gathered_at < special_at
-        if gathered:
+        kept = gathered_at < special_at
+        if kept:
             add(start, special_at, boundary, gathered_at)
         if special_at == heading_at:
             start = position = special_at
@@ -160,7 +160,7 @@ def split_by_structure(
         fence_at = first_text(special_at)  # past the fence's indent
         if closer_at == NOT_FOUND:  # a code block left open
             add(special_at, length, "code-block", fence_at, "\n")
-            if gathered:
+            if kept:
                 # The original's repeat: the same text, so the same span, out of order.
                 segments.append(segments[-2])
             return segments

@@ -247,16 +247,21 @@ async def embed_async(sentences: list[str]) -> list[list[float]]:
     return embed(sentences)
 
 
-def assert_engine_spans(text: str, chunks: list[DocumentChunk], exact: bool) -> None:
-    previous_start = 0
+def assert_engine_spans(
+    text: str, chunks: list[DocumentChunk], exact: bool, overlap: int
+) -> None:
+    previous = (0, 0)
     for chunk in chunks:
         assert_tight(text, chunk.span, chunk.content)
         start, end = chunk.span
-        assert previous_start <= start
+        # Ends never go back; starts only where the original's fixed windows step back (see
+        # test_a_fixed_window_may_start_before_the_one_before), which needs an overlap.
+        assert previous[1] <= end or not trim(chunk.content)
+        assert previous[0] <= start or overlap
         assert reads_like(chunk.content, text[start:end])
         if exact:
             assert text[start:end] == trim(chunk.content)
-        previous_start = start
+        previous = chunk.span
 
 
 @settings(deadline=None)  # speed is for the benchmarks
@@ -264,7 +269,7 @@ def assert_engine_spans(text: str, chunks: list[DocumentChunk], exact: bool) -> 
 def test_engine_spans_are_tight_ordered_and_exact(text, options):
     # Every strategy without embeddings copies the input: fixed windows, sections, blocks.
     chunks = ChunkingEngine().chunk(text, **options)
-    assert_engine_spans(text, chunks, exact=True)
+    assert_engine_spans(text, chunks, exact=True, overlap=options["chunk_overlap"])
 
 
 @settings(deadline=None)  # speed is for the benchmarks
@@ -280,7 +285,7 @@ def test_fixed_windows_are_the_input_itself(text, options):
 def test_semantic_spans_read_like_the_sentences_they_join(text, options):
     options["strategy"] = "semantic"
     chunks = ChunkingEngine().chunk(text, embed_fn=embed, **options)
-    assert_engine_spans(text, chunks, exact=False)
+    assert_engine_spans(text, chunks, exact=False, overlap=options["chunk_overlap"])
     awaited = asyncio.run(ChunkingEngine().achunk(text, embed_fn=embed_async, **options))
     assert [c.span for c in awaited] == [c.span for c in chunks]
 
@@ -291,6 +296,25 @@ def test_achunk_gives_the_same_spans(text, options):
     chunks = ChunkingEngine().chunk(text, **options)
     awaited = asyncio.run(ChunkingEngine().achunk(text, **options))
     assert [c.span for c in awaited] == [c.span for c in chunks]
+
+
+@settings(deadline=None)  # speed is for the benchmarks
+@given(span_texts, engine_options())
+def test_without_overlap_engine_spans_never_go_back(text, options):
+    options["chunk_overlap"] = 0
+    previous = (0, 0)
+    for chunk in ChunkingEngine().chunk(text, embed_fn=embed, **options):
+        assert previous[0] <= chunk.span[0] and previous[1] <= chunk.span[1]
+        previous = chunk.span
+
+
+def test_a_fixed_window_may_start_before_the_one_before():
+    # The original's guard: a window ending within chunk_overlap of the start makes the next
+    # start at that end, and the one after steps back. The spans say where each came from.
+    text = "# Title\n# Title\n" + "x" * 90 + "\nHello world.\n"
+    chunks = ChunkingEngine().chunk(text, "fixed", chunk_size=99, chunk_overlap=98)
+    assert [c.span for c in chunks[:3]] == [(0, 15), (16, 112), (14, 112)]
+    assert all(text[slice(*c.span)] == c.content for c in chunks)
 
 
 def test_hierarchical_span_is_the_body_the_heading_is_apart():
@@ -362,3 +386,13 @@ def test_every_strategy_sets_a_span(strategy):
     text = "# H\n\nSome prose. More prose here.\n\n```\ncode\n```\n| t |\n"
     for chunk in ChunkingEngine().chunk(text, strategy, chunk_size=12, chunk_overlap=2):
         assert text[slice(*chunk.span)] == trim(chunk.content)
+
+
+def test_the_readme_example():
+    text = "# Refunds\n\nRefunds go back to the card.\n\n\n\n# Shipping\n\nTwo days."
+    chunks = SemanticChunker(min_size=0, overlap=8).chunk(text)
+    assert [(c.span, text[c.span[0] : c.span[1]], c.overlap_span) for c in chunks] == [
+        ((0, 39), "# Refunds\n\nRefunds go back to the card.", None),
+        ((43, 64), "# Shipping\n\nTwo days.", (35, 39)),
+    ]
+    assert chunks[1].to_dict(spans=True)["span"] == {"start": 43, "end": 64}
