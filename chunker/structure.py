@@ -29,7 +29,7 @@ from typing import Tuple
 
 from .records import BoundaryType
 from .sourcemap import Source
-from .whitespace import LAST_TEXT_RE, TEXT_RE, WS_CLASS
+from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WS_CLASS
 
 __all__ = ["Segment", "split_by_structure"]
 
@@ -106,10 +106,18 @@ def split_by_structure(
         return found.start() if found else NOT_FOUND
 
     def add(start: int, stop: int, boundary: BoundaryType, text_at: int, added: str = "") -> None:
-        # The segment text[start:stop] + added, whose first text is at text_at.
-        text_end = LAST_TEXT_RE.match(text, text_at, stop).end()  # type: ignore[union-attr]
-        segment = (text[start:stop] + added, start, boundary, text_at, text_end, start)
-        segments.append(segment)
+        # The segment text[start:stop] + added, whose first text is at text_at. Most end
+        # with a line feed or a blank line after their text: a look at the last characters
+        # finds their span's end for less than the pattern, which walks back over longer
+        # white space (tests/bench/core.py, SemanticChunker).
+        end = stop
+        if text[end - 1] in JS_WHITESPACE:
+            end -= 1
+            if text[end - 1] in JS_WHITESPACE:
+                end -= 1
+                if text[end - 1] in JS_WHITESPACE:
+                    end = LAST_TEXT_RE.match(text, text_at, end).end()  # type: ignore[union-attr]
+        segments.append((text[start:stop] + added, start, boundary, text_at, end, start))
 
     # Fences pair up in order, whatever stands between them: each opens a block that the next
     # closes. Headings inside a block (comments in shell code) are skipped as it closes.
@@ -157,7 +165,8 @@ def split_by_structure(
             next_heading += 1
             continue
         closer_at = closers[next_block]
-        fence_at = first_text(special_at)  # past the fence's indent
+        # Past the fence's indent, if any.
+        fence_at = special_at if text[special_at] == "`" else first_text(special_at)
         if closer_at == NOT_FOUND:  # a code block left open
             add(special_at, length, "code-block", fence_at, "\n")
             if kept:
