@@ -238,27 +238,28 @@ class SemanticChunker:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
         before, then make each segment a chunk that starts with the end of the one before."""
         min_size, overlap = self.min_size, self.overlap
-        groups: list[list[Segment]] = []  # each chunk's segments: the first, then those joining
-        for segment in segments:
-            text, boundary = segment[0], segment[2]
+        # Where each chunk's segments start: a segment that joins the one before starts none.
+        starts = [0] if segments else []
+        for number in range(1, len(segments)):
+            text, boundary = segments[number][0], segments[number][2]
             if (
-                groups
-                and boundary != "heading"
-                and boundary != "code-block"
-                and (len(text) < min_size or len(text.strip(JS_WHITESPACE)) < min_size)
+                boundary == "heading"
+                or boundary == "code-block"
+                or (len(text) >= min_size and len(text.strip(JS_WHITESPACE)) >= min_size)
             ):
-                groups[-1].append(segment)
-            else:
-                groups.append([segment])
+                starts.append(number)
+        starts.append(len(segments))
         chunks: list[Chunk] = []
         previous = ""  # the own text of the chunk before
-        previous_group: list[Segment] = []
-        for group in groups:
-            first = group[0]
-            if len(group) == 1:
+        previous_start = 0  # where its segments start in `segments`
+        for number in range(len(starts) - 1):
+            start, stop = starts[number], starts[number + 1]
+            first = segments[start]
+            if stop - start == 1:
                 own = first[0]
                 span = first[3], first[4]
             else:
+                group = segments[start:stop]
                 own = "\n\n".join([segment[0] for segment in group])
                 span = _hull(group)
             # A draft, not Chunk(...): this runs once per chunk (see records.py).
@@ -266,20 +267,23 @@ class SemanticChunker:
             if overlap and previous:
                 lead = previous[-overlap:]
                 chunk.text = lead + own
-                cut = len(previous) - len(lead)
-                last = previous_group[-1]
+                last = segments[start - 1]
                 at = len(last[0]) - len(lead)  # where the overlap starts in `last`
                 source = last[5]
-                if at >= 0 and source.__class__ is int and previous[cut] not in JS_WHITESPACE:
-                    # Most overlaps: in the last segment, one slice of the input, starting on
-                    # text: no search, no call (tests/bench/core.py, SemanticChunker).
-                    chunk.overlap_span = source + at, last[4]  # type: ignore[operator]
+                if at >= 0 and source.__class__ is int:
+                    # Most overlaps: in the last segment, one slice of the input; placed here
+                    # without a call (tests/bench/core.py, SemanticChunker).
+                    if last[0][at] in JS_WHITESPACE:
+                        found = TEXT_RE.search(last[0], at)
+                        at = -1 if found is None else found.start()
+                    chunk.overlap_span = None if at < 0 else (source + at, last[4])  # type: ignore
                 else:
+                    previous_group = segments[previous_start:start]
                     chunk.overlap_span = _overlap_span(previous, previous_group, len(lead))
             else:
                 chunk.text = own
                 chunk.overlap_span = None
-            chunk.index = len(chunks)
+            chunk.index = number
             chunk.start_offset = first[1]
             chunk.end_offset = first[1] + len(own)
             chunk.boundary_type = first[2]
@@ -287,7 +291,7 @@ class SemanticChunker:
             chunk.span = span
             chunk.__class__ = Chunk
             chunks.append(chunk)  # type: ignore[arg-type]
-            previous, previous_group = own, group
+            previous, previous_start = own, start
         return chunks
 
 
