@@ -238,22 +238,21 @@ class SemanticChunker:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
         before, then make each segment a chunk that starts with the end of the one before."""
         min_size, overlap = self.min_size, self.overlap
-        # Where each chunk's segments start: a segment that joins the one before starts none.
-        starts = [0] if segments else []
-        for number in range(1, len(segments)):
-            text, boundary = segments[number][0], segments[number][2]
-            if (
-                boundary == "heading"
-                or boundary == "code-block"
-                or (len(text) >= min_size and len(text.strip(JS_WHITESPACE)) >= min_size)
-            ):
-                starts.append(number)
-        starts.append(len(segments))
         chunks: list[Chunk] = []
         previous = ""  # the own text of the chunk before
         previous_start = 0  # where its segments start in `segments`
-        for number in range(len(starts) - 1):
-            start, stop = starts[number], starts[number + 1]
+        start = 0  # where the segments of the chunk being gathered start
+        count = len(segments)
+        for stop in range(1, count + 1):
+            if stop < count:
+                text, boundary = segments[stop][0], segments[stop][2]
+                if (
+                    boundary != "heading"
+                    and boundary != "code-block"
+                    and (len(text) < min_size or len(text.strip(JS_WHITESPACE)) < min_size)
+                ):
+                    continue  # it joins the chunk being gathered
+            # segments[start:stop] make a chunk.
             first = segments[start]
             if stop - start == 1:
                 own = first[0]
@@ -283,7 +282,7 @@ class SemanticChunker:
             else:
                 chunk.text = own
                 chunk.overlap_span = None
-            chunk.index = number
+            chunk.index = len(chunks)
             chunk.start_offset = first[1]
             chunk.end_offset = first[1] + len(own)
             chunk.boundary_type = first[2]
@@ -292,6 +291,7 @@ class SemanticChunker:
             chunk.__class__ = Chunk
             chunks.append(chunk)  # type: ignore[arg-type]
             previous, previous_start = own, start
+            start = stop
         return chunks
 
 
