@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ..records import DocumentChunk, DocumentChunkDraft
 from ..sourcemap import Source, to_input
-from ..whitespace import LAST_WHITESPACE_RE, WS_CLASS, tight_span
+from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
 
 __all__ = ["fixed_chunks"]
 
@@ -42,12 +42,17 @@ def fixed_chunks(
     index = start_index
     start = 0
     for end in _window_ends(content, chunk_size, chunk_overlap):
-        part = tight_span(content, start, end)
-        if part is not None:
-            part_start, part_end = part
+        window = content[start:end]
+        part = window.strip(JS_WHITESPACE)
+        if part:
+            # White space alone stands before the part's first character, so that character
+            # is found first where the part starts: one look, no pattern, as this runs once a
+            # window (tests/bench/core.py, fixed).
+            part_start = start + window.find(part[0])
+            part_end = part_start + len(part)
             # A draft (see records.py): a call per window would cost as much as the record.
             chunk = DocumentChunkDraft()
-            chunk.content = content[part_start:part_end]
+            chunk.content = part
             chunk.index = index
             chunk.heading = heading
             chunk.metadata = None if metadata is None else dict(metadata)

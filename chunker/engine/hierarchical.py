@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..records import DocumentChunk, DocumentChunkDraft
-from ..whitespace import LINE_TERMINATORS, WS_CLASS, tight_span
+from ..whitespace import LINE_TERMINATORS, WS_CLASS, tight_span, trimmed
 from .fixed import fixed_chunks
 
 __all__ = ["hierarchical_chunks"]
@@ -37,10 +37,10 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
             span = tight_span(content, 0, len(content)) or (0, 0)
             _add_section(chunks, content, 0, span, None, {}, chunk_size, chunk_overlap)
         return chunks
-    preamble = tight_span(content, 0, headings[0].start())
-    if preamble is not None:
-        text = content[preamble[0] : preamble[1]]
-        _add_section(chunks, text, preamble[0], preamble, None, {}, chunk_size, chunk_overlap)
+    preamble, at = trimmed(content, 0, headings[0].start())
+    if preamble:
+        span = at, at + len(preamble)
+        _add_section(chunks, preamble, at, span, None, {}, chunk_size, chunk_overlap)
     levels: list[int] = []  # the levels of the open ancestors
     names: list[str] = []  # and their headings
     ends = [heading.start() for heading in headings[1:]] + [len(content)]
@@ -52,17 +52,15 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
         metadata: dict[str, Any] = {"headingLevel": level}
         if names:
             metadata["ancestorHeadings"] = names[:]
-        name_at = heading.start(2)
-        name_span = tight_span(content, name_at, heading.end(2)) or (name_at, name_at)
-        name = content[name_span[0] : name_span[1]]
+        name, name_at = trimmed(content, heading.start(2), heading.end(2))
         levels.append(level)
         names.append(name)
-        body = tight_span(content, heading.end(), body_end)
-        if body is None:
-            _add_section(chunks, "", name_at, name_span, name, metadata, chunk_size, chunk_overlap)
+        body, body_at = trimmed(content, heading.end(), body_end)
+        if body:
+            span = body_at, body_at + len(body)
         else:
-            text = content[body[0] : body[1]]
-            _add_section(chunks, text, body[0], body, name, metadata, chunk_size, chunk_overlap)
+            span = name_at, name_at + len(name)
+        _add_section(chunks, body, body_at, span, name, metadata, chunk_size, chunk_overlap)
     return chunks
 
 
