@@ -242,6 +242,8 @@ class SemanticChunker:
         previous = ""  # the own text of the chunk before
         previous_start = 0  # where its segments start in `segments`
         start = 0  # where the segments of the chunk being gathered start
+        # The last segment of the chunk before: its text, its span's end and its source.
+        last_text, last_end, last_source = "", 0, 0  # type: tuple[str, int, Source]
         count = len(segments)
         for stop in range(1, count + 1):
             if stop < count:
@@ -253,10 +255,9 @@ class SemanticChunker:
                 ):
                     continue  # it joins the chunk being gathered
             # segments[start:stop] make a chunk.
-            first = segments[start]
+            own, offset, boundary, span_start, span_end, source = segments[start]
             if stop - start == 1:
-                own = first[0]
-                span = first[3], first[4]
+                span = span_start, span_end
             else:
                 group = segments[start:stop]
                 own = "\n\n".join([segment[0] for segment in group])
@@ -266,16 +267,14 @@ class SemanticChunker:
             if overlap and previous:
                 lead = previous[-overlap:]
                 chunk.text = lead + own
-                last = segments[start - 1]
-                at = len(last[0]) - len(lead)  # where the overlap starts in `last`
-                source = last[5]
-                if at >= 0 and source.__class__ is int:
+                at = len(last_text) - len(lead)  # where the overlap starts in the last segment
+                if at >= 0 and last_source.__class__ is int:
                     # Most overlaps: in the last segment, one slice of the input; placed here
                     # without a call (tests/bench/core.py, SemanticChunker).
-                    if last[0][at] in JS_WHITESPACE:
-                        found = TEXT_RE.search(last[0], at)
+                    if last_text[at] in JS_WHITESPACE:
+                        found = TEXT_RE.search(last_text, at)
                         at = -1 if found is None else found.start()
-                    chunk.overlap_span = None if at < 0 else (source + at, last[4])  # type: ignore
+                    chunk.overlap_span = None if at < 0 else (last_source + at, last_end)
                 else:
                     previous_group = segments[previous_start:start]
                     chunk.overlap_span = _overlap_span(previous, previous_group, len(lead))
@@ -283,14 +282,18 @@ class SemanticChunker:
                 chunk.text = own
                 chunk.overlap_span = None
             chunk.index = len(chunks)
-            chunk.start_offset = first[1]
-            chunk.end_offset = first[1] + len(own)
-            chunk.boundary_type = first[2]
+            chunk.start_offset = offset
+            chunk.end_offset = offset + len(own)
+            chunk.boundary_type = boundary
             chunk.metadata = metadata
             chunk.span = span
             chunk.__class__ = Chunk
             chunks.append(chunk)  # type: ignore[arg-type]
             previous, previous_start = own, start
+            if stop - start == 1:
+                last_text, last_end, last_source = own, span_end, source
+            else:
+                last_text, _, _, _, last_end, last_source = segments[stop - 1]
             start = stop
         return chunks
 
