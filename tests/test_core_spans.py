@@ -13,12 +13,12 @@ import json
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from chunker import Chunk, ChunkingEngine, DocumentChunk, SemanticChunker
 from chunker.whitespace import JS_WHITESPACE, WS_CLASS
-from strategies import PIECES, SEPARATORS, engine_options, semantic_options, texts
+from support.strategies import PIECES, SEPARATORS, engine_options, semantic_options, texts
 
 # Texts that stress spans: everything `strategies` builds, and pieces with long runs of
 # white space of every kind, CRLF, blank-line runs and astral characters.
@@ -82,7 +82,6 @@ def unclosed_fence(text: str, options: dict) -> int:
 # SemanticChunker
 
 
-@settings(deadline=None)  # speed is for the benchmarks
 @given(span_texts, semantic_options)
 def test_semantic_chunker_spans_are_tight_ordered_and_read_like_their_text(text, options):
     chunks = SemanticChunker(**options).chunk(text)
@@ -112,7 +111,6 @@ def test_semantic_chunker_spans_are_tight_ordered_and_read_like_their_text(text,
         previous = chunk
 
 
-@settings(deadline=None)  # speed is for the benchmarks
 @given(span_texts, semantic_options)
 def test_a_chunk_of_one_piece_of_the_input_is_exact(text, options):
     # No merges (min_size 0) and nothing to split (max_size past the text): every chunk is
@@ -123,7 +121,6 @@ def test_a_chunk_of_one_piece_of_the_input_is_exact(text, options):
         assert text[start:end] == trim(own_text(chunk))
 
 
-@settings(deadline=None)  # speed is for the benchmarks
 @given(
     st.text(alphabet="ab😀中\u00a0\ufeff\t ", max_size=400),
     st.integers(1, 60),
@@ -138,7 +135,6 @@ def test_fixed_parts_are_exact(text, target_size, max_size):
         assert text[start:end] == trim(own_text(chunk))
 
 
-@settings(deadline=None)  # speed is for the benchmarks
 @given(span_texts, semantic_options)
 def test_spans_do_not_depend_on_the_overlap(text, options):
     with_overlap = SemanticChunker(**options).chunk(text)
@@ -264,7 +260,6 @@ def assert_engine_spans(
         previous = chunk.span
 
 
-@settings(deadline=None)  # speed is for the benchmarks
 @given(span_texts, engine_options())
 def test_engine_spans_are_tight_ordered_and_exact(text, options):
     # Every strategy without embeddings copies the input: fixed windows, sections, blocks.
@@ -272,7 +267,6 @@ def test_engine_spans_are_tight_ordered_and_exact(text, options):
     assert_engine_spans(text, chunks, exact=True, overlap=options["chunk_overlap"])
 
 
-@settings(deadline=None)  # speed is for the benchmarks
 @given(span_texts, engine_options())
 def test_fixed_windows_are_the_input_itself(text, options):
     options["strategy"] = "fixed"
@@ -280,7 +274,6 @@ def test_fixed_windows_are_the_input_itself(text, options):
         assert text[slice(*chunk.span)] == chunk.content
 
 
-@settings(deadline=None)  # speed is for the benchmarks
 @given(span_texts, engine_options())
 def test_semantic_spans_read_like_the_sentences_they_join(text, options):
     options["strategy"] = "semantic"
@@ -290,7 +283,6 @@ def test_semantic_spans_read_like_the_sentences_they_join(text, options):
     assert [c.span for c in awaited] == [c.span for c in chunks]
 
 
-@settings(deadline=None)  # speed is for the benchmarks
 @given(span_texts, engine_options())
 def test_achunk_gives_the_same_spans(text, options):
     chunks = ChunkingEngine().chunk(text, **options)
@@ -298,7 +290,6 @@ def test_achunk_gives_the_same_spans(text, options):
     assert [c.span for c in awaited] == [c.span for c in chunks]
 
 
-@settings(deadline=None)  # speed is for the benchmarks
 @given(span_texts, engine_options())
 def test_without_overlap_engine_spans_never_go_back(text, options):
     options["chunk_overlap"] = 0
