@@ -19,8 +19,10 @@ import pytest
 
 import chunker
 from chunker import SemanticChunker, chunk, lexical_tokens, snippet_around
-from conftest import BOOT_TIMEOUT_MS, ROOT, Recorder
-from test_types import EXAMPLE, TSC
+from support.facade import BOOT_TIMEOUT_MS
+from support.paths import ROOT
+from support.recorder import Recorder
+from support.typescript import EXAMPLE, run_tsc
 from tools.package import FACADE_FILES, NAME, build_package, package_sizes
 from tools.paths import NODE_MODULES, SITE
 from tools.site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB
@@ -107,8 +109,9 @@ def test_the_policy_the_readme_states_is_the_one_its_server_sends():
     """The example site runs under serve.py's policy: the prose must state that one."""
     tree = ast.parse(readme_block("# serve.py"))
     policy = next(
-        ast.literal_eval(node.value) for node in tree.body
-        if isinstance(node, ast.Assign) and node.targets[0].id == "CSP"  # type: ignore[attr-defined]
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "CSP"
     )
     assert f"`{policy}`" in " ".join(README.split())
 
@@ -198,7 +201,7 @@ def test_a_site_built_from_the_tarball_alone_chunks_and_snippets(browser, exampl
     assert all(p in {"/index.html", "/main.js"} or p.startswith(f"/{INSTALLED}") for p in paths)
 
 
-def test_the_installed_package_resolves_by_name_with_its_types(project, tmp_path):
+def test_the_installed_package_resolves_by_name_with_its_types(project):
     """`chunker-web` resolves through the exports map: in Node to chunker.js, and in
     TypeScript to chunker.d.ts, which the typed example then compiles against."""
     resolved = subprocess.run(
@@ -211,18 +214,7 @@ def test_the_installed_package_resolves_by_name_with_its_types(project, tmp_path
     types = project / "types"
     types.mkdir(exist_ok=True)
     shutil.copy(EXAMPLE, types / "example.ts")
-    config = {
-        "compilerOptions": {
-            "strict": True, "noEmit": True, "noUnusedLocals": True, "target": "es2022",
-            "module": "es2022", "moduleResolution": "bundler", "lib": ["es2022", "dom"],
-        },
-        "files": ["example.ts"],
-    }
-    (types / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
-    result = subprocess.run(
-        [str(TSC), "-p", str(types / "tsconfig.json"), "--traceResolution"],
-        capture_output=True, text=True, timeout=300,
-    )
+    result = run_tsc(types, types / "example.ts")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     resolved_to = f"{project}/{INSTALLED}chunker.d.ts"
     assert f"'chunker-web' was successfully resolved to '{resolved_to}'" in result.stdout

@@ -7,43 +7,21 @@ import json
 import subprocess
 from pathlib import Path
 
-from conftest import ROOT
+from support.typescript import run_tsc
 from tools.paths import NODE_MODULES, WEB
 
 DECLARATIONS = WEB / "chunker.d.ts"
-EXAMPLE = ROOT / "tests" / "types" / "example.ts"
-TSC = NODE_MODULES / ".bin" / "tsc"
 # Declared by the contract between helpers before the facade answers them (issue 12).
 DECLARED_AHEAD = {"LexicalIndex", "matchSpans"}
 
 
-def run_tsc(
-    folder: Path, declarations: Path, example: Path = EXAMPLE
-) -> subprocess.CompletedProcess[str]:
-    """`tsc --noEmit --strict` on `example`, with `chunker-web` resolving to `declarations`,
-    as a bundler resolves the package's `types`."""
-    config = {
-        "compilerOptions": {
-            "strict": True,
-            "noEmit": True,
-            "noUnusedLocals": True,
-            "target": "es2022",
-            "module": "es2022",
-            "moduleResolution": "bundler",
-            "lib": ["es2022", "dom"],
-            "paths": {"chunker-web": [str(declarations)]},
-        },
-        "files": [str(example)],
-    }
-    (folder / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
-    return subprocess.run(
-        [str(TSC), "-p", str(folder / "tsconfig.json")],
-        capture_output=True, text=True, timeout=300,
-    )
+def check(folder: Path, declarations: Path) -> subprocess.CompletedProcess[str]:
+    """The typed example compiled with `chunker-web` resolving to `declarations`."""
+    return run_tsc(folder, paths={"chunker-web": [str(declarations)]})
 
 
 def test_the_typed_example_compiles_strictly(built_site, tmp_path):
-    result = run_tsc(tmp_path, DECLARATIONS)
+    result = check(tmp_path, DECLARATIONS)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -55,7 +33,7 @@ def test_a_loose_type_is_caught_by_the_examples_expected_errors(built_site, tmp_
     )
     assert loose != DECLARATIONS.read_text(encoding="utf-8")
     (tmp_path / "loose.d.ts").write_text(loose, encoding="utf-8")
-    result = run_tsc(tmp_path, tmp_path / "loose.d.ts")
+    result = check(tmp_path, tmp_path / "loose.d.ts")
     assert result.returncode != 0
     assert "Unused '@ts-expect-error' directive" in result.stdout
 
