@@ -12,12 +12,12 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from .validation import require_int, require_text
 from .whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WHITESPACE_RUN_RE
 
-__all__ = ["Snippet", "lexical_tokens", "snippet_around", "word_re"]
+__all__ = ["Snippet", "lexical_tokens", "match_spans", "snippet_around", "word_re"]
 
 # Ranges left out of the scan hold no combining mark: CJK ideographs, Hangul syllables,
 # surrogates, private use, and planes 2 to 13.
@@ -95,18 +95,10 @@ def snippet_around(text: str, words: Iterable[str], before: int = 80, after: int
         Snippet(at=4, text='The refund goes back to the card.')
     """
     require_text("text", text)
-    if isinstance(words, (str, bytes)) or not isinstance(words, Iterable):
-        raise TypeError(
-            f"words must be a list of strings, got {type(words).__name__} {words!r:.80}"
-        )
-    prefixes = []
-    for number, word in enumerate(words):
-        folded = _fold(require_text(f"words[{number}]", word))
-        if folded:
-            prefixes.append(folded)
+    prefixes = _prefixes(words)
     require_int("before", before, minimum=0)
     require_int("after", after, minimum=0)
-    at = _first_match(text, tuple(prefixes))
+    at = next((word.start() for word in _matching_words(text, prefixes)), -1)
     anchor = max(at, 0)
     start = 0
     if anchor - before >= 0:
@@ -120,17 +112,48 @@ def snippet_around(text: str, words: Iterable[str], before: int = 80, after: int
     return Snippet(at, window)
 
 
-def _first_match(text: str, prefixes: tuple[str, ...]) -> int:
-    """Where the first word of `text` beginning with one of `prefixes` starts, or -1.
+def match_spans(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
+    """Where each word of `text` that begins with one of `words` lies, as `(start, end)`.
 
-    Final sigma is compared as sigma: `lower()` picks ς or σ from what follows a word, so the
-    same word folds to either alone or in a longer text ("ΟΔΟΣ" alone, "ΟΔΟΣ'S").
+    A word matches by the rule `snippet_around` finds its word with: the word and each of
+    `words` compared in NFC and lower case; empty words match nothing. Offsets count code
+    points in `text` as given, so `text[start:end]` is the word: what a page highlights.
+
+    Example:
+        >>> match_spans("Refunds: a refund, refunded.", ["refund"])
+        [(0, 7), (11, 17), (19, 27)]
     """
-    relaxed = tuple(prefix.replace("ς", "σ") for prefix in prefixes)
+    require_text("text", text)
+    return [word.span() for word in _matching_words(text, _prefixes(words))]
+
+
+def _prefixes(words: Iterable[str]) -> tuple[str, ...]:
+    """The query's `words` as compared, empty ones left out; a clear error for anything else."""
+    if isinstance(words, (str, bytes)) or not isinstance(words, Iterable):
+        raise TypeError(
+            f"words must be a list of strings, got {type(words).__name__} {words!r:.80}"
+        )
+    prefixes = []
+    for number, word in enumerate(words):
+        folded = _fold(require_text(f"words[{number}]", word))
+        if folded:
+            prefixes.append(folded)
+    return tuple(prefixes)
+
+
+def _matching_words(text: str, prefixes: tuple[str, ...]) -> Iterator[re.Match[str]]:
+    """The words of `text`, in order, whose NFC lower case begins with one of `prefixes`.
+
+    Each word is folded alone, as the spec compares it, so a final sigma stays ς: the query
+    "οδος" does not match "ΟΔΟΣΤ" (folded "οδοστ"), and matches "ΟΔΟΣ" alone.
+    """
     # Most texts hold none of the words at all: one C-speed look at the whole text says so.
+    # Folded whole, `lower()` picks ς or σ from what follows a word ("ΟΔΟΣ'S" gives
+    # "οδοσ's"), so this look compares sigmas alike: it may let a text through, never drop one.
+    relaxed = tuple(prefix.replace("ς", "σ") for prefix in prefixes)
     folded = _fold(text).replace("ς", "σ")
-    if any(prefix in folded for prefix in relaxed):
-        for word in word_re().finditer(text):
-            if _fold(word.group()).replace("ς", "σ").startswith(relaxed):
-                return word.start()
-    return -1
+    if not any(prefix in folded for prefix in relaxed):
+        return
+    for word in word_re().finditer(text):
+        if _fold(word.group()).startswith(prefixes):
+            yield word
