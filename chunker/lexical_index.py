@@ -322,12 +322,13 @@ class LexicalIndex:
         self._documents[id] = _Document(terms, length, metadata)
         self._total_length += length
         postings = self._postings
-        new = terms.keys() - postings.keys()
-        if new:
-            postings.update({term: {} for term in new})
-            self._sorted = None
         for term, count in terms.items():
-            postings[term][id] = count
+            holders = postings.get(term)
+            if holders is None:
+                postings[term] = {id: count}
+                self._sorted = None
+            else:
+                holders[id] = count
 
     def _restore(self, where: str, entry: Any) -> None:
         """Add one document of `to_json`'s list, checking it as `add_document` would."""
