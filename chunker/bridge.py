@@ -38,6 +38,7 @@ from array import array
 from bisect import bisect_left
 from typing import Any, Awaitable, Callable, Iterable, Iterator, Sequence, get_args
 
+from .bridge_indexes import INDEX_OPERATIONS
 from .records import BoundaryType, Chunk
 from .semantic_chunker import SemanticChunker
 
@@ -71,6 +72,8 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
     },
     "chunkTurns": {"maxChars": "max_chars", "overlapTurns": "overlap_turns"},
     "snippetAround": {"before": "before", "after": "after"},
+    "LexicalIndex": {"k1": "k1", "b": "b"},
+    "LexicalIndex.search": {"match": "match", "prefix": "prefix"},
 }
 
 # Python errors that mean bad input, and the JavaScript error each becomes (as the original
@@ -382,6 +385,15 @@ def _snippet_around(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
     return {"at": at, "text": snippet.text}
 
 
+def _match_spans(args: dict[str, Any], astral: Astral) -> list[dict[str, int]]:
+    from .lexical import match_spans
+
+    text = args.get("text")
+    spans = match_spans(text, args.get("words"))
+    offsets = iter(utf16_offsets(text, [o for span in spans for o in span], astral))
+    return [{"start": start, "end": next(offsets)} for start in offsets]
+
+
 def _locate_chunks(args: dict[str, Any], astral: Astral) -> list[dict[str, int] | None]:
     from .locate import locate_chunks
 
@@ -398,6 +410,8 @@ _OPERATIONS: dict[str, Callable[[dict[str, Any], Astral], Any]] = {
     "lexicalTokens": _lexical_tokens,
     "snippetAround": _snippet_around,
     "locateChunks": _locate_chunks,
+    "matchSpans": _match_spans,
+    **INDEX_OPERATIONS,
 }
 
 

@@ -85,11 +85,12 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
       : [el('li', { className: 'hits-count' }, hits.length
         ? `The best ${formatCount(hits.length)} of ${formatCount(searched.length)} chunks`
         : `No chunk holds ${options.match === 'all' ? 'all of ' : ''}these words`)];
-    resultsOut.replaceChildren(...count, ...shown.map(({ hit, chunk, snippet, spans }) => el('li', {},
+    const items = shown.map(({ hit, chunk, snippet, spans }) => el('li', {},
       el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
         el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`,
           el('span', { className: 'hit-score' }, `score ${hit.score.toFixed(3)}`)),
-        el('span', { className: 'hit-snippet' }, ...marked(snippet.text, spans))))));
+        el('span', { className: 'hit-snippet' }, ...marked(snippet.text, spans)))));
+    resultsOut.replaceChildren(...count, ...items);
     // From the search's start to the hits drawn; tests and the benchmark read these.
     document.body.dataset.searchMs = Math.round(performance.now() - started);
     document.body.dataset.searches = Number(document.body.dataset.searches ?? 0) + 1;
