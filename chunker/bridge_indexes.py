@@ -54,18 +54,18 @@ _INDEXES = IndexRegistry()
 Astral = Sequence[int] | None
 
 
-def _create(args: dict[str, Any], _astral: Astral) -> dict[str, int]:
+def _create(args: dict[str, Any], _astral: Astral) -> int:
     from .bridge import _options
     from .lexical_index import LexicalIndex
 
     options = _options("LexicalIndex", args.get("options"))
-    return {"index": _INDEXES.add(LexicalIndex(**options))}
+    return _INDEXES.add(LexicalIndex(**options))
 
 
-def _from_json(args: dict[str, Any], _astral: Astral) -> dict[str, int]:
+def _from_json(args: dict[str, Any], _astral: Astral) -> int:
     from .lexical_index import LexicalIndex
 
-    return {"index": _INDEXES.add(LexicalIndex.from_json(args.get("data")))}
+    return _INDEXES.add(LexicalIndex.from_json(args.get("data")))
 
 
 def _add_documents(args: dict[str, Any], astral: Astral) -> None:

@@ -35,14 +35,14 @@ def joined(docs: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
 
 
 def test_indexes_live_by_id_until_disposed():
-    first = call("LexicalIndex.create", {"options": {"k1": 2.0, "b": 0.5}})["index"]
-    second = call("LexicalIndex.create", {})["index"]
+    first = call("LexicalIndex.create", {"options": {"k1": 2.0, "b": 0.5}})
+    second = call("LexicalIndex.create", {})
     assert first != second
     call("LexicalIndex.addDocument", {"index": first, "id": "a", "metadata": {"n": 1}}, "x y")
     assert call("LexicalIndex.stats", {"index": second})["documentCount"] == 0
     saved = call("LexicalIndex.toJSON", {"index": first})
     assert saved["k1"] == 2.0 and saved["documents"][0]["metadata"] == {"n": 1}
-    restored = call("LexicalIndex.fromJSON", {"data": saved})["index"]
+    restored = call("LexicalIndex.fromJSON", {"data": saved})
     query = {"query": "x", "topK": 3, "options": {"match": "all", "prefix": None}}
     assert call("LexicalIndex.search", {"index": restored, **query}) == call(
         "LexicalIndex.search", {"index": first, **query}
@@ -75,7 +75,7 @@ def test_texts_joined_with_their_javascript_lengths_come_apart_whole(parts):
     parts = [part for part in parts if not "\ud800" <= part[-1] <= "\udbff"] or ["a"]
     docs = [{"id": f"d{number}", "text": part} for number, part in enumerate(parts)]
     args, text = joined(docs)
-    index = call("LexicalIndex.create", {})["index"]
+    index = call("LexicalIndex.create", {})
     call("LexicalIndex.addDocuments", {"index": index, **args}, text)
     expected = LexicalIndex()
     expected.add_documents(docs)
@@ -84,7 +84,7 @@ def test_texts_joined_with_their_javascript_lengths_come_apart_whole(parts):
 
 
 def test_joined_texts_that_do_not_add_up_are_refused():
-    index = call("LexicalIndex.create", {})["index"]
+    index = call("LexicalIndex.create", {})
     with pytest.raises(LookupError, match="lengths"):
         call("LexicalIndex.addDocuments", {"index": index, "docs": [{"id": "a"}], "lengths": [2]},
              "abc")
@@ -92,7 +92,7 @@ def test_joined_texts_that_do_not_add_up_are_refused():
 
 
 def test_a_joined_batch_with_a_bad_document_names_it_and_adds_none():
-    index = call("LexicalIndex.create", {})["index"]
+    index = call("LexicalIndex.create", {})
     args, text = joined([{"id": "a", "text": "ok"}, {"id": "", "text": "no"}])
     with pytest.raises(LookupError, match=r"docs\[1\]\['id'\]"):
         call("LexicalIndex.addDocuments", {"index": index, **args}, text)

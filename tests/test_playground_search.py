@@ -99,7 +99,7 @@ def test_hits_are_the_index_ranking_with_scores_snippets_and_marks(page, query, 
     if query == "ove":  # a beginning alone is no word of the guide
         assert got == [] and "No chunk holds" in page.text_content("#search-results")
     else:
-        assert 1 < len(got) <= 20
+        assert 1 <= len(got) <= 20
 
 
 def test_all_words_leaves_out_the_chunks_missing_one(page):
@@ -119,7 +119,8 @@ def test_new_chunks_are_indexed_again(page):
 
 
 def test_a_click_on_a_hit_selects_its_chunk(page):
-    hits = search(page, "refund")
+    hits = search(page, "overlap")
+    assert len(hits) > 1
     chosen = hits[-1]["index"]
     page.click("#search-results .hit >> nth=-1")
     wait_until(page, f"document.getElementById('chunk-row-{chosen}')"
