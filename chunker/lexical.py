@@ -30,6 +30,11 @@ _MARK_SCAN = (
 )
 
 
+# Every ASCII character that is not a letter or a digit, as a space (`str.isalnum` and
+# `[^\W_]` agree on ASCII).
+_ASCII_SEPARATORS = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalnum()})
+
+
 @dataclass(frozen=True, slots=True)
 class Snippet:
     """What `snippet_around` answers."""
@@ -96,7 +101,11 @@ def lexical_tokens(text: str) -> list[str]:
         >>> lexical_tokens("Q3's budget: 1,200 units")
         ['q3', 's', 'budget', '1', '200', 'units']
     """
-    return word_re().findall(_fold(require_text("text", text)))
+    if require_text("text", text).isascii():
+        # The same words, twice as fast: in ASCII a word is a run of letters and digits
+        # (no marks; `_` parts words), so every other character becomes a space to split at.
+        return text.lower().translate(_ASCII_SEPARATORS).split()
+    return word_re().findall(_fold(text))
 
 
 def snippet_around(text: str, words: Iterable[str], before: int = 80, after: int = 120) -> Snippet:

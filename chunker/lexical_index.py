@@ -312,7 +312,7 @@ class LexicalIndex:
                 f"{type(metadata).__name__} {metadata!r:.80}"
             )
         words = self._words(text_name, text)
-        return id, dict(Counter(words)), len(words), _copy(metadata)
+        return id, Counter(words), len(words), _copy(metadata)
 
     def _insert(
         self, id: str, terms: dict[str, int], length: int, metadata: dict[str, Any] | None
@@ -323,12 +323,11 @@ class LexicalIndex:
         self._total_length += length
         postings = self._postings
         for term, count in terms.items():
-            holders = postings.get(term)
-            if holders is None:
+            try:
+                postings[term][id] = count
+            except KeyError:  # a new word
                 postings[term] = {id: count}
                 self._sorted = None
-            else:
-                holders[id] = count
 
     def _restore(self, where: str, entry: Any) -> None:
         """Add one document of `to_json`'s list, checking it as `add_document` would."""

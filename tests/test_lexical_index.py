@@ -298,3 +298,8 @@ def test_match_spans_are_the_words_snippet_around_would_find(text, words):
     ]
     assert spans == expected, "every matching word, in order"
     assert snippet_around(text, words).at == (spans[0][0] if spans else -1)
+
+
+@given(st.text(st.characters(max_codepoint=127)))
+def test_ascii_texts_read_the_same_words_by_the_fast_path(text):
+    assert lexical_tokens(text) == word_re().findall(text.lower())

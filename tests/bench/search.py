@@ -99,8 +99,129 @@ def main() -> int:
     return 0
 
 
+# In the page: the chunks of `text`, then `runs` fresh indexes of them (after a warm-up)
+# and searches on the last; milliseconds from each call to its answer.
+WORKER_RUNS = """async ([text, runs, query, prefixQuery]) => {
+  const chunks = await new api.SemanticChunker().chunk(text);
+  const docs = chunks.map((chunk) => ({ id: String(chunk.index), text: chunk.text }));
+  const timed = async (call) => { const t = performance.now(); await call();
+                                  return performance.now() - t; };
+  const indexing = [];
+  let index;
+  for (let run = 0; run <= runs; run += 1) {
+    await index?.dispose();
+    index = new api.LexicalIndex();
+    await index.stats(); // made before the clock starts
+    const took = await timed(() => index.addDocuments(docs));
+    if (run) indexing.push(took);
+  }
+  const times = { indexing, any: [], all: [], prefixFirst: [], prefix: [] };
+  for (let run = 0; run <= runs; run += 1) {
+    const any = await timed(() => index.search(query, 20));
+    const all = await timed(() => index.search(query, 20, { match: 'all' }));
+    await index.addDocument('extra', 'a word more'); // the vocabulary changes
+    const first = await timed(() => index.search(prefixQuery, 20, { prefix: true }));
+    const later = await timed(() => index.search(prefixQuery, 20, { prefix: true }));
+    if (run) {
+      times.any.push(any); times.all.push(all);
+      times.prefixFirst.push(first); times.prefix.push(later);
+    }
+  }
+  await index.dispose();
+  return { count: chunks.length, times };
+}"""
+
+# Watches the page's main thread while typing: long tasks (over 50 ms) and key events
+# slower than 16 ms to handle, as the browser records them.
+WATCH = """() => {
+  window.__busy = { long: [], events: [] };
+  new PerformanceObserver((list) => window.__busy.long.push(
+    ...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  new PerformanceObserver((list) => window.__busy.events.push(
+    ...list.getEntries().map((e) => e.duration)))
+    .observe({ type: 'event', durationThreshold: 16 });
+}"""
+
+QUERIES = ["chunk overlap", "tokens budget", "retrieval index", "headings code", "model cost"]
+
+
 def browser(runs: int) -> None:
-    raise NotImplementedError
+    from playwright.sync_api import sync_playwright
+    from playground_support import open_playground, settled, wait_until
+
+    import build
+
+    build.build_web()
+    with build.served({"/": build.SITE}) as origin, sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(**build.chromium_options())
+        page, recorder, _ = open_playground(chromium, origin)
+        page.evaluate("window.chunkerReady.then((api) => { window.api = api; })")
+        print(f"\nThe worker through the facade (Chromium), medians of {runs} runs, ms\n")
+        print(f"{'chunks of':<10} {'chunks':>7} {'index':>8} {'any':>7} {'all':>7} "
+              f"{'prefix 1st':>11} {'prefix':>7}")
+        for name, size in SIZES.items():
+            got = page.evaluate(WORKER_RUNS, [document(size), runs, QUERY, PREFIX_QUERY])
+            medians = {key: statistics.median(values) for key, values in got["times"].items()}
+            print(f"{name:<10} {got['count']:>7,} {medians['indexing']:>8.0f} "
+                  f"{medians['any']:>7.1f} {medians['all']:>7.1f} "
+                  f"{medians['prefixFirst']:>11.1f} {medians['prefix']:>7.1f}")
+        playground(page, runs, settled, wait_until)
+        if recorder.problems():
+            raise SystemExit(f"the page reported problems: {recorder.problems()}")
+        chromium.close()
+
+
+def playground(page: Any, runs: int, settled: Any, wait_until: Any) -> None:
+    """The playground's search on the 5 MB document, as a user types."""
+    text = document(SIZES["5 MB"])
+    before = int(page.evaluate("Number(document.body.dataset.runs || 0)"))
+    page.eval_on_selector(
+        "#text",
+        """(area, text) => {
+          area.value = text;
+          area.dispatchEvent(new InputEvent('input', {bubbles: true}));
+        }""",
+        text,
+    )
+    settled(page, before, timeout=600)
+    chunks = page.text_content('#stats [data-stat="count"] dd')
+    page.evaluate(WATCH)
+    indexing, drawn, walls = [], [], []
+    for number, query in enumerate(QUERIES[: max(runs, 1)]):
+        # A new target size makes new chunks: the page indexes them again (the query box
+        # holds a query from the second run on, so the new chunks are searched at once).
+        page.evaluate("delete document.body.dataset.indexMs")
+        before = int(page.evaluate("Number(document.body.dataset.runs || 0)"))
+        page.fill("#setting-targetSize", str(1000 + 10 * (number + 1)))
+        settled(page, before, timeout=600)
+        page.focus("#query")
+        indexing.append(float(wait_until(page, "document.body.dataset.indexMs", 600)))
+        page.fill("#query", "")
+        searched = int(page.evaluate("Number(document.body.dataset.searches || 0)"))
+        page.keyboard.type(query, delay=40)
+        typed = time.perf_counter()
+        wait_until(page, f"Number(document.body.dataset.searches || 0) > {searched} && "
+                         f"document.getElementById('query').value === {query!r}", 600)
+        # The search of the whole query, not of a prefix typed before it: wait for calm.
+        count = -1
+        while count != page.evaluate("Number(document.body.dataset.searches)"):
+            count = page.evaluate("Number(document.body.dataset.searches)")
+            stamp = time.perf_counter()
+            page.wait_for_timeout(400)
+        walls.append((stamp - typed) * 1000)
+        drawn.append(float(page.evaluate("document.body.dataset.searchMs")))
+    busy = page.evaluate("window.__busy")
+    print(f"\nThe playground, 5 MB ({chunks} chunks), medians of {len(drawn)}, ms\n")
+    print(f"{'indexing the chunks (focus to indexed)':<52} {statistics.median(indexing):>7.0f}")
+    print(f"{'a query: search start to 20 hits drawn':<52} {statistics.median(drawn):>7.0f}")
+    print(f"{'the last key to its hits drawn (150 ms debounce)':<52} "
+          f"{statistics.median(walls):>7.0f}")
+    longest = max(busy["long"], default=0)
+    slowest = max(busy["events"], default=0)
+    print(f"{'longest main-thread task while typing and drawing':<52} {longest:>7.0f}"
+          f"   ({len(busy['long'])} over 50 ms)")
+    print(f"{'slowest key event to handle':<52} {slowest:>7.0f}"
+          f"   ({len(busy['events'])} over 16 ms)")
 
 
 if __name__ == "__main__":
