@@ -38,7 +38,6 @@ from array import array
 from bisect import bisect_left
 from typing import Any, Awaitable, Callable, Iterable, Iterator, Sequence, get_args
 
-from .bridge_indexes import INDEX_OPERATIONS
 from .records import BoundaryType, Chunk
 from .semantic_chunker import SemanticChunker
 
@@ -299,7 +298,7 @@ def handle(
     """
     args, astral = _arguments(request, text_key, text)
     try:
-        return _reply(_OPERATIONS[operation](args, astral))
+        return _reply(_operation(operation)(args, astral))
     except tuple(JS_ERROR_NAMES) as error:
         return _error_reply(error)
 
@@ -411,8 +410,16 @@ _OPERATIONS: dict[str, Callable[[dict[str, Any], Astral], Any]] = {
     "snippetAround": _snippet_around,
     "locateChunks": _locate_chunks,
     "matchSpans": _match_spans,
-    **INDEX_OPERATIONS,
 }
+
+
+def _operation(name: str) -> Callable[[dict[str, Any], Astral], Any]:
+    """The operation `name`; those of `LexicalIndex` are imported on first use."""
+    if name.startswith("LexicalIndex."):
+        from .bridge_indexes import INDEX_OPERATIONS
+
+        return INDEX_OPERATIONS[name]
+    return _OPERATIONS[name]
 
 
 def _options(operation: str, given: Any) -> dict[str, Any]:
