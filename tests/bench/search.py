@@ -146,14 +146,17 @@ QUERIES = ["chunk overlap", "tokens budget", "retrieval index", "headings code",
 
 
 def browser(runs: int) -> None:
-    from playwright.sync_api import sync_playwright
     from playground_support import open_playground, settled, wait_until
+    from playwright.sync_api import sync_playwright
 
-    import build
+    from tools.chromium import chromium_options
+    from tools.paths import SITE
+    from tools.server import served
+    from tools.site import build_web
 
-    build.build_web()
-    with build.served({"/": build.SITE}) as origin, sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(**build.chromium_options())
+    build_web()
+    with served({"/": SITE}) as origin, sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(**chromium_options())
         page, recorder, _ = open_playground(chromium, origin)
         page.evaluate("window.chunkerReady.then((api) => { window.api = api; })")
         print(f"\nThe worker through the facade (Chromium), medians of {runs} runs, ms\n")

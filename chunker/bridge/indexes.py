@@ -8,11 +8,13 @@ the worker's state between calls; nothing else in the bridge keeps any.
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
+from .options import python_options
 
 if TYPE_CHECKING:
-    from .lexical_index import LexicalIndex
+    from ..lexical_index import LexicalIndex
+    from .operations import Astral
 
 __all__ = ["INDEX_OPERATIONS", "IndexRegistry"]
 
@@ -51,19 +53,16 @@ class IndexRegistry:
 
 _INDEXES = IndexRegistry()
 
-Astral = Sequence[int] | None
-
 
 def _create(args: dict[str, Any], _astral: Astral) -> int:
-    from .bridge import _options
-    from .lexical_index import LexicalIndex
+    from ..lexical_index import LexicalIndex
 
-    options = _options("LexicalIndex", args.get("options"))
+    options = python_options("LexicalIndex", args.get("options"))
     return _INDEXES.add(LexicalIndex(**options))
 
 
 def _from_json(args: dict[str, Any], _astral: Astral) -> int:
-    from .lexical_index import LexicalIndex
+    from ..lexical_index import LexicalIndex
 
     return _INDEXES.add(LexicalIndex.from_json(args.get("data")))
 
@@ -104,10 +103,8 @@ def _remove_document(args: dict[str, Any], _astral: Astral) -> bool:
 
 
 def _search(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
-    from .bridge import _options
-
     index = _INDEXES.get(args.get("index"))
-    options = _options("LexicalIndex.search", args.get("options"))
+    options = python_options("LexicalIndex.search", args.get("options"))
     if args.get("topK") is not None:  # as the original's `topK = 10`
         options["top_k"] = args["topK"]
     return [hit.to_dict() for hit in index.search(args.get("query"), **options)]
