@@ -7,7 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from conftest import read_reply, utf16_offset
+from support.offsets import utf16_offset
+from support.reply import read_reply
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

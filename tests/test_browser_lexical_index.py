@@ -9,8 +9,8 @@ import json
 from typing import Any
 
 import pytest
-from fixture_cases import load
-from lexical_index_steps import ANSWERING
+from support.fixture_cases import load
+from support.lexical_index_steps import ANSWERING
 
 from chunker import LexicalIndex, match_spans
 

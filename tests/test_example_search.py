@@ -5,7 +5,8 @@ its origin and logs no error; the playground links to it."""
 from __future__ import annotations
 
 import pytest
-from playground_support import ROOT, wait_until
+from support.paths import ROOT
+from support.playground import wait_until
 
 from chunker import LexicalIndex, SemanticChunker, lexical_tokens, match_spans, snippet_around
 

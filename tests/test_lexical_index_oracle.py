@@ -11,8 +11,9 @@ import subprocess
 from typing import Any
 
 import pytest
-from fixture_cases import FIXTURES, load
-from lexical_index_steps import ANSWERING, index_answers, texts_of
+from support.fixture_cases import load
+from support.paths import FIXTURES
+from support.lexical_index_steps import ANSWERING, index_answers, texts_of
 
 from chunker import lexical_tokens
 

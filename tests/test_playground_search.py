@@ -8,7 +8,8 @@ import re
 from typing import Any
 
 import pytest
-from playground_support import ROOT, open_playground, runs, settled, wait_until
+from support.paths import ROOT
+from support.playground import open_playground, runs, settled, wait_until
 
 from chunker import LexicalIndex, SemanticChunker, lexical_tokens, match_spans, snippet_around
 

@@ -146,7 +146,7 @@ QUERIES = ["chunk overlap", "tokens budget", "retrieval index", "headings code",
 
 
 def browser(runs: int) -> None:
-    from playground_support import open_playground, settled, wait_until
+    from support.playground import open_playground, settled, wait_until
     from playwright.sync_api import sync_playwright
 
     from tools.chromium import chromium_options

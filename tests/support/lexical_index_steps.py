@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bm25_reference import Document, reference_search, reference_stats
+from support.bm25_reference import Document, reference_search, reference_stats
 from chunker import LexicalIndex, lexical_tokens
 
 ANSWERING = {"remove", "search", "stats"}

@@ -9,11 +9,11 @@ import math
 import unicodedata
 
 import pytest
-from bm25_reference import reference_search, reference_stats
-from fixture_cases import load, params
+from support.bm25_reference import reference_search, reference_stats
+from support.fixture_cases import load, params
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lexical_index_steps import ANSWERING, index_answers
+from support.lexical_index_steps import ANSWERING, index_answers
 
 import chunker
 from chunker import LexicalHit, LexicalIndex, lexical_tokens, match_spans, snippet_around
