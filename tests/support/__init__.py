@@ -6,6 +6,8 @@ Imported as `support.<module>`: pytest puts tests/ on sys.path, as it does for c
 - `strategies`: Hypothesis strategies for texts, documents, turns and options;
 - `invariants`: what every chunker keeps (the visible characters, in order);
 - `fixture_cases`: loading the JSON fixture families and answering them in Python;
+- `bm25_reference`: BM25 straight from the rules, with no index (what `LexicalIndex` answers);
+- `lexical_index_steps`: a case of lexical_index.json replayed on `LexicalIndex` and on the rules;
 - `offsets`: Python indices turned into JavaScript's;
 - `reply`: a bridge reply read as chunker.js reads it;
 - `recorder`: what a browser page requested and reported;
