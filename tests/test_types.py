@@ -11,8 +11,8 @@ from support.typescript import run_tsc
 from tools.paths import NODE_MODULES, WEB
 
 DECLARATIONS = WEB / "chunker.d.ts"
-# Declared by the contract between helpers before the facade answers them (issue 12).
-DECLARED_AHEAD = {"LexicalIndex", "matchSpans"}
+# Declared by a contract between helpers before the facade answers them: none now.
+DECLARED_AHEAD: set[str] = set()
 
 
 def check(folder: Path, declarations: Path) -> subprocess.CompletedProcess[str]:
@@ -47,7 +47,7 @@ def declared_members(interface: str) -> set[str]:
         ts.ScriptTarget.Latest);
       const found = source.statements.find(
         (s) => ts.isInterfaceDeclaration(s) && s.name.text === name);
-      console.log(JSON.stringify(found.members.map((m) => m.name.text)));
+      console.log(JSON.stringify(found.members.map((m) => (m.name && m.name.text) || "")));
     """
     typescript = NODE_MODULES / "typescript"
     out = subprocess.run(
@@ -77,3 +77,16 @@ def test_the_declared_options_are_the_bridges(built_site):
         spans = set() if operation == "snippetAround" else {"spans"}
         expected = set(OPTION_NAMES[operation]) | spans
         assert declared_members(interface) == expected, interface
+
+
+def test_the_declared_index_methods_are_the_facades(chunker_page):
+    """`LexicalIndex` and its constructor declare exactly the methods the facade's class has."""
+    methods = chunker_page.evaluate(
+        "Object.getOwnPropertyNames(api.LexicalIndex.prototype).filter((n) => n !== 'constructor')"
+    )
+    statics = chunker_page.evaluate(
+        "Object.getOwnPropertyNames(api.LexicalIndex)"
+        ".filter((n) => typeof api.LexicalIndex[n] === 'function')"
+    )
+    assert set(methods) == declared_members("LexicalIndex")
+    assert set(statics) == declared_members("LexicalIndexConstructor") - {""}

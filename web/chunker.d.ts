@@ -187,14 +187,21 @@ export interface Snippet {
 }
 
 export interface LexicalIndexOptions {
+  /** How soon repeating a word stops adding to a score (default 1.2, at least 0). */
   k1?: number;
+  /** How much a long document's score is lowered, 0 to 1 (default 0.75). */
   b?: number;
 }
 
-export interface IndexedDocument<M = unknown> {
+/** A document's metadata: a plain object, copied in (and out with each hit). */
+export type Metadata = object;
+
+export interface IndexedDocument<M extends Metadata = Record<string, unknown>> {
+  /** Not empty; a document added again under the same id replaces the old one. */
   id: string;
+  /** Not empty. */
   text: string;
-  metadata?: M;
+  metadata?: M | null;
 }
 
 export interface SearchOptions {
@@ -204,35 +211,57 @@ export interface SearchOptions {
   prefix?: boolean;
 }
 
-export interface LexicalHit<M = unknown> {
+export interface LexicalHit<M extends Metadata = Record<string, unknown>> {
   id: string;
+  /** Its BM25 score for the query: higher is better. */
   score: number;
   /** Absent when the document has none. */
   metadata?: M;
 }
 
-/** The JSON-safe form of an index, with its format's version; for `fromJSON`. */
-export interface LexicalIndexJSON {
+/** What `stats()` answers: the original's `getStats()` shape. */
+export interface LexicalIndexStats {
+  documentCount: number;
+  /** How many distinct words the documents hold. */
+  termCount: number;
+  /** Their mean length in words (0 with no documents). */
+  avgDocLength: number;
+}
+
+/** The JSON-safe form of an index, for `fromJSON`; its texts are not kept. */
+export interface LexicalIndexJSON<M extends Metadata = Record<string, unknown>> {
+  /** The format's version; `fromJSON` rejects one it cannot read, naming it. */
   version: number;
-  [key: string]: unknown;
+  k1: number;
+  b: number;
+  /** In the order they were (last) added, which ties keep. */
+  documents: Array<{ id: string; terms: Record<string, number>; metadata?: M }>;
 }
 
 /** A BM25 keyword index living in the worker; `dispose()` frees it. */
-export interface LexicalIndex<M = unknown> {
-  addDocuments(docs: Iterable<IndexedDocument<M>>): Promise<void>;
+export interface LexicalIndex<M extends Metadata = Record<string, unknown>> {
+  /** Index each document, in order; all are checked before any is added. */
+  addDocuments(docs: readonly IndexedDocument<M>[]): Promise<void>;
   /** A document added again under the same id replaces the old one. */
-  addDocument(id: string, text: string, metadata?: M): Promise<void>;
+  addDocument(id: string, text: string, metadata?: M | null): Promise<void>;
   /** Whether there was such a document. */
   removeDocument(id: string): Promise<boolean>;
+  /** The best `topK` (default 10, at least 1) documents for the words of `query`. */
   search(query: string, topK?: number, options?: SearchOptions): Promise<LexicalHit<M>[]>;
-  toJSON(): Promise<LexicalIndexJSON>;
-  /** Free it in the worker; later calls reject. */
-  dispose(): void;
+  stats(): Promise<LexicalIndexStats>;
+  toJSON(): Promise<LexicalIndexJSON<M>>;
+  /** Free it in the worker (whether there was anything to free); later calls reject. */
+  dispose(): Promise<boolean>;
 }
 
 export interface LexicalIndexConstructor {
-  new <M = unknown>(options?: LexicalIndexOptions): LexicalIndex<M>;
-  fromJSON<M = unknown>(json: LexicalIndexJSON): Promise<LexicalIndex<M>>;
+  /** Bad options reject the index's first call. */
+  new <M extends Metadata = Record<string, unknown>>(
+    options?: LexicalIndexOptions,
+  ): LexicalIndex<M>;
+  fromJSON<M extends Metadata = Record<string, unknown>>(
+    json: LexicalIndexJSON<M>,
+  ): Promise<LexicalIndex<M>>;
 }
 
 // --- the API ---------------------------------------------------------------------------

@@ -8,6 +8,8 @@ import {
   type DocumentChunk,
   type InputError,
   type LexicalHit,
+  type LexicalIndexJSON,
+  type LexicalIndexStats,
   type Passage,
   type Span,
 } from 'chunker-web';
@@ -75,11 +77,18 @@ export async function example(text: string): Promise<void> {
   const source: string | undefined = hits[0]?.metadata?.source;
   // @ts-expect-error: match is 'any' or 'all'
   await index.search('refund', 20, { match: 'some' });
-  const saved = await index.toJSON();
-  const restored = await api.LexicalIndex.fromJSON<{ source: string }>(saved);
+  // @ts-expect-error: a document needs its text
+  await index.addDocuments([{ id: 'no-text' }]);
+  // @ts-expect-error: metadata is the index's own type
+  await index.addDocument('x', 'text', { source: 3 });
+  const stats: LexicalIndexStats = await index.stats();
+  const count: number = stats.documentCount + stats.termCount + stats.avgDocLength;
+  const saved: LexicalIndexJSON<{ source: string }> = await index.toJSON();
+  const terms: Record<string, number> = saved.documents[0].terms;
+  const restored = await api.LexicalIndex.fromJSON(saved);
   const again: number = (await restored.search('refund'))[0].score;
-  index.dispose();
-  restored.dispose();
+  const freed: boolean = await index.dispose();
+  await restored.dispose();
 
   try {
     await new api.SemanticChunker({ overlap: -1 }).chunk(text);
@@ -89,5 +98,5 @@ export async function example(text: string): Promise<void> {
   }
   api.close();
   console.log(version, booted, first, own, overlap, page, level, where, semantic, said);
-  console.log(repeated, at, marks, spans, removed, source, again);
+  console.log(repeated, at, marks, spans, removed, source, again, count, terms, freed);
 }
