@@ -75,11 +75,12 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
     tokensOut.replaceChildren(...(tokens.length
       ? ['Words: ', ...tokens.map((token) => el('code', { className: 'token' }, token))]
       : ['No words in the query: a word starts with a letter or a digit.']));
-    const shown = await Promise.all(hits.map(async (hit) => {
-      const chunk = searched[Number(hit.id)];
-      const snippet = await api.snippetAround(chunk.text, tokens, SNIPPET);
-      return { hit, chunk, snippet, spans: await api.matchSpans(snippet.text, tokens) };
-    }));
+    const found = hits.map((hit) => searched[Number(hit.id)]);
+    const snippets = await Promise.all(
+      found.map((chunk) => api.snippetAround(chunk.text, tokens, SNIPPET)));
+    const spans = await spansOf(api, snippets.map((snippet) => snippet.text), tokens);
+    const shown = hits.map((hit, i) => (
+      { hit, chunk: found[i], snippet: snippets[i], spans: spans[i] }));
     if (mine !== generation) return;
     const count = !tokens.length ? []
       : [el('li', { className: 'hits-count' }, hits.length
@@ -104,6 +105,22 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
       if (input.value.trim()) search();
     },
   };
+}
+
+/** Each of `texts`' matching words, found by one matchSpans call on the texts joined by a
+ *  line break, which no word crosses: one round trip, not one per hit (tests/bench/search.py:
+ *  query drawn). */
+async function spansOf(api, texts, tokens) {
+  if (!texts.length) return [];
+  const all = await api.matchSpans(texts.join('\n'), tokens);
+  const out = texts.map(() => []);
+  let text = 0;
+  let start = 0; // where texts[text] starts in the joined text
+  for (const span of all) {
+    while (span.start >= start + texts[text].length + 1) start += texts[text++].length + 1;
+    out[text].push({ start: span.start - start, end: span.end - start });
+  }
+  return out;
 }
 
 /** `text` as text nodes, each of `spans` ({start, end}, in order) wrapped in `<mark>`. */
