@@ -20,9 +20,8 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
-from itertools import repeat
 from operator import itemgetter
 from typing import Any, Callable, Iterable, Literal, Mapping
 
@@ -36,8 +35,6 @@ JSON_VERSION = 1
 MATCHES = ("any", "all")
 
 Tokenize = Callable[[str], list[str]]
-_Prepared = tuple[str, dict[str, int], int, "dict[str, Any] | None"]
-"""A checked document: its id, each word's count, its length in words, its metadata."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +93,7 @@ class LexicalIndex:
     Adding costs time linear in the document's words; removing, in its distinct words. A
     search touches only the postings of the query's words (with `prefix`, of the stored words
     they begin, found in log time in a sorted vocabulary that the first prefix search after a
-    change sorts again), then sorts the documents it reached. Added documents are filed into
-    the postings by the next call that reads them, once, in time linear in what was added.
+    change sorts again), then sorts the documents it reached.
 
     Example:
         >>> index = LexicalIndex()
@@ -109,10 +105,7 @@ class LexicalIndex:
         ['refunds']
     """
 
-    __slots__ = (
-        "_k1", "_b", "_tokenize", "_documents", "_postings", "_pending_ids", "_pending_counts",
-        "_total_length", "_sorted",
-    )
+    __slots__ = ("_k1", "_b", "_tokenize", "_documents", "_postings", "_total_length", "_sorted")
 
     def __init__(
         self, k1: float = 1.2, b: float = 0.75, tokenize: Tokenize = lexical_tokens
@@ -128,11 +121,6 @@ class LexicalIndex:
         # Both in the order documents were (last) added: the original's order for ties.
         self._documents: dict[str, _Document] = {}
         self._postings: dict[str, dict[str, int]] = {}
-        # Each word's ids and counts added since the postings were last read, in two parallel
-        # lists, filed into them by one C-level `dict.update` per word on the next read
-        # (tests/bench/search.py: indexing).
-        self._pending_ids: defaultdict[str, list[str]] = defaultdict(list)
-        self._pending_counts: defaultdict[str, list[int]] = defaultdict(list)
         self._total_length = 0
         # The vocabulary sorted, for prefix search; None once a word comes or goes.
         self._sorted: list[str] | None = None
@@ -162,7 +150,7 @@ class LexicalIndex:
         Raises `ValueError` for an empty id or text (as the original), `TypeError` for an id
         or text that is not a string or metadata that is not a mapping.
         """
-        self._insert([self._prepared("id", "text", "metadata", id, text, metadata)])
+        self._insert(*self._prepared("id", "text", "metadata", id, text, metadata))
 
     def add_documents(self, docs: Iterable[Mapping[str, Any]]) -> None:
         """Index each mapping of `docs` (`id`, `text`, optionally `metadata`), in order.
@@ -194,16 +182,16 @@ class LexicalIndex:
                     doc.get("metadata"),
                 )
             )
-        self._insert(prepared)
+        for args in prepared:
+            self._insert(*args)
 
     def remove_document(self, id: str) -> bool:
         """Forget the document `id`; answer whether there was one."""
         document = self._documents.pop(require_text("id", id), None)
         if document is None:
             return False
-        filed = self._filed()
         for term in document.terms:
-            postings = filed[term]
+            postings = self._postings[term]
             del postings[id]
             if not postings:
                 del self._postings[term]
@@ -241,14 +229,13 @@ class LexicalIndex:
         words = self._words("query", query)
         if not words or not self._documents:
             return []
-        postings = self._filed()
         scores: dict[str, float] = {}
         holders: dict[str, set[str]] = {}
         for word in words:
             terms = self._beginning_with(word) if prefix else (word,)
             self._add_scores(scores, terms)
             if match == "all" and word not in holders:
-                holders[word] = set().union(*(postings.get(term, ()) for term in terms))
+                holders[word] = set().union(*(self._postings.get(term, ()) for term in terms))
         if match == "all":
             kept = set.intersection(*holders.values())
             scores = {id: score for id, score in scores.items() if id in kept}
@@ -262,7 +249,7 @@ class LexicalIndex:
         """How many documents and distinct words the index holds, and their mean length."""
         count = len(self._documents)
         return LexicalIndexStats(
-            count, len(self._filed()), self._total_length / count if count else 0.0
+            count, len(self._postings), self._total_length / count if count else 0.0
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -313,7 +300,7 @@ class LexicalIndex:
 
     def _prepared(
         self, id_name: str, text_name: str, metadata_name: str, id: Any, text: Any, metadata: Any
-    ) -> _Prepared:
+    ) -> tuple[str, dict[str, int], int, dict[str, Any] | None]:
         """Check one document and count its words: what `_insert` takes."""
         if not require_text(id_name, id):
             raise ValueError(f"invalid {id_name} '' (must not be empty)")
@@ -327,40 +314,20 @@ class LexicalIndex:
         words = self._words(text_name, text)
         return id, Counter(words), len(words), _copy(metadata)
 
-    def _insert(self, prepared: list[_Prepared]) -> None:
-        """Add the documents `_prepared` answered, in order, each replacing any of its id."""
-        # An id given twice in one batch ends where it was given last, as one by one would.
-        last: dict[str, _Prepared] = {}
-        for args in prepared:
-            last.pop(args[0], None)
-            last[args[0]] = args
-        documents, ids, counts = self._documents, self._pending_ids, self._pending_counts
-        for id, terms, length, metadata in last.values():
-            # Removed first, so a replaced document moves to the end, as in the original.
-            if id in documents:
-                self.remove_document(id)
-            documents[id] = _Document(terms, length, metadata)
-            self._total_length += length
-            # Appends the id and each count to its word's pending lists without a Python step
-            # per word: `map` and `any` run it in C (tests/bench/search.py: indexing).
-            any(map(list.append, map(ids.__getitem__, terms), repeat(id)))
-            any(map(list.append, map(counts.__getitem__, terms), terms.values()))
-
-    def _filed(self) -> dict[str, dict[str, int]]:
-        """The postings, with the pending pairs filed in: each word's documents in the order
-        they were (last) added, as the original keeps them."""
-        if self._pending_ids:
-            postings, counts = self._postings, self._pending_counts
-            for term, ids in self._pending_ids.items():
-                held = postings.get(term)
-                if held is None:  # a new word
-                    postings[term] = dict(zip(ids, counts[term]))
-                    self._sorted = None
-                else:
-                    held.update(zip(ids, counts[term]))
-            self._pending_ids.clear()
-            counts.clear()
-        return self._postings
+    def _insert(
+        self, id: str, terms: dict[str, int], length: int, metadata: dict[str, Any] | None
+    ) -> None:
+        # Removed first, so a replaced document moves to the end, as in the original.
+        self.remove_document(id)
+        self._documents[id] = _Document(terms, length, metadata)
+        self._total_length += length
+        postings = self._postings
+        for term, count in terms.items():
+            try:
+                postings[term][id] = count
+            except KeyError:  # a new word
+                postings[term] = {id: count}
+                self._sorted = None
 
     def _restore(self, where: str, entry: Any) -> None:
         """Add one document of `to_json`'s list, checking it as `add_document` would."""
@@ -384,7 +351,7 @@ class LexicalIndex:
         metadata = entry.get("metadata")
         if metadata is not None and not isinstance(metadata, Mapping):
             raise ValueError(f"{where}['metadata'] must be a mapping, got {metadata!r:.80}")
-        self._insert([(id, terms, sum(terms.values()), _copy(metadata))])
+        self._insert(id, terms, sum(terms.values()), _copy(metadata))
 
     def _words(self, name: str, text: str) -> list[str]:
         words = self._tokenize(text)
