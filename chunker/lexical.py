@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .validation import require_int, require_text
+from .validation import ArgumentTypeError, require_int, require_text
 from .whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WHITESPACE_RUN_RE
 
 __all__ = ["Snippet", "lexical_tokens", "snippet_around", "word_re"]
@@ -96,12 +96,13 @@ def snippet_around(text: str, words: Iterable[str], before: int = 80, after: int
     """
     require_text("text", text)
     if isinstance(words, (str, bytes)) or not isinstance(words, Iterable):
-        raise TypeError(
+        raise ArgumentTypeError(
+            "words",
             f"words must be a list of strings, got {type(words).__name__} {words!r:.80}"
         )
     prefixes = []
     for number, word in enumerate(words):
-        folded = _fold(require_text(f"words[{number}]", word))
+        folded = _fold(require_text(f"words[{number}]", word, field="words"))
         if folded:
             prefixes.append(folded)
     require_int("before", before, minimum=0)
