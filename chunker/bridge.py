@@ -6,7 +6,8 @@ whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The 
 of a call may come beside the request instead, as a `JsString` decoded from the text's
 UTF-16 code units (`text_key` names its argument). `handle` answers bytes: 32-bit ints,
 ASCII text, then JSON: `{"result": ...}` in the original's shape, or `{"error": {"name",
-"message"}}` for bad input, with the name of the JavaScript error to throw. One result comes
+"message", "field"}}` for bad input: the name of the JavaScript error to throw, and the Python
+name of the argument the error concerns (or null). One result comes
 packed: `SemanticChunker.chunk` answers where each chunk's text lies in the input, or in
 the ASCII text (`pack_chunks`), and chunker.js cuts the texts out itself.
 
@@ -40,6 +41,7 @@ from typing import Any, Awaitable, Callable, Iterable, Iterator, Sequence, get_a
 
 from .records import BoundaryType, Chunk
 from .semantic_chunker import SemanticChunker
+from .validation import field_of
 
 __all__ = [
     "OPTION_NAMES",
@@ -446,7 +448,8 @@ def _reply(answer: Any) -> bytes:
 
 def _error_reply(error: Exception) -> bytes:
     name = next(js for py, js in JS_ERROR_NAMES.items() if isinstance(error, py))
-    return _reply_bytes((), "", json.dumps({"error": {"name": name, "message": str(error)}}))
+    reply = {"name": name, "message": str(error), "field": field_of(error)}
+    return _reply_bytes((), "", json.dumps({"error": reply}))
 
 
 def _reply_bytes(ints: Sequence[int], ascii: str, reply: str) -> bytes:

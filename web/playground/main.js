@@ -13,7 +13,8 @@ import { renderHistogram } from './histogram.js';
 import { createInput } from './input.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
-import { MODE_INPUT, readQuery, settingsOf, tooManyChunks, writeQuery } from './settings.js';
+import { MODE_INPUT, inPageWords, readQuery, refusal, settingOfField, settingsOf, tooManyChunks,
+  writeQuery } from './settings.js';
 import { javascriptSnippet, pythonSnippet } from './snippets.js';
 import { createSources } from './sources.js';
 import { renderStats, summarize } from './stats.js';
@@ -174,9 +175,10 @@ function rerun() {
     controls.setError(setting.name, missing ? `${setting.label} needs a number.` : '');
     blank ||= missing;
   }
-  const tooMany = blank ? null : tooManyChunks(state.mode, state.values, source.text.length);
-  if (tooMany) controls.setError(tooMany.name, tooMany.message);
-  if (blank || tooMany) {
+  const refused = blank ? null : refusal(state.mode, state.values)
+    ?? tooManyChunks(state.mode, state.values, source.text.length);
+  if (refused) controls.setError(refused.name, refused.message);
+  if (blank || refused) {
     // A run still going for the settings before must not come back as if it were for these.
     scheduler.cancel();
     return markStale();
@@ -245,10 +247,10 @@ function showError(error, job) {
   controls.clearErrors();
   $('text-error').textContent = '';
   $('run-error').textContent = '';
-  const setting = settingsOf(job.mode).find((s) => new RegExp(`\\b(${s.name}|${s.python})\\b`)
-    .test(error.message));
-  if (setting && (error instanceof RangeError || error instanceof TypeError)) {
-    controls.setError(setting.name, error.message);
+  // The facade names the argument a bad value is about: `error.field`, a Python name.
+  const setting = settingOfField(job.mode, error.field);
+  if (setting) {
+    controls.setError(setting.name, inPageWords(job.mode, error.message));
   } else if (error instanceof TranscriptJsonError || job.mode === 'turns') {
     $('text-error').textContent = error.message;
   } else {

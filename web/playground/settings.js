@@ -87,6 +87,74 @@ export function tooManyChunks(mode, values, length) {
   };
 }
 
+const settingOf = (mode, name) => SETTINGS.find((s) => s.mode === mode && s.name === name);
+const labelOf = (mode, name) => settingOf(mode, name).label;
+const lower = (label) => label[0].toLowerCase() + label.slice(1);
+const count = (value) => value.toLocaleString('en');
+
+// Combinations SemanticChunker takes but that defeat the settings they pair with, each the
+// reason a person would want to hear. A chunk's own text is at most max size (short ones
+// joined aside), and the overlap is cut from the chunk before: an overlap that long repeats
+// the whole chunk before. Short chunks join the one before whatever its size, so a min size
+// above the max grows chunks past the max; and parts are gathered and cut to the target, so a
+// target above the max cuts parts longer than the max.
+const NO_SENSE = {
+  semantic: [
+    { name: 'overlap', other: 'maxSize', holds: (overlap, max) => overlap < max,
+      rule: 'must be less than', why: 'or each chunk repeats the whole chunk before it' },
+    { name: 'minSize', other: 'maxSize', holds: (min, max) => min <= max,
+      rule: 'must not be more than', why: 'or short chunks join into ones past the max' },
+    { name: 'targetSize', other: 'maxSize', holds: (target, max) => target <= max,
+      rule: 'must not be more than', why: 'or parts are cut longer than the max' },
+  ],
+  engine: [],
+  turns: [],
+};
+
+/**
+ * What the page refuses to send for `values` in `mode`, at the setting to change, as
+ * `{name, message}`, or null. A number JavaScript cannot hold exactly would reach Python as
+ * another number; the combinations in NO_SENSE are taken by the chunker but make no sense.
+ * Values the chunker itself refuses are left to its own message (see `inPageWords`).
+ */
+export function refusal(mode, values) {
+  for (const setting of settingsOf(mode)) {
+    const value = values[setting.name];
+    if (setting.kind === 'int' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      return { name: setting.name, message: `${setting.label} is too large: JavaScript holds `
+        + `whole numbers exactly only up to ${count(Number.MAX_SAFE_INTEGER)}.` };
+    }
+  }
+  for (const { name, other, holds, rule, why } of NO_SENSE[mode]) {
+    const [value, bound] = [values[name], values[other]];
+    // A value the chunker refuses itself is its to report, at that value's field.
+    const taken = (setting, v) => Number.isSafeInteger(v) && v >= setting.min;
+    if (!taken(settingOf(mode, name), value) || !taken(settingOf(mode, other), bound)) continue;
+    if (holds(value, bound)) continue;
+    return { name, message: `${labelOf(mode, name)} ${count(value)} ${rule} `
+      + `${lower(labelOf(mode, other))} ${count(bound)}, ${why}.` };
+  }
+  return null;
+}
+
+/** The setting of `mode` a chunker's error is about, from its `field` (a Python name). */
+export function settingOfField(mode, field) {
+  return settingsOf(mode).find((setting) => setting.python === field) ?? null;
+}
+
+/**
+ * A chunker's `message` in the page's words: each Python name of `mode`'s settings becomes
+ * its label (`chunk_overlap` -> "chunk overlap"), and the message starts with a capital.
+ */
+export function inPageWords(mode, message) {
+  const names = settingsOf(mode).sort((a, b) => b.python.length - a.python.length);
+  let words = message;
+  for (const setting of names) {
+    words = words.replace(new RegExp(`\\b${setting.python}\\b`, 'g'), lower(setting.label));
+  }
+  return words[0].toUpperCase() + words.slice(1);
+}
+
 /** The settings of one mode, in table order. */
 export function settingsOf(mode) {
   return SETTINGS.filter((setting) => setting.mode === mode);
