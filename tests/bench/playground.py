@@ -8,7 +8,13 @@
   page has redrawn the stats, histogram, list and the visible part of the document, on the
   technical guide sample repeated to 100 KB, 1 MB and 5 MB. "page" is the page's own
   measure (from the input event to the end of the redraw); "wall" adds the round trips of
-  the browser protocol, as seen from here.
+  the browser protocol, as seen from here;
+- editing a large text: a 5 MB text pasted over a 1 MB one (select all, then the browser's
+  own text insertion, as a paste), until the page answers again, until the chunks are
+  redrawn, and the longest stretch the main thread was blocked meanwhile, beside the same
+  paste into a bare text area on the same page; and a key typed at the end of a 1 MB text,
+  from the key to the next frame painted (the Event Timing API, 8 ms steps), one key about
+  every 150 ms as a person types.
 
 Each figure is the median of N runs (5 unless given), after one warm-up for the sliders.
 """
@@ -25,7 +31,9 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TESTS))
 
-from playground_support import ROOT, open_playground, runs, settled  # noqa: E402
+from playground_support import (  # noqa: E402
+    ROOT, open_playground, put_text, quiet, runs, settled,
+)
 
 import build  # noqa: E402
 
@@ -72,9 +80,81 @@ def slider_to_redraw(page, text: str, count: int) -> tuple[list[float], list[flo
     return inside, outside
 
 
+# Long tasks and input events as the page reports them, from here on.
+WATCH = """() => {
+  window.benchLongTasks = [];
+  window.benchKeys = new Map();
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) benchLongTasks.push(entry.duration);
+  }).observe({type: 'longtask'});
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!entry.interactionId) continue;
+      benchKeys.set(entry.interactionId,
+        Math.max(benchKeys.get(entry.interactionId) ?? 0, entry.duration));
+    }
+  }).observe({type: 'event', durationThreshold: 0});
+}"""
+NEXT_FRAME = "new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))"
+
+
+def paste(page, cdp, selector: str, text: str) -> float:
+    """Select all in `selector` and insert `text` as a paste does; ms until the page answers."""
+    page.focus(selector)
+    page.keyboard.press("Control+a")
+    started = time.perf_counter()
+    cdp.send("Input.insertText", {"text": text})
+    page.evaluate(NEXT_FRAME)
+    return (time.perf_counter() - started) * 1000
+
+
+def paste_over(page, small: str, big: str, count: int) -> dict[str, list[float]]:
+    """Paste `big` over `small` in the page's text area, and in a bare one beside it."""
+    cdp = page.context.new_cdp_session(page)
+    figures: dict[str, list[float]] = {"answers": [], "redrawn": [], "blocked": [], "bare": []}
+    page.evaluate("""() => {
+      const bare = document.createElement('textarea');
+      bare.id = 'bench-bare';
+      document.body.append(bare);
+    }""")
+    for _ in range(count):
+        before = runs(page)
+        put_text(page, small)
+        settled(page, before, timeout=600)
+        page.evaluate("benchLongTasks.length = 0")
+        before = runs(page)
+        started = time.perf_counter()
+        figures["answers"].append(paste(page, cdp, "#text", big))
+        settled(page, before, timeout=600)
+        figures["redrawn"].append((time.perf_counter() - started) * 1000)
+        figures["blocked"].append(max(page.evaluate("benchLongTasks"), default=0))
+        page.eval_on_selector("#bench-bare", "(area, text) => { area.value = text; }", small)
+        figures["bare"].append(paste(page, cdp, "#bench-bare", big))
+    page.evaluate("document.getElementById('bench-bare').remove()")
+    cdp.detach()
+    return figures
+
+
+def typing_into(page, text: str, count: int) -> list[float]:
+    """Per key typed at the end of `text`, ms from the key to the next frame painted."""
+    before = runs(page)
+    put_text(page, text)
+    settled(page, before, timeout=600)
+    page.focus("#text")
+    page.keyboard.press("Control+End")
+    page.evaluate("benchKeys.clear()")
+    for _ in range(count):
+        page.keyboard.press("x")
+        time.sleep(0.15)
+    quiet(page, timeout=600)
+    return page.evaluate("[...benchKeys.values()]")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
+    parser.add_argument("--only", choices=["ready", "slider", "edit"],
+                        help="run one part only")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -82,14 +162,33 @@ def main() -> int:
     print(f"Playground in Chromium, {platform.machine()}, medians of {args.runs} runs\n")
     with build.served({"/": build.SITE}) as origin, sync_playwright() as playwright:
         browser = playwright.chromium.launch(**build.chromium_options())
-        ready = time_to_ready(browser, origin, args.runs)
-        print(f"{'time to ready (navigation to controls enabled)':<48} "
-              f"{statistics.median(ready):>8.0f} ms   (min {min(ready):.0f}, max {max(ready):.0f})")
+        if args.only in (None, "ready"):
+            ready = time_to_ready(browser, origin, args.runs)
+            print(f"{'time to ready (navigation to controls enabled)':<48} "
+                  f"{statistics.median(ready):>8.0f} ms   "
+                  f"(min {min(ready):.0f}, max {max(ready):.0f})")
         page, recorder, _ = open_playground(browser, origin)
-        print(f"\n{'slider step to redrawn result':<32} {'page':>10} {'wall':>10}")
-        for name, size in SIZES.items():
-            inside, outside = slider_to_redraw(page, document(size), args.runs)
-            print(f"{name:<32} {statistics.median(inside):>7.0f} ms {statistics.median(outside):>7.0f} ms")
+        if args.only in (None, "slider"):
+            print(f"\n{'slider step to redrawn result':<32} {'page':>10} {'wall':>10}")
+            for name, size in SIZES.items():
+                inside, outside = slider_to_redraw(page, document(size), args.runs)
+                print(f"{name:<32} {statistics.median(inside):>7.0f} ms "
+                      f"{statistics.median(outside):>7.0f} ms")
+        if args.only in (None, "edit"):
+            page.select_option("#source", "own-document")
+            page.evaluate(WATCH)
+            pasted = paste_over(page, document(1_000_000), document(5_000_000), args.runs)
+            print(f"\n{'5 MB pasted over 1 MB':<40} {'median':>9} {'max':>9}")
+            for label, key in (("page answers again", "answers"),
+                               ("chunks redrawn", "redrawn"),
+                               ("longest blocked stretch", "blocked"),
+                               ("bare text area: answers again", "bare")):
+                print(f"{label:<40} {statistics.median(pasted[key]):>6.0f} ms "
+                      f"{max(pasted[key]):>6.0f} ms")
+            keys = typing_into(page, document(1_000_000), 10 * args.runs)
+            print(f"{'a key typed into 1 MB (to next paint)':<40} "
+                  f"{statistics.median(keys):>6.0f} ms {max(keys):>6.0f} ms   "
+                  f"({len(keys)} keys)")
         if recorder.problems():
             raise SystemExit(f"the page reported problems: {recorder.problems()}")
         browser.close()

@@ -8,7 +8,7 @@ import { createControls } from './controls.js';
 import { createDocumentView } from './document-view.js';
 import { download, exportName } from './export.js';
 import { acceptFiles } from './files.js';
-import { firstWords, formatCount, formatMs } from './format.js';
+import { countOf, firstWords, formatCount, formatMs } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { createInput } from './input.js';
 import { createScheduler } from './scheduler.js';
@@ -19,6 +19,7 @@ import { javascriptSnippet, pythonSnippet } from './snippets.js';
 import { createSources } from './sources.js';
 import { renderStats, summarize } from './stats.js';
 import { createTranscriptView } from './transcript-view.js';
+import { createViewTabs } from './view-tabs.js';
 import { TranscriptJsonError } from './turns-json.js';
 
 const $ = (id) => document.getElementById(id);
@@ -57,6 +58,7 @@ const scheduler = createScheduler(
   { onResult: draw, onError: showError, onBusy: (busy) => { document.body.dataset.busy = busy; } },
 );
 
+createViewTabs(document.querySelector('.view-tabs [role="tablist"]'));
 input.refresh();
 for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => setMode(radio.value));
@@ -141,16 +143,30 @@ function keepText(source) {
   $('text-kept').textContent = NOT_KEPT[sources.keep(source)];
 }
 
+// An edit is kept and chunked after a pause in typing: keeping copies the whole text, and a
+// redraw of a large one holds the page longer than a key may wait. The bigger the text, the
+// longer the pause it waits for (a person types a key every 100 to 300 ms).
+const pauseBefore = (length) => (length > 5e5 ? 700 : length > 1e5 ? 300 : 50);
 let editTimer = 0;
+let unkept = null;  // the source edited since its text was last kept
 function textEdited(source) {
-  // Typing must not wait on chunking: the bigger the text, the longer the pause it waits for.
+  unkept = source;
   clearTimeout(editTimer);
-  const delay = source.text.length > 1e6 ? 400 : source.text.length > 1e5 ? 150 : 50;
   editTimer = setTimeout(() => {
-    keepText(source);
+    keepEdits();
     rerun();
-  }, delay);
+  }, pauseBefore(source.text.length));
 }
+
+function keepEdits() {
+  if (unkept) keepText(unkept);
+  unkept = null;
+}
+// Nothing typed is lost to a reload or a closed tab that came before the pause.
+addEventListener('pagehide', keepEdits);
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') keepEdits();
+});
 
 // --- running -----------------------------------------------------------------------------
 
@@ -196,8 +212,8 @@ function draw(result, job) {
   const { chunks } = result;
   const lengths = chunks.map((chunk) => chunk.length);
   const stats = summarize(lengths);
-  const noun = result.mode === 'turns' ? 'passages' : 'chunks';
-  renderStats($('stats'), stats, noun);
+  const noun = result.mode === 'turns' ? 'passage' : 'chunk';
+  renderStats($('stats'), stats, `${noun}s`);
   renderHistogram($('histogram'), lengths, stats, markers(result.mode, job.values));
   if (result.mode === 'turns') transcriptView.show(result.turns, chunks);
   else documentView.show(job.text, chunks);
@@ -209,7 +225,8 @@ function draw(result, job) {
   state.runs += 1;
   document.body.dataset.runs = state.runs;
   document.body.dataset.lastRunMs = took;
-  $('run-status').textContent = `${formatCount(chunks.length)} ${noun} in ${formatCount(took)} ms`;
+  $('run-status').textContent = `${countOf(chunks.length, noun)} in `
+    + `${formatCount(took)} ms`;
 }
 
 function markers(mode, values) {
@@ -287,7 +304,7 @@ function select(index, origin) {
 
 function updateCode(source) {
   $('code-python').textContent = pythonSnippet(state.mode, state.values, source.name);
-  $('code-js').textContent = javascriptSnippet(state.mode, state.values, source.name);
+  $('code-js').textContent = javascriptSnippet(state.mode, state.values, source);
 }
 
 function wireExport() {
