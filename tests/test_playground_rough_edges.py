@@ -371,3 +371,27 @@ def test_on_a_wide_screen_there_are_no_tabs_and_every_part_shows(page):
     assert not page.is_visible(".view-tabs")
     for selector in ("#text", "#results-heading", "#query"):
         assert page.is_visible(selector), selector
+
+
+# --- Editing a large text: nothing typed is lost ------------------------------------------
+
+
+def test_keys_typed_just_before_a_reload_are_kept(browser, site_url):
+    page, recorder, _ = open_playground(browser, site_url)
+    try:
+        page.select_option("#source", "own-document")
+        before = runs(page)
+        big = (GUIDE * (600_000 // len(GUIDE) + 1))[:600_000]  # long enough to wait to be kept
+        put_text(page, big)
+        settled(page, before, timeout=120)
+        page.focus("#text")
+        page.keyboard.press("Control+End")
+        page.keyboard.type("kept?")
+        # At once: the pause before keeping has not passed, only the page being left.
+        page.reload(wait_until="domcontentloaded")
+        wait_until(page, "document.getElementById('text').value.length > 0", timeout=120)
+        assert page.input_value("#text") == big + "kept?"
+        assert page.input_value("#source") == "own-document"
+        assert recorder.problems() == []
+    finally:
+        page.context.close()

@@ -1,6 +1,8 @@
 // Every setting of every mode, in one table: the controls, the URL and the code snippets all
 // read it, so a setting added here appears in each of them with the same name and default.
 
+import { formatCount } from './format.js';
+
 /** The three chunkers the page can run, in the order of the mode switch. */
 export const MODES = ['semantic', 'engine', 'turns'];
 
@@ -90,7 +92,6 @@ export function tooManyChunks(mode, values, length) {
 const settingOf = (mode, name) => SETTINGS.find((s) => s.mode === mode && s.name === name);
 const labelOf = (mode, name) => settingOf(mode, name).label;
 const lower = (label) => label[0].toLowerCase() + label.slice(1);
-const count = (value) => value.toLocaleString('en');
 
 // Combinations SemanticChunker takes but that defeat the settings they pair with, each the
 // reason a person would want to hear. A chunk's own text is at most max size (short ones
@@ -122,7 +123,7 @@ export function refusal(mode, values) {
     const value = values[setting.name];
     if (setting.kind === 'int' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
       return { name: setting.name, message: `${setting.label} is too large: JavaScript holds `
-        + `whole numbers exactly only up to ${count(Number.MAX_SAFE_INTEGER)}.` };
+        + `whole numbers exactly only up to ${formatCount(Number.MAX_SAFE_INTEGER)}.` };
     }
   }
   for (const { name, other, holds, rule, why } of NO_SENSE[mode]) {
@@ -131,8 +132,8 @@ export function refusal(mode, values) {
     const taken = (setting, v) => Number.isSafeInteger(v) && v >= setting.min;
     if (!taken(settingOf(mode, name), value) || !taken(settingOf(mode, other), bound)) continue;
     if (holds(value, bound)) continue;
-    return { name, message: `${labelOf(mode, name)} ${count(value)} ${rule} `
-      + `${lower(labelOf(mode, other))} ${count(bound)}, ${why}.` };
+    return { name, message: `${labelOf(mode, name)} ${formatCount(value)} ${rule} `
+      + `${lower(labelOf(mode, other))} ${formatCount(bound)}, ${why}.` };
   }
   return null;
 }
