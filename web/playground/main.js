@@ -13,8 +13,8 @@ import { renderHistogram } from './histogram.js';
 import { createInput } from './input.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
-import { MODE_INPUT, inPageWords, readQuery, refusal, settingOfField, settingsOf, tooManyChunks,
-  writeQuery } from './settings.js';
+import { MODE_INPUT, inPageWords, noSense, readQuery, refusal, settingOfField, settingsOf,
+  tooManyChunks, writeQuery } from './settings.js';
 import { javascriptSnippet, pythonSnippet } from './snippets.js';
 import { createSources } from './sources.js';
 import { renderStats, summarize } from './stats.js';
@@ -143,9 +143,10 @@ function keepText(source) {
   $('text-kept').textContent = NOT_KEPT[sources.keep(source)];
 }
 
-// An edit is kept and chunked after a pause in typing: keeping copies the whole text, and a
-// redraw of a large one holds the page longer than a key may wait. The bigger the text, the
-// longer the pause it waits for (a person types a key every 100 to 300 ms).
+// An edit is read, kept and chunked after a pause in typing: each copies the whole text, and
+// a redraw of a large one holds the page longer than a key may wait. The bigger the text, the
+// longer the pause it waits for (a person types a key every 100 to 300 ms); the length is
+// the one last read, as reading it would cost what the pause saves.
 const pauseBefore = (length) => (length > 5e5 ? 700 : length > 1e5 ? 300 : 50);
 let editTimer = 0;
 let unkept = null;  // the source edited since its text was last kept
@@ -159,6 +160,7 @@ function textEdited(source) {
 }
 
 function keepEdits() {
+  input.read();
   if (unkept) keepText(unkept);
   unkept = null;
 }
@@ -179,6 +181,7 @@ function shareQuery() {
 
 let urlTimer = 0;
 function rerun() {
+  input.read();
   const source = current();
   updateCode(source);
   // Chromium throttles history updates made on every slider step, so they wait for a pause.
@@ -194,17 +197,25 @@ function rerun() {
   const refused = blank ? null : refusal(state.mode, state.values)
     ?? tooManyChunks(state.mode, state.values, source.text.length);
   if (refused) controls.setError(refused.name, refused.message);
+  const warning = blank || refused ? null : noSense(state.mode, state.values);
+  if (warning) controls.setError(warning.name, warning.message);
   if (blank || refused) {
     // A run still going for the settings before must not come back as if it were for these.
     scheduler.cancel();
     return markStale();
   }
   scheduler.request({ mode: state.mode, values: { ...state.values }, text: source.text,
-    source, started: performance.now() });
+    source, warning, started: performance.now() });
+}
+
+/** Clear the errors at the fields, keeping the warning of `job`'s settings, if any. */
+function clearErrors(job) {
+  controls.clearErrors();
+  if (job.warning) controls.setError(job.warning.name, job.warning.message);
 }
 
 function draw(result, job) {
-  controls.clearErrors();
+  clearErrors(job);
   $('text-error').textContent = '';
   $('run-error').textContent = '';
   $('results').classList.remove('stale');
@@ -261,7 +272,7 @@ function describe(mode) {
 
 /** Report a failed run at the field it is about, and keep the last good result on screen. */
 function showError(error, job) {
-  controls.clearErrors();
+  clearErrors(job);
   $('text-error').textContent = '';
   $('run-error').textContent = '';
   // The facade names the argument a bad value is about: `error.field`, a Python name.

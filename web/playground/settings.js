@@ -113,10 +113,8 @@ const NO_SENSE = {
 };
 
 /**
- * What the page refuses to send for `values` in `mode`, at the setting to change, as
- * `{name, message}`, or null. A number JavaScript cannot hold exactly would reach Python as
- * another number; the combinations in NO_SENSE are taken by the chunker but make no sense.
- * Values the chunker itself refuses are left to its own message (see `inPageWords`).
+ * A number of `values` in `mode` that JavaScript cannot hold exactly, which the page refuses
+ * to send (it would reach Python as another number), as `{name, message}`, or null.
  */
 export function refusal(mode, values) {
   for (const setting of settingsOf(mode)) {
@@ -126,9 +124,18 @@ export function refusal(mode, values) {
         + `whole numbers exactly only up to ${formatCount(Number.MAX_SAFE_INTEGER)}.` };
     }
   }
+  return null;
+}
+
+/**
+ * Why `values` in `mode` make no sense (NO_SENSE), at the setting to change, as `{name,
+ * message}`, or null. The chunker takes them, so the page still runs them and says why at
+ * the field: a person changes one field at a time, and may pass through such values on the
+ * way. Values the chunker itself refuses are left to its own message (see `inPageWords`).
+ */
+export function noSense(mode, values) {
   for (const { name, other, holds, rule, why } of NO_SENSE[mode]) {
     const [value, bound] = [values[name], values[other]];
-    // A value the chunker refuses itself is its to report, at that value's field.
     const taken = (setting, v) => Number.isSafeInteger(v) && v >= setting.min;
     if (!taken(settingOf(mode, name), value) || !taken(settingOf(mode, other), bound)) continue;
     if (holds(value, bound)) continue;
