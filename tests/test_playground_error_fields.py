@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from playground_support import choose, open_playground, put_text, runs, settled, wait_until
+from support.playground import choose, open_playground, put_text, runs, settled, wait_until
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns
 

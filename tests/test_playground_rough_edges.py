@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from playground_support import (
+from support.playground import (
     ROOT,
     choose,
     open_playground,

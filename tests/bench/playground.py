@@ -29,9 +29,9 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(TESTS))
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunker/ and support/
 
-from playground_support import (  # noqa: E402
+from support.playground import (  # noqa: E402
     ROOT, open_playground, put_text, quiet, runs, settled,
 )
 
