@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .engine import STRATEGIES, ChunkingEngine
     from .lexical import Snippet, lexical_tokens, snippet_around
     from .locate import locate_chunks
+    from .many import ChunkedText, chunk_many
     from .records import BoundaryType, DocumentChunk
     from .semantic_chunker import SemanticChunker
     from .turns import Passage, Turn, TurnSpan, chunk_turns
@@ -37,6 +38,8 @@ _HOMES: dict[str, str] = {
     "lexical_tokens": "lexical",
     "snippet_around": "lexical",
     "locate_chunks": "locate",
+    "ChunkedText": "many",
+    "chunk_many": "many",
 }
 
 __version__ = "0.1.0"
@@ -44,6 +47,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BoundaryType",
     "Chunk",
+    "ChunkedText",
     "ChunkingEngine",
     "DocumentChunk",
     "Passage",
@@ -53,6 +57,7 @@ __all__ = [
     "Turn",
     "TurnSpan",
     "chunk",
+    "chunk_many",
     "chunk_turns",
     "lexical_tokens",
     "locate_chunks",
