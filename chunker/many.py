@@ -10,15 +10,17 @@ from __future__ import annotations
 import os
 import signal
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import chain, islice
 from operator import attrgetter
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
 
 from .records import Chunk, ChunkDraft, DocumentChunk, DocumentChunkDraft
 from .recipe import Recipe
 from .validation import require_int
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["ChunkedText", "chunk_many", "map_in_order", "default_jobs"]
 
@@ -178,6 +180,9 @@ def map_in_order(
         for item in chain(head, iterator):
             yield function(shared, item)
         return
+    # Imported here: multiprocessing is heavy, and absent in the browser, which never gets here.
+    from concurrent.futures import ProcessPoolExecutor
+
     pending: deque[Future[Result]] = deque()
     with ProcessPoolExecutor(max_workers=workers, initializer=_leave_interrupts_to_parent) as pool:
         try:
