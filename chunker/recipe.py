@@ -16,7 +16,16 @@ from typing import Any, Mapping, Union
 from .records import Chunk, DocumentChunk
 from .validation import require_text
 
-__all__ = ["Recipe", "PIPELINE_STRATEGIES", "FIELDS", "options_of", "fields"]
+__all__ = [
+    "Recipe",
+    "PIPELINE_STRATEGIES",
+    "FIELDS",
+    "METADATA_KEYS",
+    "options_of",
+    "fields",
+    "metadata_of",
+    "covered",
+]
 
 AnyChunk = Union[Chunk, DocumentChunk]
 
@@ -124,6 +133,29 @@ def fields(chunk: AnyChunk) -> dict[str, Any]:
         if key in _ENGINE_METADATA:
             out[_ENGINE_METADATA[key]] = list(value) if key == "ancestorHeadings" else value
     return out
+
+
+# The fields an adapter puts in a document's metadata, and under which key: `index` would
+# clash with a user's own keys, so it is `chunk_index`. Fields that are None are left out.
+METADATA_KEYS = {
+    "index": "chunk_index",
+    "boundary_type": "boundary_type",
+    "heading": "heading",
+    "heading_level": "heading_level",
+    "ancestor_headings": "ancestor_headings",
+    "block_type": "block_type",
+}
+
+
+def metadata_of(flat: Mapping[str, Any]) -> dict[str, Any]:
+    """The metadata an adapter gives a chunk, from its `fields()`."""
+    return {key: flat[name] for name, key in METADATA_KEYS.items() if flat[name] is not None}
+
+
+def covered(flat: Mapping[str, Any]) -> tuple[int, int]:
+    """The range of the document a chunk's text covers, its overlap included, from `fields()`."""
+    start = flat["overlap_start"] if flat["overlap_start"] is not None else flat["start"]
+    return start, flat["end"]
 
 
 def _check_strategy(strategy: Any) -> None:
