@@ -159,7 +159,7 @@ def test_llama_index_relationships_match_its_own_parser():
     from llama_index.core.node_parser import SentenceSplitter
 
     document = LlamaDocument(text=DOCUMENTS[0])
-    theirs = SentenceSplitter(chunk_size=30, chunk_overlap=0).get_nodes_from_documents([document])
+    theirs = SentenceSplitter(chunk_size=15, chunk_overlap=0).get_nodes_from_documents([document])
     mine = ChunkerNodeParser(target_size=60, min_size=0, overlap=0).get_nodes_from_documents([document])
     def shape(nodes):
         return [sorted(r.name for r in n.relationships) for n in nodes]

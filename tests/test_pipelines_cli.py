@@ -24,8 +24,12 @@ DOCUMENT = (
 )
 
 
+# The subprocesses import this checkout's chunker, wherever they run.
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+
+
 def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = ENV
     return subprocess.run(
         [sys.executable, "-m", "chunker", *args],
         input=stdin, capture_output=True, cwd=cwd, env=env, timeout=120,
@@ -57,7 +61,7 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def expected_chunks(path: Path, name: str, **options) -> list[dict]:
-    text = path.read_text(encoding="utf-8", newline="") if path.exists() else path
+    text = path.read_bytes().decode("utf-8") if path.exists() else path
     return [
         {"source": name, **c.to_dict(spans=True)} for c in SemanticChunker(**options).chunk(text)
     ]
@@ -177,7 +181,7 @@ def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
         (corpus / f"{number:04}.md").write_text(f"# {number}\n\n" + paragraph * 60)
     target = tmp_path / "out.jsonl"
     target.write_text("an earlier run\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = ENV
     process = subprocess.Popen(
         [sys.executable, "-m", "chunker", "chunk", "--jobs", "1", "-o", str(target), str(corpus)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
@@ -246,7 +250,7 @@ def test_snippet_gives_each_files_first_match_and_its_span(corpus):
     words = lexical_tokens("refund card")
     for path in sorted(corpus.rglob("*")):
         if path.is_file() and not any(p.startswith(".") for p in path.relative_to(corpus).parts):
-            text = path.read_text(encoding="utf-8", newline="")
+            text = path.read_bytes().decode("utf-8")
             snippet = snippet_around(text, words, before=10, after=30)
             record = records.pop(path.as_posix())
             assert (record["at"], record["text"]) == (snippet.at, snippet.text)
