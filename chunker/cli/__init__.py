@@ -5,6 +5,7 @@ the core never imports it. Exit codes: `parser.EXIT_CODES`."""
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from typing import Any, BinaryIO, Callable, Sequence
@@ -37,6 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (KeyboardInterrupt, _Interrupted):
         print("chunker: interrupted; no output file was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader left (`chunker chunk docs | head`): stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _on_sigterm(number: int, frame: Any) -> None:
