@@ -52,8 +52,9 @@ class ChunkerNodeParser(NodeParser):
     _recipe: Recipe = PrivateAttr()
 
     def __init__(self, strategy: str = "semantic", **options: Any) -> None:
-        parser_fields = {name: options.pop(name) for name in list(options)
-                         if name in NodeParser.model_fields}
+        parser_fields = {
+            name: options.pop(name) for name in list(options) if name in NodeParser.model_fields
+        }
         recipe = Recipe(strategy, options)  # checked before pydantic sees anything
         super().__init__(strategy=strategy, options=dict(recipe.options or {}), **parser_fields)
         self._recipe = recipe
@@ -73,10 +74,12 @@ class ChunkerNodeParser(NodeParser):
                 text_node.start_char_idx, text_node.end_char_idx = covered(flat)
                 text_node.metadata.update(metadata_of(flat))
                 text_node.excluded_embed_metadata_keys = [
-                    *text_node.excluded_embed_metadata_keys, *_OUR_KEYS
+                    *text_node.excluded_embed_metadata_keys,
+                    *_OUR_KEYS,
                 ]
                 text_node.excluded_llm_metadata_keys = [
-                    *text_node.excluded_llm_metadata_keys, *_OUR_KEYS
+                    *text_node.excluded_llm_metadata_keys,
+                    *_OUR_KEYS,
                 ]
             parsed.extend(built)
         return parsed

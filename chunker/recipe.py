@@ -79,8 +79,9 @@ class Recipe:
     to worker processes and Spark executors.
 
     Example:
-        >>> [c.content for c in Recipe("fixed", {"chunk_size": 8, "chunk_overlap": 0}).cut("one two")]
-        ['one two']
+        >>> recipe = Recipe("fixed", {"chunk_size": 8, "chunk_overlap": 0})
+        >>> [c.content for c in recipe.cut("one two three")]
+        ['one two', 'three']
     """
 
     strategy: str = "semantic"

@@ -58,7 +58,7 @@ def assert_exact_range(text: str, flat: dict, start: int, end: int) -> None:
     if flat["overlap_start"] is not None:
         overlap = text[flat["overlap_start"] : flat["overlap_end"]]
         assert body.startswith(overlap)
-        body = body[len(overlap):]
+        body = body[len(overlap) :]
     own = text[own_start:own_end]
     assert own.rstrip("\r\n") == body.rstrip("\r\n") or own.split() == body.split()
 
@@ -78,7 +78,9 @@ def test_langchain_documents_are_our_chunks_at_exact_indices(strategy, options):
     assert isinstance(splitter, TextSplitter)
     metadatas = [{"source": f"doc{n}", "nested": {"n": n}} for n in range(len(DOCUMENTS))]
     documents = splitter.create_documents(DOCUMENTS, metadatas)
-    expected = [(n, flat) for n, text in enumerate(DOCUMENTS) for flat in ours(strategy, options, text)]
+    expected = [
+        (n, flat) for n, text in enumerate(DOCUMENTS) for flat in ours(strategy, options, text)
+    ]
     assert [d.page_content for d in documents] == [flat["text"] for _, flat in expected]
     for document, (n, flat) in zip(documents, expected):
         metadata = document.metadata
@@ -88,7 +90,9 @@ def test_langchain_documents_are_our_chunks_at_exact_indices(strategy, options):
         for key in ("boundary_type", "heading", "heading_level", "ancestor_headings", "block_type"):
             assert metadata.get(key) == flat[key]
     assert documents[0].metadata["nested"] is not metadatas[0]["nested"]  # copied, as LangChain
-    assert splitter.split_text(DOCUMENTS[1]) == [f["text"] for f in ours(strategy, options, DOCUMENTS[1])]
+    assert splitter.split_text(DOCUMENTS[1]) == [
+        f["text"] for f in ours(strategy, options, DOCUMENTS[1])
+    ]
 
 
 def test_langchain_split_and_transform_documents_keep_metadata():
@@ -98,17 +102,21 @@ def test_langchain_split_and_transform_documents_keep_metadata():
     assert splitter.transform_documents(given) == split
     assert [d.metadata["n"] for d in split] == sorted(d.metadata["n"] for d in split)
     assert "start_index" not in split[0].metadata
-    assert [d.page_content for d in split if d.metadata["n"] == 2] == splitter.split_text(DOCUMENTS[2])
+    assert [d.page_content for d in split if d.metadata["n"] == 2] == splitter.split_text(
+        DOCUMENTS[2]
+    )
 
 
 def test_langchain_own_splitter_gets_repeats_wrong_and_ours_does_not():
     from langchain_text_splitters import CharacterTextSplitter
 
     text = DOCUMENTS[0]
-    theirs = CharacterTextSplitter(separator="\n\n", chunk_size=60, chunk_overlap=0,
-                                   add_start_index=True).create_documents([text])
-    ours_ = ChunkerTextSplitter(target_size=60, min_size=0, overlap=0,
-                                add_start_index=True).create_documents([text])
+    theirs = CharacterTextSplitter(
+        separator="\n\n", chunk_size=60, chunk_overlap=0, add_start_index=True
+    ).create_documents([text])
+    ours_ = ChunkerTextSplitter(
+        target_size=60, min_size=0, overlap=0, add_start_index=True
+    ).create_documents([text])
     repeats = [d for d in ours_ if d.page_content.strip() == REPEATED]
     assert len(repeats) == 3
     assert len({d.metadata["start_index"] for d in repeats}) == 3
@@ -131,10 +139,16 @@ def test_langchain_options_are_checked_at_construction():
 def test_llama_index_nodes_are_our_chunks_at_exact_indices(strategy, options):
     parser = ChunkerNodeParser(strategy, **options)
     assert isinstance(parser, NodeParser)
-    documents = [LlamaDocument(text=t, metadata={"file": f"doc{n}"}) for n, t in enumerate(DOCUMENTS)]
+    documents = [
+        LlamaDocument(text=t, metadata={"file": f"doc{n}"}) for n, t in enumerate(DOCUMENTS)
+    ]
     nodes = parser.get_nodes_from_documents(documents)
-    expected = [(n, flat) for n, text in enumerate(DOCUMENTS) for flat in ours(strategy, options, text)]
-    assert [node.get_content(MetadataMode.NONE) for node in nodes] == [f["text"] for _, f in expected]
+    expected = [
+        (n, flat) for n, text in enumerate(DOCUMENTS) for flat in ours(strategy, options, text)
+    ]
+    assert [node.get_content(MetadataMode.NONE) for node in nodes] == [
+        f["text"] for _, f in expected
+    ]
     for position, (node, (n, flat)) in enumerate(zip(nodes, expected)):
         assert_exact_range(DOCUMENTS[n], flat, node.start_char_idx, node.end_char_idx)
         assert node.metadata["file"] == f"doc{n}" and node.metadata["chunk_index"] == flat["index"]
@@ -143,7 +157,9 @@ def test_llama_index_nodes_are_our_chunks_at_exact_indices(strategy, options):
         before = expected[position - 1][0] if position else None
         after = expected[position + 1][0] if position + 1 < len(expected) else None
         if before == n:
-            assert node.relationships[NodeRelationship.PREVIOUS].node_id == nodes[position - 1].node_id
+            assert (
+                node.relationships[NodeRelationship.PREVIOUS].node_id == nodes[position - 1].node_id
+            )
         else:
             assert NodeRelationship.PREVIOUS not in node.relationships
         if after == n:
@@ -160,17 +176,22 @@ def test_llama_index_relationships_match_its_own_parser():
 
     document = LlamaDocument(text=DOCUMENTS[0])
     theirs = SentenceSplitter(chunk_size=15, chunk_overlap=0).get_nodes_from_documents([document])
-    mine = ChunkerNodeParser(target_size=60, min_size=0, overlap=0).get_nodes_from_documents([document])
+    mine = ChunkerNodeParser(target_size=60, min_size=0, overlap=0).get_nodes_from_documents(
+        [document]
+    )
+
     def shape(nodes):
         return [sorted(r.name for r in n.relationships) for n in nodes]
+
     assert len(theirs) > 2 and len(mine) > 2
     assert shape(mine)[0] == shape(theirs)[0] and shape(mine)[1] == shape(theirs)[1]
     assert shape(mine)[-1] == shape(theirs)[-1]
 
 
 def test_llama_index_ingestion_pipeline_and_options():
-    parser = ChunkerNodeParser("hierarchical", chunk_size=50, chunk_overlap=5,
-                               include_prev_next_rel=False)
+    parser = ChunkerNodeParser(
+        "hierarchical", chunk_size=50, chunk_overlap=5, include_prev_next_rel=False
+    )
     pipeline = IngestionPipeline(transformations=[parser])
     nodes = pipeline.run(documents=[LlamaDocument(text=DOCUMENTS[2])])
     flats = ours("hierarchical", {"chunk_size": 50, "chunk_overlap": 5}, DOCUMENTS[2])

@@ -25,14 +25,23 @@ DOCUMENT = (
 
 
 # The subprocesses import this checkout's chunker, wherever they run.
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+}
 
 
-def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+def run(
+    *args: str, stdin: bytes | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
     env = ENV
     return subprocess.run(
         [sys.executable, "-m", "chunker", *args],
-        input=stdin, capture_output=True, cwd=cwd, env=env, timeout=120,
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
     )
 
 
@@ -73,8 +82,9 @@ def test_chunk_walks_folders_in_order_and_globs_skip_hidden_files(corpus):
     names = ["a.md", "b.md", "guide/c.md", "guide/deep/d.md"]
     expected = []
     for name in names:
-        expected += expected_chunks(corpus / name, (corpus / name).as_posix(),
-                                    target_size=60, overlap=5)
+        expected += expected_chunks(
+            corpus / name, (corpus / name).as_posix(), target_size=60, overlap=5
+        )
     records = lines(result.stdout)
     assert records == expected
     assert all("span" in r and "overlapSpan" in r for r in records)
@@ -85,19 +95,29 @@ def test_chunk_walks_folders_in_order_and_globs_skip_hidden_files(corpus):
 
 
 def test_chunk_files_and_standard_input_name_their_source(corpus):
-    result = run("chunk", "--min-size", "0", "-", str(corpus / "b.md"),
-                 stdin=DOCUMENT.encode())
+    result = run("chunk", "--min-size", "0", "-", str(corpus / "b.md"), stdin=DOCUMENT.encode())
     assert result.returncode == 0, result.stderr
-    from_stdin = [{"source": "-", **c.to_dict(spans=True)}
-                  for c in SemanticChunker(min_size=0).chunk(DOCUMENT)]
+    from_stdin = [
+        {"source": "-", **c.to_dict(spans=True)}
+        for c in SemanticChunker(min_size=0).chunk(DOCUMENT)
+    ]
     assert lines(result.stdout) == from_stdin + expected_chunks(
-        corpus / "b.md", str(corpus / "b.md"), min_size=0)
+        corpus / "b.md", str(corpus / "b.md"), min_size=0
+    )
 
 
 @pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout"])
 def test_chunk_engine_strategies_take_their_options(corpus, strategy):
-    result = run("chunk", "--strategy", strategy, "--chunk-size", "40", "--chunk-overlap", "8",
-                 str(corpus / "b.md"))
+    result = run(
+        "chunk",
+        "--strategy",
+        strategy,
+        "--chunk-size",
+        "40",
+        "--chunk-overlap",
+        "8",
+        str(corpus / "b.md"),
+    )
     assert result.returncode == 0, result.stderr
     chunks = ChunkingEngine().chunk(DOCUMENT, strategy, chunk_size=40, chunk_overlap=8)
     assert lines(result.stdout) == [
@@ -146,9 +166,14 @@ def test_a_bad_file_is_named_and_the_others_go_on(corpus):
         (["--target-size", "0"], "argument --target-size: invalid target_size 0 (must be >= 1)"),
         (["--overlap", "-1"], "argument --overlap: invalid overlap -1"),
         (["--chunk-size", "10"], "--chunk-size does not apply to --strategy semantic"),
-        (["--strategy", "fixed", "--chunk-size", "0"], "argument --chunk-size: invalid chunk_size 0"),
-        (["--strategy", "fixed", "--chunk-size", "10", "--chunk-overlap", "10"],
-         "invalid chunk_overlap 10 (must be less than chunk_size 10"),
+        (
+            ["--strategy", "fixed", "--chunk-size", "0"],
+            "argument --chunk-size: invalid chunk_size 0",
+        ),
+        (
+            ["--strategy", "fixed", "--chunk-size", "10", "--chunk-overlap", "10"],
+            "invalid chunk_overlap 10 (must be less than chunk_size 10",
+        ),
         (["--strategy", "nope"], "argument --strategy: invalid choice: 'nope'"),
         (["--target-size", "ten"], "argument --target-size: invalid int value: 'ten'"),
         (["--jobs", "0"], "argument --jobs: must be at least 1, got 0"),
@@ -184,7 +209,9 @@ def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
     env = ENV
     process = subprocess.Popen(
         [sys.executable, "-m", "chunker", "chunk", "--jobs", "1", "-o", str(target), str(corpus)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
     )
     deadline = time.monotonic() + 60
     while not any(p.name.endswith(".part") and p.stat().st_size for p in tmp_path.iterdir()):
@@ -280,8 +307,20 @@ def test_help_lists_every_option_and_the_exit_codes():
     result = run("chunk", "--help")
     assert result.returncode == 0
     text = result.stdout.decode()
-    for option in ("--target-size", "--max-size", "--min-size", "--overlap",
-                   "--no-preserve-code-blocks", "--respect-headings", "--chunk-size",
-                   "--chunk-overlap", "--glob", "--jobs", "--format", "--progress", "--quiet"):
+    for option in (
+        "--target-size",
+        "--max-size",
+        "--min-size",
+        "--overlap",
+        "--no-preserve-code-blocks",
+        "--respect-headings",
+        "--chunk-size",
+        "--chunk-overlap",
+        "--glob",
+        "--jobs",
+        "--format",
+        "--progress",
+        "--quiet",
+    ):
         assert option in text
     assert "130" in text and "exit codes" in text

@@ -36,7 +36,9 @@ def spark():
     if shutil.which("java") is None:
         pytest.fail("Spark needs Java 17 (.ci/run installs openjdk-17-jre-headless)")
     # The executors' Python workers import chunker from this checkout.
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
+    )
     os.environ["PYSPARK_PYTHON"] = sys.executable
     session = (
         SparkSession.builder.master("local[2]")
@@ -137,10 +139,27 @@ def test_spark_submit_with_the_wheel_as_py_files(tmp_path):
     env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     env["PYSPARK_PYTHON"] = sys.executable
     result = subprocess.run(
-        [str(spark_submit), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
-         "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
-         "--py-files", str(shipped), str(job), str(corpus), str(tmp_path / "chunks")],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+        [
+            str(spark_submit),
+            "--master",
+            "local[2]",
+            "--conf",
+            "spark.ui.enabled=false",
+            "--conf",
+            "spark.driver.host=127.0.0.1",
+            "--conf",
+            "spark.driver.bindAddress=127.0.0.1",
+            "--py-files",
+            str(shipped),
+            str(job),
+            str(corpus),
+            str(tmp_path / "chunks"),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     written = [

@@ -25,8 +25,13 @@ PIPELINE_MODULES = {
     "chunker/llama_index.py",
     "chunker/spark.py",
 }
-ADAPTER_PACKAGES = {"langchain", "langchain_core", "langchain_text_splitters", "llama_index",
-                    "pyspark"}
+ADAPTER_PACKAGES = {
+    "langchain",
+    "langchain_core",
+    "langchain_text_splitters",
+    "llama_index",
+    "pyspark",
+}
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +47,9 @@ def imported_top_levels(source: bytes) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.add(node.module.split(".")[0])
         elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "require":
-            names |= {arg.value.split(".")[0] for arg in node.args[:1]
-                      if isinstance(arg, ast.Constant)}
+            names |= {
+                arg.value.split(".")[0] for arg in node.args[:1] if isinstance(arg, ast.Constant)
+            }
     return names
 
 
@@ -81,15 +87,31 @@ def test_the_console_script_runs_from_a_fresh_venv(wheel, tmp_path):
     venv.create(tmp_path / "venv", with_pip=False)
     python = tmp_path / "venv" / "bin" / "python"
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-         "--no-deps", "--no-index", "--disable-pip-version-check", str(wheel)],
-        check=True, capture_output=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--disable-pip-version-check",
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
     )
     text = "# Title\n\nA paragraph. 😀\n\n## Next\n\nMore."
     result = subprocess.run(
         [str(tmp_path / "venv" / "bin" / "chunker"), "chunk", "--overlap", "0", "-"],
-        input=text.encode(), capture_output=True, cwd=tmp_path, check=True,
+        input=text.encode(),
+        capture_output=True,
+        cwd=tmp_path,
+        check=True,
     )
-    expected = [{"source": "-", **c.to_dict(spans=True)}
-                for c in SemanticChunker(overlap=0).chunk(text)]
+    expected = [
+        {"source": "-", **c.to_dict(spans=True)} for c in SemanticChunker(overlap=0).chunk(text)
+    ]
     assert [json.loads(line) for line in result.stdout.splitlines()] == expected

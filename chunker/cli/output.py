@@ -40,11 +40,20 @@ class Progress:
     """`files 3/12, 4.1/9.8 MB, 2.3 MB/s, 0:03 left` on standard error, rewritten in place at
     most ten times a second; silent when not `enabled`."""
 
-    __slots__ = ("enabled", "stream", "total_files", "total_bytes", "files", "bytes",
-                 "started", "shown_at")
+    __slots__ = (
+        "enabled",
+        "stream",
+        "total_files",
+        "total_bytes",
+        "files",
+        "bytes",
+        "started",
+        "shown_at",
+    )
 
-    def __init__(self, total_files: int, total_bytes: int, *, enabled: bool,
-                 stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total_files: int, total_bytes: int, *, enabled: bool, stream: TextIO | None = None
+    ) -> None:
         self.enabled = enabled
         self.stream = stream or sys.stderr
         self.total_files, self.total_bytes = total_files, total_bytes

@@ -31,11 +31,22 @@ def _add_options(parser: argparse.ArgumentParser, title: str, defaults: dict[str
     group = parser.add_argument_group(title)
     for name, default in defaults.items():
         if isinstance(default, bool):
-            group.add_argument(flag(name), dest=name, action=argparse.BooleanOptionalAction,
-                               default=None, help=f"(default: {default})")
+            group.add_argument(
+                flag(name),
+                dest=name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=f"(default: {default})",
+            )
         else:
-            group.add_argument(flag(name), dest=name, type=int, default=None, metavar="N",
-                               help=f"(default: {default})")
+            group.add_argument(
+                flag(name),
+                dest=name,
+                type=int,
+                default=None,
+                metavar="N",
+                help=f"(default: {default})",
+            )
 
 
 def _signature_defaults(function: Callable[..., Any], *skip: str) -> dict[str, Any]:
@@ -52,16 +63,35 @@ def given_options(args: argparse.Namespace, names: Any) -> dict[str, Any]:
 
 
 def _add_run_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write here (put in place only when complete), not standard output")
-    parser.add_argument("--format", choices=("jsonl", "json"), default="jsonl",
-                        help="JSON Lines, one record a line (default), or one JSON array")
-    parser.add_argument("--jobs", type=int, metavar="N", default=None,
-                        help="processes (default: one per core when there is more than one input)")
-    parser.add_argument("--progress", action="store_true",
-                        help="show the progress line even when standard error is not a terminal")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress line and no summary (errors are still reported)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write here (put in place only when complete), not standard output",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("jsonl", "json"),
+        default="jsonl",
+        help="JSON Lines, one record a line (default), or one JSON array",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        default=None,
+        help="processes (default: one per core when there is more than one input)",
+    )
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress line even when standard error is not a terminal",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress line and no summary (errors are still reported)",
+    )
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -80,29 +110,40 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     paths_help = "files, folders (read recursively) or - for standard input"
 
     chunking = commands.add_parser(
-        "chunk", help="cut files into chunks", epilog=EPILOG,
+        "chunk",
+        help="cut files into chunks",
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     chunking.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
-    chunking.add_argument("--glob", metavar="PATTERN",
-                          help="in folders, only files matching this (e.g. '*.md')")
-    chunking.add_argument("--strategy", choices=PIPELINE_STRATEGIES, default="semantic",
-                          help="semantic (SemanticChunker, the default) or an engine strategy")
+    chunking.add_argument(
+        "--glob", metavar="PATTERN", help="in folders, only files matching this (e.g. '*.md')"
+    )
+    chunking.add_argument(
+        "--strategy",
+        choices=PIPELINE_STRATEGIES,
+        default="semantic",
+        help="semantic (SemanticChunker, the default) or an engine strategy",
+    )
     _add_options(chunking, "semantic options", options_of("semantic"))
     _add_options(chunking, "fixed, hierarchical and layout options", options_of("fixed"))
     _add_run_flags(chunking)
 
     turns = commands.add_parser(
-        "turns", help="cut transcripts (a JSON list of turns, or JSON Lines) into passages",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "turns",
+        help="cut transcripts (a JSON list of turns, or JSON Lines) into passages",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     turns.add_argument("paths", nargs="+", metavar="FILE", help="transcripts, or - for stdin")
     _add_options(turns, "options", _signature_defaults(chunk_turns, "turns"))
     _add_run_flags(turns)
 
     snippets = commands.add_parser(
-        "snippet", help="the snippet around each file's first match of QUERY's words",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "snippet",
+        help="the snippet around each file's first match of QUERY's words",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     snippets.add_argument("query", metavar="QUERY", help="the words to find")
     snippets.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)

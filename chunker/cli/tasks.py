@@ -60,8 +60,9 @@ def turns_source(job: TurnsJob, source: Source) -> Outcome:
         passages = chunk_turns(turns, **job.options)
     except (InputError, TypeError, ValueError) as error:
         message = str(error)
-        return Outcome(source, [], message if message.startswith(source.name) else
-                       f"{source.name}: {message}")
+        return Outcome(
+            source, [], message if message.startswith(source.name) else f"{source.name}: {message}"
+        )
     return Outcome(source, [_encoded(source, p.to_dict(spans=True)) for p in passages])
 
 
@@ -94,7 +95,12 @@ def snippet_source(job: SnippetJob, source: Source) -> Outcome:
     snippet = snippet_around(text, job.words, **job.options)
     record: dict[str, Any] = snippet.to_dict()
     # The matched word's span in the input: from `at` to the end of the word found there.
-    record["match"] = None if snippet.at < 0 else {
-        "start": snippet.at, "end": word_re().match(text, snippet.at).end()  # type: ignore[union-attr]
-    }
+    record["match"] = (
+        None
+        if snippet.at < 0
+        else {
+            "start": snippet.at,
+            "end": word_re().match(text, snippet.at).end(),  # type: ignore[union-attr]
+        }
+    )
     return Outcome(source, [_encoded(source, record)])

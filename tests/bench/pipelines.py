@@ -65,7 +65,9 @@ def command_line(folder: Path, jobs: int) -> None:
     with open(os.devnull, "wb") as sink:
         subprocess.run(
             [sys.executable, "-m", "chunker", "chunk", "--quiet", "--jobs", str(jobs), str(folder)],
-            stdout=sink, env=env, check=True,
+            stdout=sink,
+            env=env,
+            check=True,
         )
 
 
@@ -78,9 +80,11 @@ def spark_timer(texts: list[str]) -> tuple[Callable[[], object], Callable[[], No
     from chunker.spark import chunk_dataframe
 
     session = (
-        SparkSession.builder.master("local[2]").appName("chunker-bench")
+        SparkSession.builder.master("local[2]")
+        .appName("chunker-bench")
         .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
@@ -96,16 +100,26 @@ def main() -> int:
     parser.add_argument("--copies", type=int, default=10, help="copies of npm's Markdown")
     parser.add_argument("--no-spark", action="store_true", help="leave out the Spark row")
     args = parser.parse_args()
-    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         texts = make_corpus(folder, args.copies)
         megabytes = sum(len(t) for t in texts) / 1e6
-        print(f"Corpus: {len(texts)} Markdown documents, {megabytes:.1f} M characters "
-              f"(npm's documentation x {args.copies}); SemanticChunker, default settings")
+        print(
+            f"Corpus: {len(texts)} Markdown documents, {megabytes:.1f} M characters "
+            f"(npm's documentation x {args.copies}); SemanticChunker, default settings"
+        )
         rows: list[tuple[str, float]] = [
-            ("chunk_many, jobs=1", median_seconds(lambda: list(chunk_many(texts, jobs=1)), args.runs)),
-            ("chunk_many, jobs=2", median_seconds(lambda: list(chunk_many(texts, jobs=2)), args.runs)),
+            (
+                "chunk_many, jobs=1",
+                median_seconds(lambda: list(chunk_many(texts, jobs=1)), args.runs),
+            ),
+            (
+                "chunk_many, jobs=2",
+                median_seconds(lambda: list(chunk_many(texts, jobs=2)), args.runs),
+            ),
             ("chunker chunk --jobs 1", median_seconds(lambda: command_line(folder, 1), args.runs)),
             ("chunker chunk --jobs 2", median_seconds(lambda: command_line(folder, 2), args.runs)),
         ]
@@ -120,8 +134,10 @@ def main() -> int:
     print("| how | documents/s | MB/s | seconds | speed vs one process |")
     print("|---|---|---|---|---|")
     for name, seconds in rows:
-        print(f"| {name} | {len(texts) / seconds:,.0f} | {megabytes / seconds:.1f} | "
-              f"{seconds:.2f} | {base / seconds:.2f}x |")
+        print(
+            f"| {name} | {len(texts) / seconds:,.0f} | {megabytes / seconds:.1f} | "
+            f"{seconds:.2f} | {base / seconds:.2f}x |"
+        )
     return 0
 
 
