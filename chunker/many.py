@@ -85,12 +85,13 @@ def chunk_many(
 
 def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator[ChunkedText]:
     batches = _batches(_checked(items))
-    if (jobs or default_jobs()) == 1:
-        for batch in batches:
+    head = list(islice(batches, 2))
+    if (jobs or default_jobs()) == 1 or len(head) < 2:  # as map_in_order: no process
+        for batch in chain(head, batches):
             yield from _cut_batch(recipe, batch)
         return
     record = _record_of(recipe)
-    for packed in map_in_order(_cut_batch_packed, batches, jobs, recipe):
+    for packed in map_in_order(_cut_batch_packed, chain(head, batches), jobs, recipe):
         yield from _unpacked(packed, record)
 
 
