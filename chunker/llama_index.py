@@ -51,11 +51,14 @@ class ChunkerNodeParser(NodeParser):
     options: Dict[str, Any] = Field(default_factory=dict, description="the strategy's options")
     _recipe: Recipe = PrivateAttr()
 
-    def __init__(self, strategy: str = "semantic", **options: Any) -> None:
+    def __init__(
+        self, strategy: str = "semantic", options: Dict[str, Any] | None = None, **keywords: Any
+    ) -> None:
+        # `options=` too, as `to_dict()` writes them and `from_dict()` passes them back.
         parser_fields = {
-            name: options.pop(name) for name in list(options) if name in NodeParser.model_fields
+            name: keywords.pop(name) for name in list(keywords) if name in NodeParser.model_fields
         }
-        recipe = Recipe(strategy, options)  # checked before pydantic sees anything
+        recipe = Recipe(strategy, {**(options or {}), **keywords})  # checked before pydantic
         super().__init__(strategy=strategy, options=dict(recipe.options or {}), **parser_fields)
         self._recipe = recipe
 

@@ -199,6 +199,9 @@ def test_llama_index_ingestion_pipeline_and_options():
     assert [(n.start_char_idx, n.end_char_idx) for n in nodes] == [covered(f) for f in flats]
     assert all(NodeRelationship.NEXT not in n.relationships for n in nodes)
     assert parser.options == {"chunk_size": 50, "chunk_overlap": 5}
+    # The options as the model's own field, as LlamaIndex's `to_dict()` writes them.
+    as_field = ChunkerNodeParser("hierarchical", options={"chunk_size": 50, "chunk_overlap": 5})
+    assert as_field.to_dict()["options"] == parser.to_dict()["options"]
     with pytest.raises(ValueError, match="invalid chunk_overlap 50"):
         ChunkerNodeParser("fixed", chunk_size=50, chunk_overlap=50)
     with pytest.raises(TypeError, match="unknown option 'target_size' for strategy 'layout'"):
