@@ -15,7 +15,7 @@ from llama_index.core.ingestion import IngestionPipeline
 from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import MetadataMode, NodeRelationship
 
-from chunker import ChunkingEngine, SemanticChunker
+from chunker import ChunkingEngine, DocumentChunk, SemanticChunker
 from chunker.langchain import ChunkerTextSplitter
 from chunker.llama_index import ChunkerNodeParser
 from chunker.recipe import Recipe, covered, fields
@@ -42,25 +42,33 @@ CASE_IDS = [f"{strategy}-{n}" for n, (strategy, _) in enumerate(CASES)]
 
 
 def ours(strategy: str, options: dict, text: str) -> list[dict]:
+    """Our chunks' `fields()`, each with the chunk itself under `chunk`."""
     if strategy == "semantic":
         chunks = SemanticChunker(**options).chunk(text)
     else:
         chunks = ChunkingEngine().chunk(text, strategy, **options)
-    return [fields(chunk) for chunk in chunks]
+    return [{**fields(chunk), "chunk": chunk} for chunk in chunks]
 
 
 def assert_exact_range(text: str, flat: dict, start: int, end: int) -> None:
-    """The range is the chunk's, and holds the chunk's text where the chunker kept it whole."""
+    """The range is the chunk's: from its overlap's span (where it has one) to the end of its
+    own span, each reading like its part of the chunk's text, the same words (README, "Spans");
+    an engine chunk's span holds its very content."""
+    chunk = flat["chunk"]
     assert (start, end) == covered(flat)
-    assert 0 <= start <= end <= len(text) + 1  # the own text's added line feed may run past
-    own_start, own_end = flat["start"], flat["end"]
-    body = flat["text"]
-    if flat["overlap_start"] is not None:
-        overlap = text[flat["overlap_start"] : flat["overlap_end"]]
-        assert body.startswith(overlap)
-        body = body[len(overlap) :]
-    own = text[own_start:own_end]
-    assert own.rstrip("\r\n") == body.rstrip("\r\n") or own.split() == body.split()
+    assert 0 <= start <= end <= len(text)
+    own_start, own_end = chunk.span
+    if isinstance(chunk, DocumentChunk):
+        assert text[own_start:own_end] == chunk.content.strip()
+        return
+    own_length = chunk.end_offset - chunk.start_offset  # the README's rule for offsets
+    overlap, own = chunk.text[:-own_length], chunk.text[-own_length:]
+    assert text[own_start:own_end].split() == own.split()
+    if chunk.overlap_span is None:
+        assert overlap.strip() == ""
+    else:
+        overlap_start, overlap_end = chunk.overlap_span
+        assert text[overlap_start:overlap_end].split() == overlap.split()
 
 
 def test_the_documents_defeat_str_find():
@@ -107,23 +115,33 @@ def test_langchain_split_and_transform_documents_keep_metadata():
     )
 
 
-def test_langchain_own_splitter_gets_repeats_wrong_and_ours_does_not():
-    from langchain_text_splitters import CharacterTextSplitter
+def test_langchain_own_indices_go_wrong_on_repeats_and_ours_do_not():
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    text = DOCUMENTS[0]
-    theirs = CharacterTextSplitter(
-        separator="\n\n", chunk_size=60, chunk_overlap=0, add_start_index=True
+    # Sizes in words, as with a tokenizer: LangChain steps back `chunk_overlap` characters
+    # before its str.find, lands past the chunk's start and finds a later copy, or none.
+    text = " ".join([REPEATED] * 6)
+    theirs = RecursiveCharacterTextSplitter(
+        chunk_size=12,
+        chunk_overlap=6,
+        length_function=lambda s: len(s.split()),
+        add_start_index=True,
     ).create_documents([text])
+    starts = [d.metadata["start_index"] for d in theirs]
+    assert -1 in starts or starts != sorted(starts)
     ours_ = ChunkerTextSplitter(
-        target_size=60, min_size=0, overlap=0, add_start_index=True
+        target_size=60, max_size=70, min_size=0, overlap=25, add_start_index=True
     ).create_documents([text])
-    repeats = [d for d in ours_ if d.page_content.strip() == REPEATED]
-    assert len(repeats) == 3
-    assert len({d.metadata["start_index"] for d in repeats}) == 3
-    for document in repeats:
-        start = document.metadata["start_index"]
-        assert text[start : start + len(REPEATED)] == REPEATED
-    assert len(theirs) >= 3  # theirs are found with str.find from a moving offset
+    flats = ours(
+        "semantic", {"target_size": 60, "max_size": 70, "min_size": 0, "overlap": 25}, text
+    )
+    assert len(ours_) == len(flats) > 4
+    for document, flat in zip(ours_, flats):
+        assert_exact_range(
+            text, flat, document.metadata["start_index"], document.metadata["end_index"]
+        )
+    starts = [d.metadata["start_index"] for d in ours_]
+    assert starts == sorted(starts) and len(set(starts)) == len(starts)
 
 
 def test_langchain_options_are_checked_at_construction():
