@@ -1,15 +1,12 @@
 """`chunk_dataframe` on a real local Spark (`local[2]`, Java 17): over thousands of documents it
 gives exactly the rows `chunk_many` gives, cut on the executors. One session for the module,
-started and stopped here; and the README's `spark-submit` with the wheel as `--py-files`."""
+started and stopped here."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from pyspark.sql import SparkSession
@@ -18,7 +15,7 @@ from pyspark.sql import types as T
 from chunker import chunk_many
 from chunker.recipe import FIELDS, fields
 from chunker.spark import chunk_dataframe
-from conftest import ROOT, build
+from conftest import ROOT
 
 DOCUMENT_COUNT = 2_400
 
@@ -111,66 +108,3 @@ def test_spark_refuses_bad_arguments_on_the_driver(spark):
         chunk_dataframe(frame, text_col="id", target_size=0)
     with pytest.raises(ValueError, match="id_col 'index' would clash"):
         chunk_dataframe(frame.withColumnRenamed("n", "index"), text_col="id", id_col="index")
-
-
-SUBMITTED_JOB = """
-import sys
-from pyspark.sql import SparkSession
-from chunker.spark import chunk_dataframe
-
-spark = SparkSession.builder.appName("chunk-corpus").getOrCreate()
-documents = spark.read.json(sys.argv[1])
-chunk_dataframe(documents, target_size=50, overlap=5).write.mode("overwrite").json(sys.argv[2])
-spark.stop()
-"""
-
-
-def test_spark_submit_with_the_wheel_as_py_files(tmp_path):
-    # As the README says: the wheel, under a .zip name, is all the job and executors get.
-    wheel = build.build_wheel()
-    shipped = tmp_path / "chunker.zip"
-    shipped.write_bytes(wheel.read_bytes())
-    job = tmp_path / "chunk_corpus.py"
-    job.write_text(SUBMITTED_JOB)
-    rows = [(f"d{n}", document(n)) for n in range(40)]
-    corpus = tmp_path / "corpus.jsonl"
-    corpus.write_text("".join(json.dumps({"id": key, "text": text}) + "\n" for key, text in rows))
-    spark_submit = Path(sys.modules["pyspark"].__file__).parent / "bin" / "spark-submit"
-    env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
-    env["PYSPARK_PYTHON"] = sys.executable
-    result = subprocess.run(
-        [
-            str(spark_submit),
-            "--master",
-            "local[2]",
-            "--conf",
-            "spark.ui.enabled=false",
-            "--conf",
-            "spark.driver.host=127.0.0.1",
-            "--conf",
-            "spark.driver.bindAddress=127.0.0.1",
-            "--py-files",
-            str(shipped),
-            str(job),
-            str(corpus),
-            str(tmp_path / "chunks"),
-        ],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    written = [
-        json.loads(line)
-        for part in sorted((tmp_path / "chunks").glob("part-*.json"))
-        for line in part.read_text().splitlines()
-    ]
-    expected = [
-        {"id": r.id, **{k: v for k, v in fields(c).items() if v is not None}}
-        for r in chunk_many(rows, jobs=1, target_size=50, overlap=5)
-        for c in r.chunks
-    ]
-    key = lambda row: (row["id"], row["index"])  # noqa: E731
-    assert sorted(written, key=key) == sorted(expected, key=key)
