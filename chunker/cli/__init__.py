@@ -14,7 +14,7 @@ from ..many import default_jobs, map_in_order
 from ..recipe import Recipe, options_of
 from .inputs import expand
 from .output import Progress, open_output
-from .parser import build_parser, flag, given_options
+from .parser import build_parser, flag, given_options, snippet_options, turns_options
 from .tasks import Outcome, SnippetJob, TurnsJob, chunk_source, snippet_source, turns_source
 
 __all__ = ["main"]
@@ -36,7 +36,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(args, task, shared)
     except (KeyboardInterrupt, _Interrupted):
-        print("chunker: interrupted; no output file was written", file=sys.stderr)
+        left = f"; {args.output} was not written" if args.output not in (None, "-") else ""
+        print(f"chunker: interrupted{left}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader left (`chunker chunk docs | head`): stop quietly, as other tools do.
@@ -51,27 +52,22 @@ def _on_sigterm(number: int, frame: Any) -> None:
 def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Callable, Any]:
     """The task for each input and what it shares, its options checked: a bad one is a
     usage error (exit 2) naming its flag, before any input is read."""
-    from ..lexical import lexical_tokens
+    if args.command == "chunk":
+        return chunk_source, _recipe(parser, args)
+    if args.command == "turns":
+        from ..turns import chunk_turns
 
-    try:
-        if args.command == "chunk":
-            return chunk_source, _recipe(parser, args)
-        if args.command == "turns":
-            from ..turns import chunk_turns
+        options = given_options(args, turns_options())
+        _check(parser, options, lambda **some: chunk_turns([], **some))
+        return turns_source, TurnsJob(options)
+    from ..lexical import lexical_tokens, snippet_around
 
-            options = given_options(args, ("max_chars", "overlap_turns"))
-            _check(parser, options, lambda **one: chunk_turns([], **one))
-            return turns_source, TurnsJob(options)
-        options = given_options(args, ("before", "after"))
-        from ..lexical import snippet_around
-
-        _check(parser, options, lambda **one: snippet_around("", [], **one))
-        words = lexical_tokens(args.query)
-        if not words:
-            parser.error(f"QUERY {args.query!r} has no words to find")
-        return snippet_source, SnippetJob(words, options)
-    except (TypeError, ValueError) as error:
-        parser.error(str(error))
+    options = given_options(args, snippet_options())
+    _check(parser, options, lambda **some: snippet_around("", [], **some))
+    words = lexical_tokens(args.query)
+    if not words:
+        parser.error(f"QUERY {args.query!r} has no words to find")
+    return snippet_source, SnippetJob(words, options)
 
 
 def _recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Recipe:

@@ -10,13 +10,20 @@ from typing import Any, Callable
 
 from ..recipe import PIPELINE_STRATEGIES, options_of
 
-__all__ = ["build_parser", "EXIT_CODES", "flag", "given_options"]
+__all__ = [
+    "build_parser",
+    "EXIT_CODES",
+    "flag",
+    "given_options",
+    "turns_options",
+    "snippet_options",
+]
 
 EXIT_CODES = {
     0: "every input was cut",
     1: "some inputs could not be read or cut (each is named on standard error); the rest were",
     2: "usage error: a bad command, flag or option value (nothing was read)",
-    130: "interrupted (Ctrl-C or SIGTERM); no output file was written",
+    130: "interrupted (Ctrl-C or SIGTERM); the -o file was not written (an earlier one is kept)",
 }
 
 EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES.items())
@@ -55,6 +62,20 @@ def _signature_defaults(function: Callable[..., Any], *skip: str) -> dict[str, A
         for name, parameter in inspect.signature(function).parameters.items()
         if name not in skip
     }
+
+
+def turns_options() -> dict[str, Any]:
+    """`chunk_turns`' options and their defaults."""
+    from ..turns import chunk_turns
+
+    return _signature_defaults(chunk_turns, "turns")
+
+
+def snippet_options() -> dict[str, Any]:
+    """`snippet_around`'s options and their defaults."""
+    from ..lexical import snippet_around
+
+    return _signature_defaults(snippet_around, "text", "words")
 
 
 def given_options(args: argparse.Namespace, names: Any) -> dict[str, Any]:
@@ -96,9 +117,6 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The parser, and each command's own parser by name (for its usage line in errors)."""
-    from ..lexical import snippet_around
-    from ..turns import chunk_turns
-
     parser = argparse.ArgumentParser(
         prog="chunker",
         description="Cut text files into chunks, transcripts into passages, or find snippets; "
@@ -136,7 +154,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     turns.add_argument("paths", nargs="+", metavar="FILE", help="transcripts, or - for stdin")
-    _add_options(turns, "options", _signature_defaults(chunk_turns, "turns"))
+    _add_options(turns, "options", turns_options())
     _add_run_flags(turns)
 
     snippets = commands.add_parser(
@@ -148,6 +166,6 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     snippets.add_argument("query", metavar="QUERY", help="the words to find")
     snippets.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
     snippets.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
-    _add_options(snippets, "options", _signature_defaults(snippet_around, "text", "words"))
+    _add_options(snippets, "options", snippet_options())
     _add_run_flags(snippets)
     return parser, {"chunk": chunking, "turns": turns, "snippet": snippets}
