@@ -1,7 +1,7 @@
 """Shared fixtures for the browser tests: the built site on a free port, Chromium, a recorder.
 
-- `site_url`: site/ (brought up to date once) served by build.py's own server on a free
-  127.0.0.1 port, with tests/pages/ at /_test/.
+- `site_url`: site/ (brought up to date once) served by build.py's own server
+  (tools/server.py) on a free 127.0.0.1 port, with tests/pages/ at /_test/.
 - `browser`: headless Chromium through Playwright, Debian's /usr/bin/chromium when present,
   one per test module.
 - `Recorder`: every request of a page and everything it reports as an error or a warning,
@@ -24,8 +24,11 @@ from typing import Any, Iterator
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # build.py is imported as a module
-import build  # noqa: E402
+sys.path.insert(0, str(ROOT))  # build.py's modules (tools/) are imported as a package
+from tools.chromium import chromium_options  # noqa: E402
+from tools.paths import SITE  # noqa: E402
+from tools.server import CSP, served  # noqa: E402
+from tools.site import build_web  # noqa: E402
 
 PAGES = ROOT / "tests" / "pages"
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -35,18 +38,18 @@ BOOT_TIMEOUT_MS = 120_000
 
 
 # What the test server serves: the site, and the test pages beside it.
-MOUNTS = {"/": build.SITE, "/_test/": PAGES}
+MOUNTS = {"/": SITE, "/_test/": PAGES}
 
 
-def serving(csp: str = build.CSP):
+def serving(csp: str = CSP):
     """Serve the site and the test pages on a free port (a context yielding the origin)."""
-    return build.served(MOUNTS, csp=csp)
+    return served(MOUNTS, csp=csp)
 
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
     """site/, brought up to date once per session (a second or so when nothing changed)."""
-    return build.build_web()
+    return build_web()
 
 
 @pytest.fixture(scope="session")
@@ -62,7 +65,7 @@ def site_url(built_site: Path) -> Iterator[str]:
 def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(**build.chromium_options())
+        browser = playwright.chromium.launch(**chromium_options())
         yield browser
         browser.close()
 

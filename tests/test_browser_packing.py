@@ -8,16 +8,18 @@ JavaScript string is), so slices, lone surrogates and astral characters count as
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
-from conftest import read_reply, utf16_offset
+from conftest import ROOT, read_reply, utf16_offset
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import semantic_options, texts
 
 from chunker import SemanticChunker
 from chunker.bridge import OPTION_NAMES, JsString, astral_positions, handle
+from chunker.bridge.packing import SECTIONS
 
 JS_NAMES = {python: js for js, python in OPTION_NAMES["SemanticChunker.chunk"].items()}
 
@@ -43,23 +45,39 @@ def js_string(text: str) -> JsString:
 js_texts = st.text(st.characters(exclude_categories=()), max_size=200)
 
 
+def read_sections(ints: list[int], packed: dict[str, Any]) -> dict[str, list[tuple[int, ...]]]:
+    """The packed ints by section, as entries of `SECTIONS`' widths, checking that the reply
+    lists the sections of the table, in its order, and that they fill the ints exactly."""
+    assert [name for name, _ in packed["sections"]] == [name for name, _ in SECTIONS]
+    assert sum(length for _, length in packed["sections"]) == len(ints)
+    named, at = {}, 0
+    for (name, length), (_, width) in zip(packed["sections"], SECTIONS):
+        assert length % width == 0, name
+        section = ints[at : at + length]
+        named[name] = [tuple(section[i : i + width]) for i in range(0, length, width)]
+        at += length
+    return named
+
+
 def unpack_chunks(
     text: bytes, packed: dict[str, Any], ints: list[int], ascii: str
 ) -> list[dict[str, Any]]:
     """chunker.js's `unpackChunks`, with `text` and the chunk texts as UTF-16 code units."""
+    sections = read_sections(ints, packed)
     count = packed["count"]
+    assert all(len(sections[name]) == count for name, _ in SECTIONS if name != "leads")
     literals = iter(packed["texts"])
-    leads = iter(ints[4 * count :])
+    leads = iter(sections["leads"])
     ascii_at = 0
     chunks = []
     for index in range(count):
-        start, end = ints[2 * index : 2 * index + 2]
-        type_index, length = ints[2 * count + index], ints[3 * count + index]
+        start, end = sections["offsets"][index]
+        (type_index,), (length,) = sections["boundaryIndex"][index], sections["asciiLength"][index]
         if length >= 0:
             chunk_text = code_units(ascii[ascii_at : ascii_at + length])
             ascii_at += length
         else:
-            lead_from, lead_to = next(leads), next(leads)
+            lead_from, lead_to = next(leads)
             if lead_from < 0:
                 chunk_text = code_units(next(literals))
             else:
@@ -144,7 +162,18 @@ def test_few_chunk_texts_of_markdown_cross_as_json(word):
     reply = handle("SemanticChunker.chunk", request, "text", js_string(text))
     ints, ascii, packed = read_reply(reply)
     count = packed["result"]["count"]
-    in_ascii = [length >= 0 for length in ints[3 * count : 4 * count]]
+    in_ascii = [length >= 0 for (length,) in read_sections(ints, packed["result"])["asciiLength"]]
     assert count > 20
     assert len(packed["result"]["texts"]) <= count // 10
     assert sum(in_ascii) == count if word.isascii() else sum(in_ascii) <= count // 10
+
+
+def test_chunker_js_reads_every_section_by_name():
+    """A section added to the table and not read in chunker.js fails here first (the
+    browser tests show what it breaks)."""
+    source = (ROOT / "web" / "chunker.js").read_text(encoding="utf-8")
+    read = re.search(r"const \{([^}]*)\} = readSections\(", source)
+    assert read is not None
+    assert sorted(name.strip() for name in read.group(1).split(",")) == sorted(
+        name for name, _ in SECTIONS
+    )

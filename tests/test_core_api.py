@@ -124,6 +124,11 @@ def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
     assert first == [
         "chunker",
         "chunker.bridge",
+        "chunker.bridge.operations",
+        "chunker.bridge.options",
+        "chunker.bridge.packing",
+        "chunker.bridge.protocol",
+        "chunker.bridge.utf16",
         "chunker.records",
         "chunker.semantic_chunker",
         "chunker.structure",

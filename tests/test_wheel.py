@@ -20,20 +20,23 @@ import pytest
 
 import chunker
 from chunker.bridge import handle
-from conftest import ROOT, build, read_reply
+from conftest import ROOT, read_reply
+from tools.paths import CACHE, NODE_MODULES
+from tools.site import MICROPIP_WHEEL, PYODIDE_LOCK, PYODIDE_STDLIB
+from tools.wheel import build_wheel
 
 TEXT = "# Title 😀\n\nFirst paragraph. It has two sentences.\n\n## Next\n\nMore text here."
 
 
 @pytest.fixture(scope="module")
 def wheel() -> Path:
-    return build.build_wheel()
+    return build_wheel()
 
 
 def test_wheel_is_reproducible_and_named_for_any_python(wheel):
     assert wheel.name == f"chunker-{chunker.__version__}-py3-none-any.whl"
     first = wheel.read_bytes()
-    assert build.build_wheel().read_bytes() == first
+    assert build_wheel().read_bytes() == first
 
 
 def test_wheel_metadata_record_and_files(wheel):
@@ -52,6 +55,8 @@ def test_wheel_metadata_record_and_files(wheel):
             assert (digest, int(size)) == (f"sha256={expected.decode()}", len(data)), path
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "chunker").rglob("*.py")}
     assert sources | {"chunker/py.typed"} <= names
+    # The package alone: the build tools (tools/) and the tests stay out.
+    assert all(name.startswith(("chunker/", f"{info}/")) for name in names)
     assert {row[0] for row in record} == names
     assert metadata["Name"] == "chunker"
     assert metadata["Version"] == chunker.__version__
@@ -127,8 +132,8 @@ def test_the_sites_wheels_run_under_pyodide_in_node(wheel, built_site):
 def test_the_sites_lock_file_lists_what_the_site_serves(built_site):
     """micropip alone, as served (the browser checks the checksum as it loads it), and the npm
     package's runtime description unchanged."""
-    shipped = json.loads((build.NODE_MODULES / "pyodide" / build.PYODIDE_LOCK).read_text())
-    lock = json.loads((built_site / "pyodide" / build.PYODIDE_LOCK).read_text())
+    shipped = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text())
+    lock = json.loads((built_site / "pyodide" / PYODIDE_LOCK).read_text())
     assert lock["info"] == shipped["info"]
     assert list(lock["packages"]) == ["micropip"]
     entry = lock["packages"]["micropip"]
@@ -139,11 +144,11 @@ def test_the_sites_lock_file_lists_what_the_site_serves(built_site):
 
 
 def test_the_sites_micropip_is_the_pypi_wheel_with_bytecode_for_sources(built_site):
-    with zipfile.ZipFile(build.CACHE / build.MICROPIP_WHEEL) as pypi:
+    with zipfile.ZipFile(CACHE / MICROPIP_WHEEL) as pypi:
         modules = {name for name in pypi.namelist() if name.endswith(".py")}
         others = set(pypi.namelist()) - modules
         record_name = next(name for name in others if name.endswith(".dist-info/RECORD"))
-    with zipfile.ZipFile(built_site / "pyodide" / build.MICROPIP_WHEEL) as served:
+    with zipfile.ZipFile(built_site / "pyodide" / MICROPIP_WHEEL) as served:
         names = set(served.namelist())
         record = served.read(record_name).decode()
     assert modules and names == others | {name + "c" for name in modules}
@@ -151,9 +156,9 @@ def test_the_sites_micropip_is_the_pypi_wheel_with_bytecode_for_sources(built_si
 
 
 def test_the_sites_standard_library_is_the_npm_one_compiled(built_site):
-    with zipfile.ZipFile(build.NODE_MODULES / "pyodide" / build.PYODIDE_STDLIB) as shipped:
+    with zipfile.ZipFile(NODE_MODULES / "pyodide" / PYODIDE_STDLIB) as shipped:
         modules = {name for name in shipped.namelist() if name.endswith(".py")}
         others = set(shipped.namelist()) - modules
-    with zipfile.ZipFile(built_site / "pyodide" / build.PYODIDE_STDLIB) as served:
+    with zipfile.ZipFile(built_site / "pyodide" / PYODIDE_STDLIB) as served:
         names = set(served.namelist())
     assert modules and names == others | {name + "c" for name in modules}

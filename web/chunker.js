@@ -6,7 +6,7 @@
 //   text.slice(chunks[0].startOffset, chunks[0].endOffset);
 //
 // Every call answers a Promise of plain objects in the original's JSON shape. Offsets are
-// JavaScript string indices (UTF-16), converted on the Python side (chunker/bridge.py).
+// JavaScript string indices (UTF-16), converted on the Python side (chunker/bridge/utf16.py).
 // Bad input rejects with a RangeError or TypeError carrying Python's message; the worker
 // lives on. Sizes count characters as Python does (code points): an emoji is one.
 
@@ -222,7 +222,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
 }
 
 /**
- * What bridge.py's `handle` answers: two 32-bit counts n and m, n 32-bit ints, then ASCII:
+ * What `chunker.bridge.handle` answers: two 32-bit counts n and m, n 32-bit ints, then ASCII:
  * m characters of text, then JSON. Little-endian, as every platform a browser runs on (and
  * so as Int32Array reads it). The ints are read where they lie, not copied; the text and
  * the JSON are decoded in one call, and the text is the decoded string (its first m
@@ -241,42 +241,57 @@ function readReply(reply) {
 }
 
 /**
- * The chunks that bridge.py's `pack_chunks` describes, cut out here: from the ASCII text
+ * The chunks that `chunker.bridge.pack_chunks` describes, cut out here: from the ASCII text
  * that joins the chunk texts that are ASCII, or as slices of `text` (a slice costs V8 no
  * copy); the few others come whole.
  *
  * @param {string} text the text as given to `chunk`
- * @param {{count: number, boundaryTypes: string[], texts: string[]}} packed
- * @param {Int32Array} ints in sections: startOffset and endOffset of every chunk; then the
- *   index of every chunk's boundaryType in `boundaryTypes`; then the length of every chunk's
- *   text in `ascii` (or -1); then leadFrom and leadTo of each chunk not in `ascii`
+ * @param {{count: number, boundaryTypes: string[], texts: string[],
+ *   sections: [string, number][]}} packed
+ * @param {Int32Array} ints the sections that chunker/bridge/packing.py's `SECTIONS` defines
  * @param {string} ascii begins with the chunk texts that are ASCII, joined
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
  */
-function unpackChunks(text, { count, boundaryTypes, texts }, ints, ascii, metadata) {
+function unpackChunks(text, { count, boundaryTypes, texts, sections }, ints, ascii, metadata) {
+  const { offsets, boundaryIndex, asciiLength, leads } = readSections(ints, sections);
   const chunks = new Array(count);
   let asciiAt = 0;
-  let lead = 4 * count; // where the next leadFrom and leadTo are
+  let lead = 0; // where the next leadFrom and leadTo are
   let literal = 0;
   for (let index = 0; index < count; index++) {
-    const startOffset = ints[2 * index], endOffset = ints[2 * index + 1];
-    const length = ints[3 * count + index];
+    const startOffset = offsets[2 * index], endOffset = offsets[2 * index + 1];
+    const length = asciiLength[index];
     let chunkText;
     if (length >= 0) {
       chunkText = ascii.slice(asciiAt, (asciiAt += length));
     } else {
-      const leadFrom = ints[lead++], leadTo = ints[lead++];
+      const leadFrom = leads[lead++], leadTo = leads[lead++];
       if (leadFrom < 0) chunkText = texts[literal++];
       else if (leadTo === startOffset) chunkText = text.slice(leadFrom, endOffset);
       else chunkText = text.slice(leadFrom, leadTo) + text.slice(startOffset, endOffset);
     }
-    const boundaryType = boundaryTypes[ints[2 * count + index]];
+    const boundaryType = boundaryTypes[boundaryIndex[index]];
     const chunk = { text: chunkText, index, startOffset, endOffset, boundaryType };
     // Without metadata the key is absent, as JSON.stringify leaves it in the original.
     if (metadata !== undefined) chunk.metadata = metadata;
     chunks[index] = chunk;
   }
   return chunks;
+}
+
+/**
+ * A packed reply's ints by section name: `sections` lists each section's name and length in
+ * their order. Views of `ints`, not copies.
+ *
+ * @param {Int32Array} ints
+ * @param {[string, number][]} sections
+ * @returns {Object<string, Int32Array>}
+ */
+function readSections(ints, sections) {
+  const named = {};
+  let at = 0;
+  for (const [name, length] of sections) named[name] = ints.subarray(at, (at += length));
+  return named;
 }
 
 // JSON for the bridge. JSON would turn NaN and Infinity into null, which reads as "use the

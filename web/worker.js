@@ -1,7 +1,7 @@
 // The chunker's Web Worker: boots Pyodide, installs the chunker wheel with micropip, then
 // runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
 // maybe a text (written into Python's memory as UTF-16 code units) in, ints, ASCII text and
-// JSON as bytes out (see bridge.py for why bytes).
+// JSON as bytes out (see chunker/bridge/protocol.py for why bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
 // Messages in:  {type: 'call', id, operation, request, textKey, text, embed} (text: a string)
@@ -155,7 +155,7 @@ async function run({ id, operation, request, textKey, text, sameText, embed }) {
  * `text` in Python, as a `JsString` (a proxy, for the caller to destroy). Its UTF-16 code
  * units, lone surrogates included, are written straight into a Python bytearray, with no
  * buffer between, and the high surrogates (D800-DBFF) among them are noted on the way:
- * Python finds the characters outside the BMP from those (bridge.py's `astral_positions`)
+ * Python finds the characters outside the BMP from those (`chunker.bridge.astral_positions`)
  * instead of reading every unit again, which costs it ten times as much. Copied here, not
  * on the page's thread, which stays free for the page (cloning the string costs it 1-2 ms
  * a MB; copying its units there and transferring them, 3-5). A plain loop: TextEncoder has

@@ -36,16 +36,19 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench")]
-import build  # noqa: E402
+from tools.chromium import chromium_options  # noqa: E402
+from tools.paths import NODE_MODULES, SITE  # noqa: E402
+from tools.server import served  # noqa: E402
+from tools.site import build_web  # noqa: E402
 from core import ensure_original, markdown_corpus, median_seconds, original_seconds  # noqa: E402
 
 from chunker import SemanticChunker  # noqa: E402
 
 # The site, the bench pages, and Pyodide's npm package as shipped (for the stock floor).
 MOUNTS = {
-    "/": build.SITE,
+    "/": SITE,
     "/_test/": ROOT / "tests" / "pages",
-    "/_stock/": build.NODE_MODULES / "pyodide",
+    "/_stock/": NODE_MODULES / "pyodide",
 }
 COLD_PAGES = {
     "bare Pyodide boot, npm package as shipped": "bare.html?runtime=/_stock/",
@@ -80,7 +83,7 @@ def write_empty_wheel(folder: Path) -> None:
 def cold_start_ms(playwright: Any, origin: str, page: str) -> float:
     """Navigation to ready on `page` (bare or ours), in a browser with a new empty profile."""
     with tempfile.TemporaryDirectory() as profile:
-        context = playwright.chromium.launch_persistent_context(profile, **build.chromium_options())
+        context = playwright.chromium.launch_persistent_context(profile, **chromium_options())
         try:
             tab = context.pages[0] if context.pages else context.new_page()
             tab.goto(f"{origin}/_test/{page}")
@@ -159,11 +162,11 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    build.build_web()
+    build_web()
     wheel_folder = tempfile.TemporaryDirectory()
     write_empty_wheel(Path(wheel_folder.name))
     mounts = {**MOUNTS, "/_wheel/": Path(wheel_folder.name)}
-    with wheel_folder, build.served(mounts) as origin, sync_playwright() as playwright:
+    with wheel_folder, served(mounts) as origin, sync_playwright() as playwright:
         print("Cold start, navigation to ready, fresh profile each run "
               f"(ms, median of {args.runs})")
         print()
@@ -183,7 +186,7 @@ def main() -> int:
               f"micropip and an empty wheel/bare (site's runtime): {micropip / site:.2f}×\n")
         sys.stdout.flush()
 
-        browser = playwright.chromium.launch(**build.chromium_options())
+        browser = playwright.chromium.launch(**chromium_options())
         tab = browser.new_page()
         tab.goto(f"{origin}/_test/blank.html")
         tab.evaluate(

@@ -27,7 +27,10 @@ sys.path.insert(0, str(TESTS))
 
 from playground_support import ROOT, open_playground, runs, settled  # noqa: E402
 
-import build  # noqa: E402
+from tools.chromium import chromium_options  # noqa: E402
+from tools.paths import SITE  # noqa: E402
+from tools.server import served  # noqa: E402
+from tools.site import build_web  # noqa: E402
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 SIZES = {"100 KB": 100_000, "1 MB": 1_000_000, "5 MB": 5_000_000}
@@ -78,10 +81,10 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    build.build_web()
+    build_web()
     print(f"Playground in Chromium, {platform.machine()}, medians of {args.runs} runs\n")
-    with build.served({"/": build.SITE}) as origin, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(**build.chromium_options())
+    with served({"/": SITE}) as origin, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**chromium_options())
         ready = time_to_ready(browser, origin, args.runs)
         print(f"{'time to ready (navigation to controls enabled)':<48} "
               f"{statistics.median(ready):>8.0f} ms   (min {min(ready):.0f}, max {max(ready):.0f})")

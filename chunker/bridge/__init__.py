@@ -1,0 +1,37 @@
+"""The boundary with JavaScript: plain data in, plain data out, for `web/worker.js`.
+
+The browser facade (`web/chunker.js`) sends each call as an operation name and one JSON
+request whose keys are the original's argument names (`text`, `config`, `options`, ...) and
+whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The large text
+of a call may come beside the request instead, as a `JsString` decoded from the text's
+UTF-16 code units (`text_key` names its argument). `handle` answers bytes: 32-bit ints,
+ASCII text, then JSON: `{"result": ...}` in the original's shape, or `{"error": {"name",
+"message"}}` for bad input, with the name of the JavaScript error to throw. One result comes
+packed: `SemanticChunker.chunk` answers where each chunk's text lies in the input, or in
+the ASCII text (`pack_chunks`), and chunker.js cuts the texts out itself.
+
+One job a module:
+- `protocol`: `handle` and `handle_async`, the reply's bytes, error replies;
+- `operations`: the table of operations, and each one;
+- `options`: the one table of option names, JavaScript's and Python's;
+- `packing`: `SemanticChunker` chunks packed as ints and ASCII (`pack_chunks`);
+- `utf16`: JavaScript strings (`JsString`) and their offsets (`utf16_offsets`).
+"""
+
+from __future__ import annotations
+
+from .options import OPTION_NAMES
+from .packing import Packed, pack_chunks
+from .protocol import handle, handle_async
+from .utf16 import JsString, astral_positions, utf16_offsets
+
+__all__ = [
+    "OPTION_NAMES",
+    "JsString",
+    "Packed",
+    "astral_positions",
+    "handle",
+    "handle_async",
+    "pack_chunks",
+    "utf16_offsets",
+]

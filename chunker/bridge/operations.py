@@ -1,0 +1,84 @@
+"""The operations the facade calls, by name: each takes the call's arguments (the original's
+names) and answers its result in the original's shape, or `Packed`.
+
+Each operation imports what it calls when first called: the worker is ready sooner, and a
+page pays only for the modules it uses (SemanticChunker's are imported with this one).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..semantic_chunker import SemanticChunker
+from .options import python_options
+from .packing import Packed, pack_chunks
+from .utf16 import utf16_offsets
+
+__all__ = ["OPERATIONS", "Astral"]
+
+# Where the characters outside the BMP are in the call's text, when that came as a
+# `JsString` (else None): each operation takes it beside the arguments.
+Astral = Sequence[int] | None
+
+
+def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
+    text = args.get("text")
+    chunker = SemanticChunker(**python_options("SemanticChunker.chunk", args.get("config")))
+    return pack_chunks(text, chunker.chunk(text, args.get("metadata")), astral)
+
+
+def _engine_chunk(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
+    from ..engine import ChunkingEngine
+
+    options = python_options("ChunkingEngine.chunk", args.get("options"))
+    return [c.to_dict() for c in ChunkingEngine().chunk(args.get("content"), **options)]
+
+
+def _chunk_turns(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
+    from ..turns import chunk_turns
+
+    options = python_options("chunkTurns", args.get("options"))
+    out = []
+    for passage in chunk_turns(args.get("turns"), **options):
+        record = passage.to_dict()
+        spans = record["turns"]
+        offsets = utf16_offsets(passage.text, [o for s in spans for o in (s["start"], s["end"])])
+        for number, span in enumerate(spans):
+            span["start"], span["end"] = offsets[2 * number : 2 * number + 2]
+        out.append(record)
+    return out
+
+
+def _lexical_tokens(args: dict[str, Any], _astral: Astral) -> list[str]:
+    from ..lexical import lexical_tokens
+
+    return lexical_tokens(args.get("text"))
+
+
+def _snippet_around(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
+    from ..lexical import snippet_around
+
+    text = args.get("text")
+    options = python_options("snippetAround", args.get("options"))
+    snippet = snippet_around(text, args.get("words"), **options)
+    at = utf16_offsets(text, [snippet.at], astral)[0] if snippet.at >= 0 else snippet.at
+    return {"at": at, "text": snippet.text}
+
+
+def _locate_chunks(args: dict[str, Any], astral: Astral) -> list[dict[str, int] | None]:
+    from ..locate import locate_chunks
+
+    text = args.get("text")
+    spans = locate_chunks(text, args.get("contents"))
+    offsets = iter(utf16_offsets(text, [o for span in spans if span for o in span], astral))
+    return [None if s is None else {"start": next(offsets), "end": next(offsets)} for s in spans]
+
+
+OPERATIONS: dict[str, Callable[[dict[str, Any], Astral], Any]] = {
+    "SemanticChunker.chunk": _semantic_chunk,
+    "ChunkingEngine.chunk": _engine_chunk,
+    "chunkTurns": _chunk_turns,
+    "lexicalTokens": _lexical_tokens,
+    "snippetAround": _snippet_around,
+    "locateChunks": _locate_chunks,
+}

@@ -1,0 +1,51 @@
+"""The one table of option names: the original's (JavaScript) and the Python keywords."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["OPTION_NAMES", "python_options"]
+
+# For each operation, its JavaScript option names and the Python keyword each stands for.
+OPTION_NAMES: dict[str, dict[str, str]] = {
+    "SemanticChunker.chunk": {
+        "targetSize": "target_size",
+        "maxSize": "max_size",
+        "minSize": "min_size",
+        "overlap": "overlap",
+        "preserveCodeBlocks": "preserve_code_blocks",
+        "respectHeadings": "respect_headings",
+    },
+    "ChunkingEngine.chunk": {
+        "strategy": "strategy",
+        "chunkSize": "chunk_size",
+        "chunkOverlap": "chunk_overlap",
+        "embedFn": "embed_fn",
+    },
+    "chunkTurns": {"maxChars": "max_chars", "overlapTurns": "overlap_turns"},
+    "snippetAround": {"before": "before", "after": "after"},
+}
+
+
+def python_options(operation: str, given: Any) -> dict[str, Any]:
+    """Python keywords for the JavaScript options `given` to `operation`.
+
+    A missing or null option takes its default, as the original's `option ?? default`.
+
+    Example:
+        >>> python_options("chunkTurns", {"maxChars": 80, "overlapTurns": None})
+        {'max_chars': 80}
+    """
+    if given is None:
+        return {}
+    argument = "config" if operation == "SemanticChunker.chunk" else "options"
+    if not isinstance(given, dict):
+        raise TypeError(f"{argument} must be an object, got {given!r:.80}")
+    names = OPTION_NAMES[operation]
+    unknown = [name for name in given if name not in names]
+    if unknown:
+        raise TypeError(
+            f"{argument} of {operation} has unknown option{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(unknown)} (known: {', '.join(names)})"
+        )
+    return {names[name]: value for name, value in given.items() if value is not None}

@@ -1,0 +1,116 @@
+"""One call of the facade in, its reply out as bytes: the protocol `web/worker.js` speaks.
+
+Why bytes: in Pyodide, turning a 1 MB JavaScript string into a Python `str` costs far more
+than bytes do, a non-ASCII `str` back into JavaScript more still, and a tree of proxies more
+than either; bytes cross cheaply each way.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from array import array
+from typing import Any, Awaitable, Callable, Sequence
+
+from .operations import OPERATIONS, Astral
+from .options import python_options
+from .packing import Packed
+from .utf16 import JsString, as_bytes
+
+__all__ = ["JS_ERROR_NAMES", "handle", "handle_async"]
+
+# Python errors that mean bad input, and the JavaScript error each becomes (as the original
+# throws a RangeError where Python raises ValueError). Any other exception is a bug and
+# propagates, so the page can tell the two apart.
+JS_ERROR_NAMES: dict[type[Exception], str] = {ValueError: "RangeError", TypeError: "TypeError"}
+
+# The embedding function as the worker hands it over: JSON sentences in, a promise of the
+# vectors as UTF-8 JSON out.
+JsonEmbed = Callable[[str], Awaitable[Any]]
+
+
+def handle(
+    operation: str, request: str, text_key: str | None = None, text: JsString | None = None
+) -> bytes:
+    """Run one call of the facade and answer its reply.
+
+    `text`, when given, is the argument `text_key`. A reply is bytes: two little-endian
+    32-bit counts, n and m; n little-endian 32-bit signed ints; then ASCII: m characters of
+    text, then the JSON. Only a `Packed` result has ints and text.
+
+    Example:
+        >>> handle("lexicalTokens", '{"text": "Hello, world"}')
+        b'\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00{"result":["hello","world"]}'
+        >>> handle("lexicalTokens", "{}", "text", JsString("Größe 2", ()))[8:]
+        b'{"result":["gr\\\\u00f6\\\\u00dfe","2"]}'
+    """
+    args, astral = _arguments(request, text_key, text)
+    try:
+        return _reply(OPERATIONS[operation](args, astral))
+    except tuple(JS_ERROR_NAMES) as error:
+        return _error_reply(error)
+
+
+async def handle_async(
+    operation: str,
+    request: str,
+    embed: JsonEmbed,
+    text_key: str | None = None,
+    text: JsString | None = None,
+) -> bytes:
+    """`handle` for `ChunkingEngine.chunk` with an embedding function given in JavaScript.
+
+    `embed` takes the sentences as a JSON list and resolves to their vectors as UTF-8 JSON;
+    the worker answers it by asking the page's `embedFn`.
+    """
+    if operation != "ChunkingEngine.chunk":
+        raise ValueError(f"handle_async runs ChunkingEngine.chunk only, not {operation!r}")
+    from ..engine import ChunkingEngine  # on first use, as the operations
+
+    async def embed_fn(sentences: list[str]) -> Any:
+        return json.loads(as_bytes(await embed(json.dumps(sentences))))
+
+    args, _ = _arguments(request, text_key, text)
+    try:
+        options = python_options(operation, args.get("options"))
+        options["embed_fn"] = embed_fn
+        chunks = await ChunkingEngine().achunk(args.get("content"), **options)
+        return _reply([c.to_dict() for c in chunks])
+    except tuple(JS_ERROR_NAMES) as error:
+        return _error_reply(error)
+
+
+def _arguments(
+    request: str, text_key: str | None, text: JsString | None
+) -> tuple[dict[str, Any], Astral]:
+    """The call's arguments, and where the characters outside the BMP are in `text`."""
+    args = json.loads(request)
+    if text_key is None or text is None:
+        return args, None
+    args[text_key] = text.text
+    return args, text.astral
+
+
+def _reply(answer: Any) -> bytes:
+    if not isinstance(answer, Packed):
+        answer = Packed((), "", answer)
+    reply = json.dumps({"result": answer.result}, separators=(",", ":"))
+    return _reply_bytes(answer.ints, answer.ascii, reply)
+
+
+def _error_reply(error: Exception) -> bytes:
+    name = next(js for py, js in JS_ERROR_NAMES.items() if isinstance(error, py))
+    return _reply_bytes((), "", json.dumps({"error": {"name": name, "message": str(error)}}))
+
+
+def _reply_bytes(ints: Sequence[int], ascii: str, reply: str) -> bytes:
+    """`handle`'s reply: the two counts, the ints, the ASCII text and the JSON."""
+    head = array("i", [len(ints), len(ascii)])
+    body = array("i", ints)
+    if sys.byteorder == "big":  # JavaScript's typed arrays are little-endian wherever it runs
+        head.byteswap()
+        body.byteswap()
+    # ASCII JSON (json.dumps escapes the rest) is valid UTF-8, faster to write in Pyodide
+    # than JSON keeping non-ASCII text, and keeps a lone surrogate exact as a "\\udxxx"
+    # escape, which UTF-8 could not hold.
+    return b"".join((head, body, ascii.encode("ascii"), reply.encode("ascii")))

@@ -1,0 +1,10 @@
+"""What `build.py` runs, one job a module; never shipped (the wheel holds `chunker` only).
+
+- `paths`: the repository's folders, and the log line;
+- `wheel`: the py3-none-any wheel, built by hand from pyproject.toml;
+- `site`: the static site in site/ (Pyodide, micropip, the wheel, compiled to bytecode);
+- `server`: the site served with exact MIME types and a strict CSP;
+- `chromium`: how the tests and benchmarks launch Chromium;
+- `testing`: the test tools installed, then pytest;
+- `bench`: the benchmarks.
+"""

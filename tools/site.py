@@ -1,0 +1,201 @@
+"""The static site in site/: the page files, Pyodide, micropip and the wheel, compiled."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Mapping
+
+from .paths import CACHE, NODE_MODULES, SITE, WEB, log
+from .wheel import build_wheel
+
+# micropip is not in the npm package; it comes from PyPI, pinned by version and content.
+MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
+MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+
+# What the browser needs of the npm package `pyodide` (the .map only for developer tools),
+# besides its standard library, which the site serves compiled (see _with_bytecode), and its
+# lock file, which the site rewrites (see _site_lock).
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.mjs.map",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+)
+PYODIDE_STDLIB = "python_stdlib.zip"
+PYODIDE_LOCK = "pyodide-lock.json"
+
+# Files of web/ that build the site rather than belong to it.
+WEB_BUILD_FILES = {"package.json", "package-lock.json", "node_modules", "pycompile.mjs"}
+# The wheels with bytecode added (web/pycompile.mjs), by content and Pyodide version.
+PYC_CACHE = CACHE / "pyc"
+
+
+def build_web() -> Path:
+    """Bring site/ up to date: the page files, Pyodide, micropip, the wheel; answer SITE."""
+    started = time.perf_counter()
+    _npm_ci()
+    pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
+    stdlib = NODE_MODULES / "pyodide" / PYODIDE_STDLIB
+    # Our wheel keeps its sources, for the tracebacks of a failed call; micropip and the
+    # standard library have theirs replaced by bytecode: micropip's wheel then holds half
+    # the files (45, not 80) for Pyodide to unpack as it boots, and a third fewer bytes.
+    micropip, wheel, stdlib = _with_bytecode(
+        [(_micropip_wheel(), False), (build_wheel(), True), (stdlib, False)], pyodide_version
+    )
+    plan: dict[str, Path] = {}
+    for path in sorted(WEB.rglob("*")):
+        relative = path.relative_to(WEB)
+        if path.is_file() and not _is_build_file(relative):
+            plan[relative.as_posix()] = path
+    for name in PYODIDE_FILES:
+        plan[f"pyodide/{name}"] = NODE_MODULES / "pyodide" / name
+    plan[f"pyodide/{PYODIDE_STDLIB}"] = stdlib
+    plan[f"pyodide/{MICROPIP_WHEEL}"] = micropip
+    plan[f"wheels/{wheel.name}"] = wheel
+    # What the worker loads, so it never guesses a file name or a version. A module, not
+    # JSON: the worker imports it beside pyodide.mjs, in parallel, not after it.
+    bundle = {
+        "pyodide": pyodide_version,
+        "micropip": f"pyodide/{MICROPIP_WHEEL}",
+        "wheel": f"wheels/{wheel.name}",
+    }
+    generated = {
+        "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",
+        f"pyodide/{PYODIDE_LOCK}": _site_lock(micropip),
+    }
+    changed = _sync(plan, generated)
+    took = time.perf_counter() - started
+    state = f"updated: {changed} files" if changed else "up to date"
+    log(f"site/ {state} ({took:.1f} s)")
+    return SITE
+
+
+def _is_build_file(relative: Path) -> bool:
+    return relative.parts[0] in WEB_BUILD_FILES or any(p.startswith(".") for p in relative.parts)
+
+
+def _npm_ci() -> None:
+    """Install web/package-lock.json exactly, unless this very lock file is installed."""
+    lock = WEB / "package-lock.json"
+    stamp = NODE_MODULES / ".chunker-lock-sha256"
+    digest = hashlib.sha256(lock.read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    log("npm ci (web/package-lock.json)")
+    subprocess.run(
+        ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=WEB,
+        check=True,
+    )
+    stamp.write_text(digest)
+
+
+def _micropip_wheel() -> Path:
+    """The micropip wheel from PyPI, downloaded once into .cache/ and checked by content."""
+    wheel = CACHE / MICROPIP_WHEEL
+    if not wheel.exists():
+        log(f"downloading {MICROPIP_WHEEL} from PyPI")
+        name, version = MICROPIP_WHEEL.split("-")[:2]
+        subprocess.run(
+            [
+                sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                "--disable-pip-version-check", "--only-binary=:all:", "--python-version", "3.14",
+                "--dest", str(CACHE), f"{name}=={version}",
+            ],
+            check=True,
+        )
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    if digest != MICROPIP_SHA256:
+        wheel.unlink()
+        sys.exit(f"build.py: {MICROPIP_WHEEL} has sha256 {digest}, expected {MICROPIP_SHA256}")
+    return wheel
+
+
+def _site_lock(micropip: Path) -> str:
+    """The site's Pyodide lock file: the npm package's, listing only the package the site
+    serves, micropip, as the site serves it (compiled, so its sha256 is not the npm entry's).
+
+    The npm lock file lists 357 packages whose files the site does not hold, and `import
+    micropip` turns that whole list into Python dicts (40-60 ms in Chromium here, a tenth of
+    what micropip costs the boot). Listed by name, micropip loads with its checksum checked.
+    """
+    lock = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
+    name, version = MICROPIP_WHEEL.split("-")[:2]
+    entry = lock["packages"][name]
+    if entry["version"] != version:
+        sys.exit(f"build.py: Pyodide's lock file has {name} {entry['version']}, not {version}")
+    entry.update(file_name=micropip.name, sha256=hashlib.sha256(micropip.read_bytes()).hexdigest())
+    return json.dumps({"info": lock["info"], "packages": {name: entry}}, indent=1) + "\n"
+
+
+def _with_bytecode(archives: list[tuple[Path, bool]], pyodide_version: str) -> list[Path]:
+    """The wheels and the standard library zip as the site serves them: compiled by
+    Pyodide's own Python (web/pycompile.mjs says how). Each comes with whether it keeps its
+    sources beside the bytecode (else each module's source is replaced by its bytecode).
+
+    Compiling them in the browser was most of Pyodide's boot (the npm package ships the
+    standard library as sources) and of micropip's import: done once here, it halves the
+    time to ready. Cached in .cache/pyc/ by content, mode and Pyodide version, so Node runs
+    only when an input (or the script) changed.
+    """
+    outputs, missing = [], []
+    script = (WEB / "pycompile.mjs").read_bytes()
+    for archive, keep_sources in archives:
+        mode = "--keep-sources" if keep_sources else "--sourceless"
+        inputs = archive.read_bytes() + mode.encode() + pyodide_version.encode() + script
+        key = hashlib.sha256(inputs).hexdigest()[:16]
+        output = PYC_CACHE / key / archive.name
+        outputs.append(output)
+        if not output.exists():
+            output.parent.mkdir(parents=True, exist_ok=True)
+            missing += [mode, str(archive), str(output)]
+    if missing:
+        log(f"compiling {len(missing) // 3} file(s) to bytecode in Pyodide {pyodide_version}")
+        subprocess.run(
+            ["node", str(WEB / "pycompile.mjs"), str(NODE_MODULES / "pyodide"), *missing],
+            check=True,
+        )
+    for folder in PYC_CACHE.iterdir():  # the builds of sources that are gone
+        if folder not in {output.parent for output in outputs}:
+            shutil.rmtree(folder, ignore_errors=True)
+    return outputs
+
+
+def _sync(plan: Mapping[str, Path], generated: Mapping[str, str]) -> int:
+    """Make SITE hold exactly `plan` (copies) and `generated` (texts); answer files written.
+
+    A copy is skipped when size and modification time already match, so an unchanged site
+    costs a few stat calls.
+    """
+    changed = 0
+    for relative, source in plan.items():
+        target = SITE / relative
+        stat = source.stat()
+        if target.exists():
+            mine = target.stat()
+            if (mine.st_size, mine.st_mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+                continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+        changed += 1
+    for relative, text in generated.items():
+        target = SITE / relative
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            changed += 1
+    wanted = set(plan) | set(generated)
+    for path in sorted(SITE.rglob("*"), reverse=True):  # children before their folders
+        relative = path.relative_to(SITE).as_posix()
+        if path.is_file() and relative not in wanted:
+            path.unlink()
+            changed += 1
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    return changed
