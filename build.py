@@ -32,7 +32,9 @@ def main() -> int:
     commands.add_parser(
         "test", help="install test tools, build, run pytest (extra arguments go to pytest)"
     )
-    commands.add_parser("bench", help="run tests/bench/core.py, browser.py and playground.py")
+    commands.add_parser(
+        "bench", help="run tests/bench/core.py, pipelines.py, browser.py and playground.py"
+    )
     args, extra = parser.parse_known_args()
     if extra and args.command != "test":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")

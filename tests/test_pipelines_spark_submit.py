@@ -13,7 +13,7 @@ import pyspark
 
 from chunker import chunk_many
 from chunker.recipe import fields
-from conftest import build
+from tools.wheel import build_wheel
 
 
 def document(number: int) -> str:
@@ -35,7 +35,7 @@ spark.stop()
 
 
 def test_spark_submit_with_the_wheel_as_py_files(tmp_path):
-    wheel = build.build_wheel()
+    wheel = build_wheel()
     shipped = tmp_path / "chunker.zip"
     shipped.write_bytes(wheel.read_bytes())
     job = tmp_path / "chunk_corpus.py"

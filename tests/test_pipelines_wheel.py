@@ -16,7 +16,7 @@ import pytest
 
 import chunker
 from chunker import SemanticChunker
-from conftest import build
+from tools.wheel import build_wheel
 
 PIPELINE_MODULES = {
     "chunker/__main__.py",
@@ -36,7 +36,7 @@ ADAPTER_PACKAGES = {
 
 @pytest.fixture(scope="module")
 def wheel() -> Path:
-    return build.build_wheel()
+    return build_wheel()
 
 
 def imported_top_levels(source: bytes) -> set[str]:
