@@ -22,7 +22,7 @@ from .validation import require_int
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-__all__ = ["ChunkedText", "chunk_many", "map_in_order", "default_jobs"]
+__all__ = ["ChunkedText", "chunk_many", "map_in_order", "batched", "default_jobs"]
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -84,7 +84,7 @@ def chunk_many(
 
 
 def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator[ChunkedText]:
-    batches = _batches(_checked(items))
+    batches = batched(_checked(items), _text_length)
     head = list(islice(batches, 2))
     if (jobs or default_jobs()) == 1 or len(head) < 2:  # as map_in_order: no process
         for batch in chain(head, batches):
@@ -109,17 +109,23 @@ def _checked(items: Iterator[Any]) -> Iterator[tuple[Any, str]]:
             )
 
 
-def _batches(pairs: Iterator[tuple[Any, str]]) -> Iterator[list[tuple[Any, str]]]:
-    batch: list[tuple[Any, str]] = []
-    size = 0
-    for pair in pairs:
-        batch.append(pair)
-        size += len(pair[1])
-        if len(batch) >= BATCH_ITEMS or size >= BATCH_CHARS:
+def batched(items: Iterable[Item], size: Callable[[Item], int]) -> Iterator[list[Item]]:
+    """`items` in lists of at most `BATCH_ITEMS`, closed once their `size`s reach
+    `BATCH_CHARS`: the units of work sent to a process."""
+    batch: list[Item] = []
+    total = 0
+    for item in items:
+        batch.append(item)
+        total += size(item)
+        if len(batch) >= BATCH_ITEMS or total >= BATCH_CHARS:
             yield batch
-            batch, size = [], 0
+            batch, total = [], 0
     if batch:
         yield batch
+
+
+def _text_length(pair: tuple[Any, str]) -> int:
+    return len(pair[1])
 
 
 def _cut_batch(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[ChunkedText]:
@@ -171,7 +177,8 @@ def map_in_order(
 ) -> Iterator[Result]:
     """`function(shared, item)` for each item, over `jobs` processes, yielded in input order.
 
-    At most `BATCHES_AHEAD` items per process are in flight, so the input is read only as
+    At most `BATCHES_AHEAD` items per process are in flight (send `batched` items when each
+    is small), so the input is read only as
     fast as results are taken. With one job, or one item, no process is started.
     """
     iterator = iter(items)

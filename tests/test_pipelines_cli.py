@@ -135,7 +135,8 @@ def test_json_format_is_one_array_of_the_same_records(corpus):
 
 
 def test_jobs_two_gives_the_same_bytes_as_jobs_one(tmp_path):
-    for number in range(60):
+    # More files than one batch holds (many.BATCH_ITEMS), so two processes share them.
+    for number in range(150):
         text = f"# Doc {number}\n\n" + f"Sentence {number} of a paragraph. " * (number * 7 % 90 + 1)
         (tmp_path / f"{number:03}.md").write_text(text)
     one = run("chunk", "--jobs", "1", "--target-size", "200", str(tmp_path))

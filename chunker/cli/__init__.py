@@ -10,12 +10,20 @@ import signal
 import sys
 from typing import Any, BinaryIO, Callable, Sequence
 
-from ..many import default_jobs, map_in_order
+from ..many import batched, default_jobs, map_in_order
 from ..recipe import Recipe, options_of
-from .inputs import expand
+from .inputs import Source, expand
 from .output import Progress, open_output
 from .parser import build_parser, flag, given_options, snippet_options, turns_options
-from .tasks import Outcome, SnippetJob, TurnsJob, chunk_source, snippet_source, turns_source
+from .tasks import (
+    Outcome,
+    SnippetJob,
+    TurnsJob,
+    chunk_source,
+    run_batch,
+    snippet_source,
+    turns_source,
+)
 
 __all__ = ["main"]
 
@@ -114,13 +122,15 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
     try:
         with open_output(args.output) as out:
             writer = _RecordWriter(out, args.format)
-            outcome: Outcome
-            for outcome in map_in_order(task, sources, jobs, shared):
-                if outcome.error is not None:
-                    failed += 1
-                    progress.say(f"chunker: {outcome.error}")
-                writer.write(outcome.records)
-                progress.advance(outcome.source.size)
+            batches = batched(sources, _size_of)
+            outcomes: list[Outcome]
+            for outcomes in map_in_order(run_batch, batches, jobs, (task, shared)):
+                for outcome in outcomes:
+                    if outcome.error is not None:
+                        failed += 1
+                        progress.say(f"chunker: {outcome.error}")
+                    writer.write(outcome.records)
+                    progress.advance(outcome.source.size)
             writer.close()
     finally:
         progress.close()
@@ -128,6 +138,10 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
         total = len(sources) + len(problems)
         print(f"chunker: {failed} of {total} inputs failed", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _size_of(source: Source) -> int:
+    return source.size
 
 
 class _RecordWriter:

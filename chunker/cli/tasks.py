@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..recipe import Recipe
 from .inputs import InputError, Source, read_text
 
-__all__ = ["Outcome", "TurnsJob", "SnippetJob", "chunk_source", "turns_source", "snippet_source"]
+__all__ = [
+    "Outcome",
+    "run_batch",
+    "TurnsJob",
+    "SnippetJob",
+    "chunk_source",
+    "turns_source",
+    "snippet_source",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +44,14 @@ class SnippetJob:
 
     words: list[str]
     options: dict[str, Any]
+
+
+def run_batch(
+    job: tuple[Callable[[Any, Source], Outcome], Any], batch: list[Source]
+) -> list[Outcome]:
+    """A command's task over a batch of inputs (what goes to a worker process at once)."""
+    task, shared = job
+    return [task(shared, source) for source in batch]
 
 
 def _encoded(source: Source, record: dict[str, Any]) -> bytes:
