@@ -106,6 +106,30 @@ def test_chunk_files_and_standard_input_name_their_source(corpus):
     )
 
 
+def test_switches_turn_options_off():
+    result = run(
+        "chunk",
+        "--no-respect-headings",
+        "--no-preserve-code-blocks",
+        "--overlap",
+        "0",
+        "--target-size",
+        "30",
+        "-",
+        stdin=DOCUMENT.encode(),
+    )
+    assert result.returncode == 0, result.stderr
+    chunker = SemanticChunker(
+        respect_headings=False, preserve_code_blocks=False, overlap=0, target_size=30
+    )
+    assert lines(result.stdout) == [
+        {"source": "-", **c.to_dict(spans=True)} for c in chunker.chunk(DOCUMENT)
+    ]
+    assert lines(result.stdout) != lines(
+        run("chunk", "--overlap", "0", "--target-size", "30", "-", stdin=DOCUMENT.encode()).stdout
+    )
+
+
 @pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout"])
 def test_chunk_engine_strategies_take_their_options(corpus, strategy):
     result = run(
@@ -302,6 +326,38 @@ def test_progress_line_and_quiet(corpus):
     assert quiet.stderr == b"" and quiet.stdout == shown.stdout
     (corpus / "bad.md").write_bytes(b"\xff")
     assert b"bad.md: not UTF-8" in run("chunk", "--quiet", str(corpus)).stderr
+
+
+def test_progress_shows_by_itself_on_a_terminal_only(corpus):
+    import pty
+
+    assert run("chunk", str(corpus)).stderr == b""  # a pipe: no progress line
+    primary, terminal = pty.openpty()
+    try:
+        process = subprocess.run(
+            [sys.executable, "-m", "chunker", "chunk", str(corpus)],
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            env=ENV,
+            timeout=120,
+        )
+        os.close(terminal)
+        terminal = -1
+        shown = b""
+        while True:
+            try:
+                data = os.read(primary, 65536)
+            except OSError:  # the terminal closed: everything has been read
+                break
+            if not data:
+                break
+            shown += data
+    finally:
+        os.close(primary)
+        if terminal >= 0:
+            os.close(terminal)
+    assert process.returncode == 0
+    assert b"files 5/5" in shown and b"MB/s" in shown
 
 
 def test_help_lists_every_option_and_the_exit_codes():
