@@ -1,13 +1,17 @@
 """`chunk_turns`: a transcript cut into passages of whole turns.
 
-Rules (the spec's, with the choices it leaves open, also in the README):
+Rules (the original's, also in the README):
 
-1. Turns are taken in the order given; a passage is a run of them, texts joined by `\\n`.
-2. A passage takes turns while its text stays within `max_chars`; its first new turn always
-   goes in, so a turn longer than `max_chars` is a passage of its own.
+1. A turn whose text is empty or white space alone (JavaScript's `trim()`) is left out before
+   anything else; the others are taken in the order given.
+2. A passage is a run of turns, texts joined by `\\n`. It takes turns while its text stays
+   within `max_chars`; its first new turn always goes in, so a turn longer than `max_chars`
+   is a passage of its own.
 3. Each passage after the first opens with the last `overlap_turns` turns of the one before,
    as many of them as fit within `max_chars` beside its first new turn (oldest dropped first).
    Every passage brings at least one new turn, so any `overlap_turns` ends.
+4. A passage lists every turn's `itemId` in order (repeats kept, None for a turn without
+   one), and takes `startMs` from its first turn and `endMs` from its last.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from numbers import Real
 from typing import Any, Mapping, Sequence
 
 from .validation import require_int
+from .whitespace import is_blank
 
 __all__ = ["Passage", "Turn", "TurnSpan", "chunk_turns"]
 
@@ -93,29 +98,41 @@ class Passage:
     """`seq` of the passage's first turn."""
     last_seq: int
     """`seq` of the passage's last turn."""
-    item_ids: tuple[str, ...]
-    """The turns' distinct `itemId`s, in order of first appearance."""
+    item_ids: tuple[str | None, ...]
+    """Every turn's `itemId` in order, repeats kept; None for a turn without one."""
     start_ms: float | None
-    """The earliest `startMs` of its turns, or None when no turn has one."""
+    """The first turn's `startMs`, or None when that turn has none."""
     end_ms: float | None
-    """The latest `endMs` of its turns, or None when no turn has one."""
+    """The last turn's `endMs`, or None when that turn has none."""
     turns: tuple[TurnSpan, ...] = field(default=())
     """Where each turn sits in `text`, in order."""
+    repeated_turns: int = 0
+    """How many of its first turns repeat the passage before (0 for the first passage)."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return `{text, index, firstSeq, lastSeq, itemIds, startMs?, endMs?, turns}`."""
+    def __post_init__(self) -> None:
+        require_int("repeated_turns", self.repeated_turns, minimum=0)
+        if self.turns and self.repeated_turns >= len(self.turns):
+            raise ValueError(
+                f"invalid repeated_turns {self.repeated_turns!r} (a passage of "
+                f"{len(self.turns)} turns brings at least one new turn)"
+            )
+
+    def to_dict(self, *, spans: bool = False) -> dict[str, Any]:
+        """Return `{text, index, firstSeq, lastSeq, itemIds, startMs, endMs, turns}`, the
+        original's shape (`startMs`/`endMs` None when unknown); `spans=True` adds
+        `repeatedTurns`."""
         out: dict[str, Any] = {
             "text": self.text,
             "index": self.index,
             "firstSeq": self.first_seq,
             "lastSeq": self.last_seq,
             "itemIds": list(self.item_ids),
+            "startMs": self.start_ms,
+            "endMs": self.end_ms,
+            "turns": [span.to_dict() for span in self.turns],
         }
-        if self.start_ms is not None:
-            out["startMs"] = self.start_ms
-        if self.end_ms is not None:
-            out["endMs"] = self.end_ms
-        out["turns"] = [span.to_dict() for span in self.turns]
+        if spans:
+            out["repeatedTurns"] = self.repeated_turns
         return out
 
 
@@ -137,7 +154,9 @@ def chunk_turns(
         raise TypeError(f"turns must be a list of turns, got {type(turns).__name__} {turns!r:.80}")
     require_int("max_chars", max_chars, minimum=1)
     require_int("overlap_turns", overlap_turns, minimum=0)
+    # Every entry is checked first, so that a blank turn of the wrong type is still an error.
     checked = [_as_turn(number, turn) for number, turn in enumerate(turns)]
+    checked = [turn for turn in checked if not is_blank(turn.text)]
     prefix = [0]
     for turn in checked:
         prefix.append(prefix[-1] + len(turn.text))
@@ -156,29 +175,27 @@ def chunk_turns(
         end = fresh + 1
         while end < len(checked) and joined_length(start, end + 1) <= max_chars:
             end += 1
-        passages.append(_passage(checked[start:end], len(passages)))
+        passages.append(_passage(checked[start:end], len(passages), repeated=fresh - start))
         previous_start, fresh = start, end
     return passages
 
 
-def _passage(turns: list[Turn], index: int) -> Passage:
+def _passage(turns: list[Turn], index: int, repeated: int) -> Passage:
     spans: list[TurnSpan] = []
     offset = 0
     for turn in turns:
         spans.append(TurnSpan(turn.seq, turn.item_id, offset, offset + len(turn.text)))
         offset += len(turn.text) + 1
-    item_ids = tuple(dict.fromkeys(t.item_id for t in turns if t.item_id is not None))
-    starts = [t.start_ms for t in turns if t.start_ms is not None]
-    ends = [t.end_ms for t in turns if t.end_ms is not None]
     return Passage(
         text="\n".join(turn.text for turn in turns),
         index=index,
         first_seq=turns[0].seq,
         last_seq=turns[-1].seq,
-        item_ids=item_ids,
-        start_ms=min(starts) if starts else None,
-        end_ms=max(ends) if ends else None,
+        item_ids=tuple(turn.item_id for turn in turns),
+        start_ms=turns[0].start_ms,
+        end_ms=turns[-1].end_ms,
         turns=tuple(spans),
+        repeated_turns=repeated,
     )
 
 

@@ -76,15 +76,25 @@ def engine_options(draw: st.DrawFn) -> dict:
     }
 
 
+# Turn texts: any text, documents, and blank ones of JavaScript's white space, with characters
+# that only look blank (U+0085, U+180E, U+200B are not white space to `trim()`).
+turn_texts = st.one_of(
+    st.text(max_size=60),
+    documents,
+    st.text(st.sampled_from(" \t\n\r\x0b\x0c\u00a0\u1680\u2000\u2028\u3000\ufeff"), max_size=4),
+    st.text(st.sampled_from(" \t\u0085\u180e\u200b"), min_size=1, max_size=3),
+)
+
+# Transcripts as callers send them: seqs out of order or repeated, ids repeated or missing,
+# times anywhere (out of order, or on some turns only).
 turns = st.lists(
     st.fixed_dictionaries(
-        {"seq": st.integers(0, 10_000), "text": st.one_of(st.text(max_size=60), documents)},
+        {"seq": st.integers(-3, 20), "text": turn_texts},
         optional={
-            "itemId": st.text(min_size=1, max_size=4),
-            "startMs": st.integers(0, 10**6),
-            "endMs": st.integers(0, 10**6),
+            "itemId": st.sampled_from(["a", "b", "m1", "\u00e9"]),
+            "startMs": st.one_of(st.integers(0, 10**6), st.floats(0, 1e6)),
+            "endMs": st.one_of(st.integers(0, 10**6), st.floats(0, 1e6)),
         },
     ),
     max_size=30,
-    unique_by=lambda turn: turn["seq"],
 )

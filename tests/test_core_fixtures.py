@@ -61,5 +61,6 @@ def test_snippet_around_rules(case):
 def test_chunk_turns_rules(case):
     passages = chunk_turns(case["turns"], **snake(case["options"], TURN_OPTIONS))
     assert [p.to_dict() for p in passages] == case["expected"]
+    assert [p.repeated_turns for p in passages] == case["repeatedTurns"]
     # The JSON shape survives a round trip.
     assert json.loads(json.dumps(case["expected"])) == [p.to_dict() for p in passages]

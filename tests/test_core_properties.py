@@ -19,7 +19,7 @@ from chunker import (
     snippet_around,
 )
 from chunker.lexical import word_re
-from chunker.whitespace import JS_WHITESPACE
+from chunker.whitespace import JS_WHITESPACE, is_blank
 
 settings.register_profile("core", max_examples=300, deadline=None)
 settings.load_profile("core")
@@ -111,20 +111,38 @@ def test_semantic_strategy_with_any_embeddings(content, options, data):
 def test_chunk_turns_invariants(entries, max_chars, overlap_turns):
     passages = chunk_turns(entries, max_chars=max_chars, overlap_turns=overlap_turns)
     assert [p.index for p in passages] == list(range(len(passages)))
-    position = {turn["seq"]: number for number, turn in enumerate(entries)}  # seqs are unique
-    covered = 0  # how many turns, from the first, passages have held so far
-    for p in passages:
-        first, stop = position[p.first_seq], position[p.last_seq] + 1
-        held = entries[first:stop]
-        assert [s.seq for s in p.turns] == [t["seq"] for t in held], "a run of whole turns"
-        assert [p.text[s.start : s.end] for s in p.turns] == [t["text"] for t in held]
-        assert p.text == "\n".join(t["text"] for t in held)
-        assert stop > covered, "every passage brings a new turn"
-        assert covered - overlap_turns <= first <= covered, "overlap from the one before, no gap"
-        assert len(p.text) <= max_chars or stop - first == 1
-        covered = stop
-    assert covered == len(entries)
     assert round_trips(passages)
+    # seq is the caller's (repeated, out of order): the same turns numbered by position
+    # give the same passages, and tell which turns each passage holds.
+    numbered = [{**turn, "seq": number} for number, turn in enumerate(entries)]
+    by_position = chunk_turns(numbered, max_chars=max_chars, overlap_turns=overlap_turns)
+    assert len(by_position) == len(passages)
+    kept = [n for n, turn in enumerate(entries) if not is_blank(turn["text"])]
+    previous: list[int] = []
+    for p, positions in zip(passages, ([s.seq for s in q.turns] for q in by_position)):
+        held = [entries[n] for n in positions]
+        assert positions and all(n in kept for n in positions), "no blank turn in a passage"
+        assert positions == kept[kept.index(positions[0]) :][: len(positions)], "a run of turns"
+        assert [s.seq for s in p.turns] == [t["seq"] for t in held]
+        assert p.text == "\n".join(t["text"] for t in held)
+        assert [p.text[s.start : s.end] for s in p.turns] == [t["text"] for t in held]
+        assert [s.item_id for s in p.turns] == list(p.item_ids)
+        assert list(p.item_ids) == [t.get("itemId") for t in held]
+        assert (p.start_ms, p.end_ms) == (held[0].get("startMs"), held[-1].get("endMs"))
+        assert (p.first_seq, p.last_seq) == (held[0]["seq"], held[-1]["seq"])
+        assert len(p.text) <= max_chars or len(held) - p.repeated_turns == 1
+        if previous:
+            assert positions[0] > previous[0], "first turns never go back"
+            assert positions[-1] > previous[-1], "each passage brings a turn the last did not"
+        shared = len(set(positions) & set(previous))
+        assert positions[:shared] == previous[len(previous) - shared :], "overlap leads"
+        assert p.repeated_turns == shared <= overlap_turns
+        following = kept.index(positions[-1]) + 1
+        if following < len(kept):
+            grown = "\n".join([p.text, entries[kept[following]]["text"]])
+            assert len(grown) > max_chars, "a passage takes every turn that fits"
+        previous = positions
+    assert sorted({n for q in by_position for n in (s.seq for s in q.turns)}) == kept
 
 
 @given(texts)

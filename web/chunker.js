@@ -202,7 +202,10 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   return Object.freeze({
     SemanticChunker,
     ChunkingEngine,
-    /** Passages: `[{text, index, firstSeq, lastSeq, itemIds, startMs?, endMs?, turns}]`. */
+    /**
+     * Passages: `[{text, index, firstSeq, lastSeq, itemIds, startMs, endMs, turns}]`; options:
+     * maxChars, overlapTurns, and spans (true adds `repeatedTurns` to each passage).
+     */
     chunkTurns: (turns, options) => call('chunkTurns', { turns, options }),
     /** The words of `text`, NFC and lower case. */
     lexicalTokens: (text) => call('lexicalTokens', { text }, { textKey: 'text' }),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ..semantic_chunker import SemanticChunker
+from ..validation import require_bool
 from .options import python_options
 from .packing import Packed, pack_chunks
 from .utf16 import utf16_offsets
@@ -38,9 +39,11 @@ def _chunk_turns(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
     from ..turns import chunk_turns
 
     options = python_options("chunkTurns", args.get("options"))
+    # `spans` asks for the records' spans (repeatedTurns); chunk_turns itself does not take it.
+    with_spans = require_bool("spans", options.pop("spans", False))
     out = []
     for passage in chunk_turns(args.get("turns"), **options):
-        record = passage.to_dict()
+        record = passage.to_dict(spans=with_spans)
         spans = record["turns"]
         offsets = utf16_offsets(passage.text, [o for s in spans for o in (s["start"], s["end"])])
         for number, span in enumerate(spans):

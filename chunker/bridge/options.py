@@ -22,7 +22,7 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
         "chunkOverlap": "chunk_overlap",
         "embedFn": "embed_fn",
     },
-    "chunkTurns": {"maxChars": "max_chars", "overlapTurns": "overlap_turns"},
+    "chunkTurns": {"maxChars": "max_chars", "overlapTurns": "overlap_turns", "spans": "spans"},
     "snippetAround": {"before": "before", "after": "after"},
 }
 

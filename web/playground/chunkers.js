@@ -13,7 +13,8 @@ import { codePointLength } from './words.js';
  * how much of `text` is repeated from the chunk before (JavaScript units), `length` the
  * characters of `text`, `start`/`end` the chunk's span in the shown text (-1 when it cannot be
  * placed) and `leadStart`/`leadEnd` the overlap's span there (-1 when none). Passages also
- * carry `firstTurn`, `firstNew` and `endTurn`, the turns they hold, and `passage`.
+ * carry `turnPositions` (where their turns are in `turns`), `repeatedTurns` (how many of
+ * those the passage before holds too) and `passage`, the facade's answer.
  */
 export async function runChunker(api, mode, values, text) {
   const options = optionsOf(mode, values);
@@ -29,8 +30,10 @@ export async function runChunker(api, mode, values, text) {
     return { mode, raw, chunks: engineChunks(raw, spans, values.strategy) };
   }
   const turns = parseTurns(text);
-  const raw = await api.chunkTurns(turns, options);
-  return { mode, raw, turns, chunks: passageChunks(raw, turns, values.overlapTurns) };
+  const passages = await api.chunkTurns(turns, { ...options, spans: true });
+  // The downloads hold the original's shape; repeatedTurns is for the view.
+  const raw = passages.map(({ repeatedTurns, ...passage }) => passage);
+  return { mode, raw, turns, chunks: passageChunks(passages, raw, turns) };
 }
 
 function semanticChunks(raw, textLength) {
@@ -78,32 +81,19 @@ function engineChunks(raw, spans, strategy) {
   });
 }
 
-function passageChunks(raw, turns, overlapTurns) {
-  let start = 0;
-  let end = 0;
-  return raw.map((passage) => {
-    // A passage is a run of the input's turns: the last few of the passage before (at most
-    // overlapTurns), then new ones. Find how many it repeats by comparing the turns themselves.
-    const count = passage.turns.length;
-    let repeated = Math.min(count - 1, end - start, overlapTurns);
-    while (repeated > 0 && !sameTurns(turns, end - repeated, passage.turns, repeated)) {
-      repeated -= 1;
-    }
-    const firstNew = end;
-    start = end - repeated;
-    end = start + count;
-    return { index: passage.index, type: 'passage', text: passage.text, overlap: 0,
-      length: codePointLength(passage.text), start: -1, end: -1, leadStart: -1, leadEnd: -1,
-      label: `seq ${passage.firstSeq}–${passage.lastSeq}`, firstTurn: start, firstNew,
-      endTurn: end, passage };
+function passageChunks(passages, raw, turns) {
+  // Blank turns (white space to trim(), as the chunker says) are in no passage; the others
+  // are cut in order, each passage repeating its first repeatedTurns from the one before.
+  const kept = [];
+  turns.forEach((turn, position) => {
+    if (String(turn.text).trim() !== '') kept.push(position);
   });
-}
-
-function sameTurns(turns, from, spans, count) {
-  for (let i = 0; i < count; i += 1) {
-    const turn = turns[from + i];
-    const span = spans[i];
-    if (!turn || turn.seq !== span.seq || turn.text.length !== span.end - span.start) return false;
-  }
-  return true;
+  let fresh = 0; // the first kept turn no passage has brought yet
+  return passages.map(({ index, text, turns: spans, repeatedTurns, firstSeq, lastSeq }, i) => {
+    const first = fresh - repeatedTurns;
+    fresh = first + spans.length;
+    return { index, type: 'passage', text, overlap: 0, length: codePointLength(text),
+      start: -1, end: -1, leadStart: -1, leadEnd: -1, label: `seq ${firstSeq}–${lastSeq}`,
+      turnPositions: kept.slice(first, fresh), repeatedTurns, passage: raw[i] };
+  });
 }

@@ -225,9 +225,10 @@ function describe(mode) {
     return ({ index, length, passage }) => ({
       title: `${index} · seq ${passage.firstSeq}–${passage.lastSeq}`,
       meta: [`${formatCount(length)} chars`,
-        passage.startMs !== undefined || passage.endMs !== undefined
+        passage.startMs != null || passage.endMs != null
           ? `${formatMs(passage.startMs)}–${formatMs(passage.endMs)}` : null,
-        passage.itemIds.length ? passage.itemIds.join(', ') : null,
+        // Every turn's id, repeats kept, null for none: each distinct one, once.
+        [...new Set(passage.itemIds.filter((id) => id != null))].join(', ') || null,
       ].filter(Boolean).join(' · '),
       preview: firstWords(passage.text),
     });

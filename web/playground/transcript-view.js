@@ -1,5 +1,6 @@
 // A transcript's turns, each coloured by the passage that brings it, striped where a later
-// passage repeats it as overlap, with the passage's badge on its first new turn.
+// passage repeats it as overlap, with the passage's badge on its first new turn. A blank turn
+// is in no passage (the chunker leaves it out): drawn outlined, uncoloured.
 
 import { el } from './dom.js';
 import { formatMs } from './format.js';
@@ -24,20 +25,25 @@ export function createTranscriptView(container, { onSelect }) {
       if (selected >= chunks.length) selected = -1;
       const owner = new Array(turns.length).fill(null);
       const repeatedBy = new Array(turns.length).fill(null);
+      const held = new Set();
       for (const chunk of chunks) {
-        for (let t = chunk.firstTurn; t < chunk.endTurn; t += 1) {
-          if (t < chunk.firstNew) (repeatedBy[t] ??= []).push(chunk.index);
+        chunk.turnPositions.forEach((t, i) => {
+          held.add(t);
+          if (i < chunk.repeatedTurns) (repeatedBy[t] ??= []).push(chunk.index);
           else (owner[t] ??= []).push(chunk.index);
-        }
+        });
       }
-      const badges = new Map(chunks.map((chunk) => [chunk.firstNew, chunk]));
+      const badges = new Map(chunks.map((chunk) => [chunk.turnPositions[chunk.repeatedTurns],
+        chunk]));
       rows = turns.map((turn, t) => {
         const meta = [`seq ${turn.seq}`];
         if (turn.startMs != null || turn.endMs != null) {
           meta.push(`${formatMs(turn.startMs)}–${formatMs(turn.endMs)}`);
         }
         if (turn.itemId != null) meta.push(String(turn.itemId));
-        const row = el('div', { className: 'turn' },
+        const blank = !held.has(t);
+        if (blank) meta.push('blank: in no passage');
+        const row = el('div', { className: blank ? 'turn blank' : 'turn' },
           el('span', { className: 'turn-meta' }, meta.join(' · ')),
           el('span', { className: 'turn-text' }, String(turn.text)));
         if (owner[t] || repeatedBy[t]) row.classList.add(...paintClasses(owner[t], repeatedBy[t]));
@@ -63,7 +69,7 @@ export function createTranscriptView(container, { onSelect }) {
       markSelection(container, index);
       const chunk = chunks[index];
       if (!scroll || !chunk) return;
-      const target = rows[chunk.firstTurn];
+      const target = rows[chunk.turnPositions[0]];
       if (!target) return;
       const top = target.getBoundingClientRect().top - container.getBoundingClientRect().top;
       container.scrollTop += top - 24;
