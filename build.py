@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Build, serve, test and measure chunker. Standard library only; Python 3.11+ (tomllib).
 
-    python build.py wheel          the py3-none-any wheel, into dist/
-    python build.py web            the static site, into site/ (incremental)
-    python build.py serve          build what is stale, then serve site/ on 127.0.0.1:8000
-    python build.py test [ARGS]    install the test tools, build, run pytest with ARGS
-    python build.py bench          the benchmarks (CPython and Node, then the browser)
+    python build.py wheel               the py3-none-any wheel, into dist/
+    python build.py web                 the static site, into site/ (incremental)
+    python build.py serve               build what is stale, then serve site/ on 127.0.0.1:8000
+    python build.py test [ARGS]         install the test tools, build, run pytest with ARGS;
+                                        with no selection in ARGS, the core suite on Python
+                                        3.10 too (when the machine has a python3.10)
+    python build.py test --core [ARGS]  the core suite alone (tests/test_core_*.py): no Node,
+                                        no Chromium, no build
+    python build.py bench               the benchmarks (CPython and Node, then the browser)
 """
 
 from __future__ import annotations
@@ -29,8 +33,16 @@ def main() -> int:
     commands.add_parser("web", help="assemble the static site in site/ (incremental)")
     serving = commands.add_parser("serve", help="build what is stale, serve site/ on 127.0.0.1")
     serving.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any)")
-    commands.add_parser(
-        "test", help="install test tools, build, run pytest (extra arguments go to pytest)"
+    testing = commands.add_parser(
+        "test", help="install test tools, build, run pytest (extra arguments go to pytest)",
+        description="Install the test tools, build the site, run pytest with the extra arguments;"
+        " with no selection among them, run the core suite on Python 3.10 too, when the"
+        " machine has one (else a NOT RUN line says so).",
+        allow_abbrev=False,  # pytest's --co is --collect-only, not --core
+    )
+    testing.add_argument(
+        "--core", action="store_true",
+        help="only the core suite (tests/test_core_*.py): no Node, no Chromium, no build",
     )
     commands.add_parser(
         "bench", help="run tests/bench/core.py, pipelines.py, browser.py and playground.py"
@@ -45,7 +57,7 @@ def main() -> int:
     elif args.command == "serve":
         serve(args.port)
     elif args.command == "test":
-        return test(extra)
+        return test(extra, core=args.core)
     elif args.command == "bench":
         return bench()
     return 0

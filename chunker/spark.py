@@ -59,9 +59,11 @@ def chunk_dataframe(
     `ancestor_headings` (hierarchical) and `block_type` (layout), null where a strategy has
     no such field.
 
-    Example:
-        >>> chunks = chunk_dataframe(spark.createDataFrame([("a", "One. Two.")], ["id", "text"]))
-        >>> chunks.select("id", "index", "start", "end").collect()  # doctest: +SKIP
+    Example (on a session `spark`)::
+
+        documents = spark.createDataFrame([("a", "# One\n\nTwo.")], ["id", "text"])
+        chunk_dataframe(documents, overlap=0).select("id", "index", "start", "end").collect()
+        # [Row(id='a', index=0, start=0, end=11)]
     """
     recipe = Recipe(strategy, options)
     schema = {field.name: field for field in df.schema.fields}

@@ -1,13 +1,17 @@
-"""Shared fixtures for the browser tests: the built site on a free port, Chromium, a recorder.
+"""The suite's pytest fixtures and hooks, and its Hypothesis profile (helpers: tests/support/).
 
+- Hypothesis: one profile for every property test, "ci" when CI=true, "dev" otherwise.
 - `site_url`: site/ (brought up to date once) served by build.py's own server
   (tools/server.py) on a free 127.0.0.1 port, with tests/pages/ at /_test/.
 - `browser`: headless Chromium through Playwright, Debian's /usr/bin/chromium when present,
   one per test module.
-- `Recorder`: every request of a page and everything it reports as an error or a warning,
-  the worker's console included (through the CDP log, `Log.entryAdded`).
+- `new_page`: fresh pages, each with a `support.recorder.Recorder` attached.
 - `chunker_page`: one page per test module with the facade loaded as `window.api`, so
   Pyodide boots once per module; `chunker_recorder` is its recorder.
+
+The core tests (tests/test_core_*.py) need none of these: build.py's modules (tools/, which
+need Python 3.11+) and Playwright are imported by the fixtures that use them, so the core
+suite runs on Python 3.10 and without Node or Chromium (`python build.py test --core`).
 
 Pages run under the site's CSP, which forbids `eval`; `page.evaluate` goes over CDP and is
 not bound by it, so tests drive pages with it (and not `wait_for_function`, which evals).
@@ -15,46 +19,41 @@ not bound by it, so tests drive pages with it (and not `wait_for_function`, whic
 
 from __future__ import annotations
 
-import json
+import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import settings
+from support.facade import BOOT_TIMEOUT_MS, LOAD_FACADE
+from support.paths import ROOT
+from support.recorder import Recorder
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # build.py's modules (tools/) are imported as a package
-from tools.chromium import chromium_options  # noqa: E402
-from tools.paths import SITE  # noqa: E402
-from tools.server import CSP, served  # noqa: E402
-from tools.site import build_web  # noqa: E402
+sys.path.insert(0, str(ROOT))  # chunker/ and build.py's modules (tools/), as from the root
 
-PAGES = ROOT / "tests" / "pages"
-FIXTURES = ROOT / "tests" / "fixtures"
-
-# Booting Pyodide takes 2-3 s alone; a loaded CI machine can take several times that.
-BOOT_TIMEOUT_MS = 120_000
-
-
-# What the test server serves: the site, and the test pages beside it.
-MOUNTS = {"/": SITE, "/_test/": PAGES}
-
-
-def serving(csp: str = CSP):
-    """Serve the site and the test pages on a free port (a context yielding the origin)."""
-    return served(MOUNTS, csp=csp)
+# No deadline: speed is measured in the benchmarks, and a loaded machine would fail an example
+# that is merely slow. CI explores fresh examples on every run like a developer's machine does,
+# with no example database to keep (its checkout is thrown away) and the seed of a failure
+# printed, so that `@reproduce_failure` replays it anywhere.
+settings.register_profile("dev", max_examples=300, deadline=None)
+settings.register_profile("ci", parent=settings.get_profile("dev"), database=None, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
     """site/, brought up to date once per session (a second or so when nothing changed)."""
+    from tools.site import build_web
+
     return build_web()
 
 
 @pytest.fixture(scope="session")
 def site_url(built_site: Path) -> Iterator[str]:
     """The origin serving the built site, e.g. `http://127.0.0.1:40123` (no trailing /)."""
+    from support.serving import serving
+
     with serving() as origin:
         yield origin
 
@@ -63,91 +62,13 @@ def site_url(built_site: Path) -> Iterator[str]:
 # it is open, and `asyncio.run()` in a later test (or another module's Playwright) would fail.
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
+    from playwright.sync_api import sync_playwright
+    from tools.chromium import chromium_options
+
+    with sync_playwright() as playwright:
         browser = playwright.chromium.launch(**chromium_options())
         yield browser
         browser.close()
-
-
-@dataclass
-class Recorder:
-    """What a page did and said: requests, failed requests, console errors and warnings,
-    uncaught errors.
-
-    Attach before navigating. The CDP log (`Log.entryAdded`) carries the browser's own
-    messages (network, security) and those of the page's workers, which is where Pyodide's
-    complaints land; the console event gives the page's own `console.error` calls.
-    """
-
-    origin: str
-    requests: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    def attach(self, page: Any) -> Recorder:
-        # On the context, so that the worker's own requests are seen too.
-        page.context.on("request", lambda request: self.requests.append(request.url))
-        page.context.on("requestfailed", self._failed)
-        page.context.on("response", self._response)
-        page.on("console", self._console)
-        page.on("pageerror", lambda error: self.errors.append(f"[pageerror] {error}"))
-        cdp = page.context.new_cdp_session(page)
-        cdp.on("Log.entryAdded", self._log_entry)
-        cdp.send("Log.enable")
-        return self
-
-    def _failed(self, request: Any) -> None:
-        self.failed.append(f"{request.url}: {request.failure}")
-
-    def _response(self, response: Any) -> None:
-        if response.status >= 400:
-            self.failed.append(f"{response.url}: HTTP {response.status}")
-
-    def _console(self, message: Any) -> None:
-        if message.type == "error":
-            self.errors.append(f"[console] {message.text}")
-        elif message.type == "warning":
-            self.warnings.append(f"[console] {message.text}")
-
-    def _log_entry(self, event: dict[str, Any]) -> None:
-        entry = event["entry"]
-        text = f"[{entry['source']}] {entry['text']} {entry.get('url', '')}".rstrip()
-        if entry["level"] == "error":
-            self.errors.append(text)
-        elif entry["level"] == "warning":
-            self.warnings.append(text)
-
-    def foreign(self) -> list[str]:
-        """Requests to any other origin than the page's own."""
-        return [url for url in self.requests if not url.startswith(self.origin + "/")]
-
-    def problems(self) -> list[str]:
-        """Everything a clean page must not show; `[]` when all is well."""
-        foreign = [f"foreign request: {url}" for url in self.foreign()]
-        return self.errors + self.warnings + self.failed + foreign
-
-
-def utf16_offset(text: str, offset: int) -> int:
-    """The JavaScript index of Python index `offset` into `text`.
-
-    Past the end too: a chunk's end offset may count the line feed the chunker adds after
-    the last line, and each astral character before it still counts twice.
-    """
-    units = len(text[:offset].encode("utf-16-le", "surrogatepass")) // 2
-    return units + max(0, offset - len(text))
-
-
-def read_reply(reply: bytes) -> tuple[list[int], str, Any]:
-    """The ints, the ASCII text and the JSON of a `chunker.bridge.handle` reply, read as
-    chunker.js reads them: two little-endian counts, that many 32-bit ints and characters of
-    ASCII, then the JSON."""
-    count, length = (int.from_bytes(reply[at : at + 4], "little") for at in (0, 4))
-    ends = range(12, 12 + 4 * count, 4)
-    ints = [int.from_bytes(reply[end - 4 : end], "little", signed=True) for end in ends]
-    text = reply[8 + 4 * count :].decode("ascii")
-    return ints, text[:length], json.loads(text[length:])
 
 
 @pytest.fixture
@@ -167,14 +88,6 @@ def new_page(browser: Any, site_url: str) -> Iterator[Any]:
     yield make
     for context in contexts:
         context.close()
-
-
-LOAD_FACADE = """async (timeoutMs) => {
-  const { loadChunker } = await import('/chunker.js');
-  const stages = [];
-  window.api = await loadChunker({ timeoutMs, onProgress: (p) => stages.push(p) });
-  return stages;
-}"""
 
 
 @pytest.fixture(scope="module")

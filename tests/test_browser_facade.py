@@ -20,7 +20,9 @@ from chunker import (
     locate_chunks,
     snippet_around,
 )
-from conftest import LOAD_FACADE, serving, utf16_offset
+from support.facade import LOAD_FACADE
+from support.offsets import utf16_offset
+from support.serving import serving
 from tools.server import CSP
 
 HANDBOOK = (

@@ -14,7 +14,8 @@ from typing import Any, Callable
 import pytest
 
 from chunker import ChunkingEngine
-from conftest import FIXTURES, utf16_offset
+from support.offsets import utf16_offset
+from support.paths import FIXTURES
 
 BATCH = 100
 

@@ -12,10 +12,12 @@ import re
 from typing import Any
 
 import pytest
-from conftest import ROOT, read_reply, utf16_offset
-from hypothesis import assume, given, settings
+from support.offsets import utf16_offset
+from support.paths import ROOT
+from support.reply import read_reply
+from hypothesis import assume, given
 from hypothesis import strategies as st
-from strategies import semantic_options, texts
+from support.strategies import semantic_options, texts
 
 from chunker import SemanticChunker
 from chunker.bridge import OPTION_NAMES, JsString, astral_positions, handle
@@ -118,7 +120,6 @@ def test_astral_positions_found_or_from_the_high_surrogates_chunker_js_notes(tex
     assert JsString.from_utf16(units).astral == tuple(expected)
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.one_of(texts, js_texts), semantic_options)
 def test_packed_chunks_unpack_to_the_chunks(text, options):
     try:
@@ -128,7 +129,10 @@ def test_packed_chunks_unpack_to_the_chunks(text, options):
     assert_unpacks_to_the_chunks(text, options)
 
 
-@pytest.mark.parametrize("text, options", EXAMPLES)
+@pytest.mark.parametrize("text, options", EXAMPLES, ids=[
+    "headings-final-newline", "headings-no-final-newline", "astral-crlf-lone-high",
+    "lone-surrogates",
+])
 def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
     assert_unpacks_to_the_chunks(text, options)
 

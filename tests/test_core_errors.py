@@ -25,115 +25,141 @@ from chunker import Turn
 
 engine = ChunkingEngine()
 
-CASES = [
-    # (call, exception, words the message must hold)
-    (lambda: SemanticChunker(target_size=0), ValueError, ["target_size", "0"]),
-    (lambda: SemanticChunker(max_size=-5), ValueError, ["max_size", "-5"]),
-    (lambda: SemanticChunker(min_size=-1), ValueError, ["min_size", "-1"]),
-    (lambda: SemanticChunker(overlap=-1), ValueError, ["overlap", "-1"]),
-    (lambda: SemanticChunker(target_size=10.5), TypeError, ["target_size", "10.5"]),
-    (lambda: SemanticChunker(target_size=True), TypeError, ["target_size", "True"]),
-    (lambda: SemanticChunker(target_size="100"), TypeError, ["target_size", "'100'"]),
-    (lambda: SemanticChunker(respect_headings="yes"), TypeError, ["respect_headings", "'yes'"]),
-    (lambda: SemanticChunker().chunk(None), TypeError, ["text", "None"]),
-    (lambda: SemanticChunker().chunk(b"bytes"), TypeError, ["text", "bytes"]),
-    (lambda: SemanticChunker().chunk("x", metadata=[1]), TypeError, ["metadata", "list", "[1]"]),
-    (lambda: chunk("x", target_size=0), ValueError, ["target_size"]),
-    (lambda: chunk("x", unknown=1), TypeError, ["unknown"]),
-    (lambda: engine.chunk(42), TypeError, ["content", "42"]),
-    (
+CASES = {
+    # what is checked: (call, exception, words the message must hold)
+    "semantic-target_size-zero":
+        (lambda: SemanticChunker(target_size=0), ValueError, ["target_size", "0"]),
+    "semantic-max_size-negative":
+        (lambda: SemanticChunker(max_size=-5), ValueError, ["max_size", "-5"]),
+    "semantic-min_size-negative":
+        (lambda: SemanticChunker(min_size=-1), ValueError, ["min_size", "-1"]),
+    "semantic-overlap-negative":
+        (lambda: SemanticChunker(overlap=-1), ValueError, ["overlap", "-1"]),
+    "semantic-target_size-float":
+        (lambda: SemanticChunker(target_size=10.5), TypeError, ["target_size", "10.5"]),
+    "semantic-target_size-bool":
+        (lambda: SemanticChunker(target_size=True), TypeError, ["target_size", "True"]),
+    "semantic-target_size-str":
+        (lambda: SemanticChunker(target_size="100"), TypeError, ["target_size", "'100'"]),
+    "semantic-respect_headings-str":
+        (lambda: SemanticChunker(respect_headings="yes"), TypeError, ["respect_headings", "'yes'"]),
+    "semantic-text-none": (lambda: SemanticChunker().chunk(None), TypeError, ["text", "None"]),
+    "semantic-text-bytes":
+        (lambda: SemanticChunker().chunk(b"bytes"), TypeError, ["text", "bytes"]),
+    "semantic-metadata-list":
+        (lambda: SemanticChunker().chunk("x", metadata=[1]), TypeError,
+         ["metadata", "list", "[1]"]),
+    "chunk-target_size-zero": (lambda: chunk("x", target_size=0), ValueError, ["target_size"]),
+    "chunk-unknown-option": (lambda: chunk("x", unknown=1), TypeError, ["unknown"]),
+    "engine-content-int": (lambda: engine.chunk(42), TypeError, ["content", "42"]),
+    "engine-strategy-unknown": (
         lambda: engine.chunk("x", strategy="recursive"),
         ValueError,
         ["'recursive'", "'fixed'", "'semantic'", "'hierarchical'", "'layout'"],
     ),
-    (lambda: engine.chunk("x", chunk_size=0), ValueError, ["chunk_size", "0"]),
-    (lambda: engine.chunk("x", chunk_size=-3), ValueError, ["chunk_size", "-3"]),
-    (lambda: engine.chunk("x", chunk_overlap=-1), ValueError, ["chunk_overlap", "-1"]),
-    (
+    "engine-chunk_size-zero":
+        (lambda: engine.chunk("x", chunk_size=0), ValueError, ["chunk_size", "0"]),
+    "engine-chunk_size-negative":
+        (lambda: engine.chunk("x", chunk_size=-3), ValueError, ["chunk_size", "-3"]),
+    "engine-chunk_overlap-negative":
+        (lambda: engine.chunk("x", chunk_overlap=-1), ValueError, ["chunk_overlap", "-1"]),
+    "engine-chunk_overlap-not-below-chunk_size": (
         lambda: engine.chunk("x", chunk_size=10, chunk_overlap=10),
         ValueError,
         ["chunk_overlap", "10", "chunk_size"],
     ),
-    (lambda: engine.chunk("x", strategy=["fixed"]), TypeError, ["strategy", "['fixed']"]),
-    (lambda: engine.chunk("x", embed_fn="not callable"), TypeError, ["embed_fn", "'not callable'"]),
-    (
+    "engine-strategy-list":
+        (lambda: engine.chunk("x", strategy=["fixed"]), TypeError, ["strategy", "['fixed']"]),
+    "engine-embed_fn-not-callable":
+        (lambda: engine.chunk("x", embed_fn="not callable"), TypeError,
+         ["embed_fn", "'not callable'"]),
+    "embed_fn-too-few-vectors": (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0]]),
         ValueError,
         ["embed_fn", "1 vectors", "2 sentences"],
     ),
-    (
+    "embed_fn-vectors-of-unequal-length": (
         lambda: engine.chunk(
             "A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], [1.0, 2.0]]
         ),
         ValueError,
         ["unequal length", "vector 1"],
     ),
-    (
+    "embed_fn-vector-of-str": (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], ["x"]]),
         TypeError,
         ["vector 1", "'x'"],
     ),
-    (
+    "embed_fn-vector-nan": (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0], [nan]]),
         ValueError,
         ["vector 1", "nan", "finite"],
     ),
-    (
+    "embed_fn-vector-inf": (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[inf]] * 2),
         ValueError,
         ["vector 0", "inf", "finite"],
     ),
-    (
+    "embed_fn-vector-empty": (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[]] * 2),
         ValueError,
         ["vector 0", "empty"],
     ),
-    (
+    "embed_fn-vector-too-large": (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[10**400]] * 2),
         ValueError,
         ["vector 0", "too large"],
     ),
-    (
+    "embed_fn-answers-none": (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: None),
         TypeError,
         ["embed_fn", "None"],
     ),
-    (lambda: chunk_turns([{"seq": 1}]), ValueError, ["turns[0]", "'text'"]),
-    (lambda: chunk_turns([{"text": "hi"}]), ValueError, ["turns[0]", "'seq'"]),
-    (
+    "turns-text-missing": (lambda: chunk_turns([{"seq": 1}]), ValueError, ["turns[0]", "'text'"]),
+    "turns-seq-missing": (lambda: chunk_turns([{"text": "hi"}]), ValueError, ["turns[0]", "'seq'"]),
+    "turns-seq-str": (
         lambda: chunk_turns([{"seq": 1, "text": "a"}, {"seq": "2", "text": "b"}]),
         TypeError,
         ["turns[1].seq", "'2'"],
     ),
-    (lambda: chunk_turns([{"seq": 1, "text": 5}]), TypeError, ["turns[0].text", "5"]),
-    (
+    "turns-text-int":
+        (lambda: chunk_turns([{"seq": 1, "text": 5}]), TypeError, ["turns[0].text", "5"]),
+    "turns-startMs-str": (
         lambda: chunk_turns([{"seq": 1, "text": "a", "startMs": "soon"}]),
         TypeError,
         ["turns[0].startMs", "'soon'"],
     ),
-    (
+    "turns-endMs-nan": (
         lambda: chunk_turns([{"seq": 1, "text": "a", "endMs": float("nan")}]),
         ValueError,
         ["turns[0].endMs", "finite", "nan"],
     ),
-    (lambda: Turn(seq=1, text="a", start_ms=float("inf")), ValueError, ["Turn.start_ms", "inf"]),
-    (lambda: chunk_turns(["hello"]), TypeError, ["turns[0]", "str", "'hello'"]),
-    (lambda: chunk_turns("hello"), TypeError, ["turns", "str"]),
-    (lambda: Turn(seq="1", text="a"), TypeError, ["Turn.seq", "'1'"]),
-    (lambda: Turn(seq=1, text="a", end_ms="late"), TypeError, ["Turn.end_ms", "'late'"]),
-    (lambda: chunk_turns([], max_chars=0), ValueError, ["max_chars", "0"]),
-    (lambda: chunk_turns([], overlap_turns=-1), ValueError, ["overlap_turns", "-1"]),
-    (lambda: lexical_tokens(None), TypeError, ["text", "None"]),
-    (lambda: snippet_around("text", "refund"), TypeError, ["words", "str"]),
-    (lambda: snippet_around("text", b"re"), TypeError, ["words", "bytes", "b're'"]),
-    (lambda: locate_chunks("text", "te"), TypeError, ["contents", "str", "'te'"]),
-    (lambda: snippet_around("text", [3]), TypeError, ["words[0]", "3"]),
-    (lambda: snippet_around("text", ["a"], before=-1), ValueError, ["before", "-1"]),
-    (lambda: snippet_around("text", ["a"], after=1.5), TypeError, ["after", "1.5"]),
-]
+    "Turn-start_ms-inf":
+        (lambda: Turn(seq=1, text="a", start_ms=float("inf")), ValueError,
+         ["Turn.start_ms", "inf"]),
+    "turns-item-str": (lambda: chunk_turns(["hello"]), TypeError, ["turns[0]", "str", "'hello'"]),
+    "turns-str": (lambda: chunk_turns("hello"), TypeError, ["turns", "str"]),
+    "Turn-seq-str": (lambda: Turn(seq="1", text="a"), TypeError, ["Turn.seq", "'1'"]),
+    "Turn-end_ms-str":
+        (lambda: Turn(seq=1, text="a", end_ms="late"), TypeError, ["Turn.end_ms", "'late'"]),
+    "turns-max_chars-zero": (lambda: chunk_turns([], max_chars=0), ValueError, ["max_chars", "0"]),
+    "turns-overlap_turns-negative":
+        (lambda: chunk_turns([], overlap_turns=-1), ValueError, ["overlap_turns", "-1"]),
+    "lexical_tokens-text-none": (lambda: lexical_tokens(None), TypeError, ["text", "None"]),
+    "snippet-words-str": (lambda: snippet_around("text", "refund"), TypeError, ["words", "str"]),
+    "snippet-words-bytes":
+        (lambda: snippet_around("text", b"re"), TypeError, ["words", "bytes", "b're'"]),
+    "locate_chunks-contents-str":
+        (lambda: locate_chunks("text", "te"), TypeError, ["contents", "str", "'te'"]),
+    "snippet-words-item-int": (lambda: snippet_around("text", [3]), TypeError, ["words[0]", "3"]),
+    "snippet-before-negative":
+        (lambda: snippet_around("text", ["a"], before=-1), ValueError, ["before", "-1"]),
+    "snippet-after-float":
+        (lambda: snippet_around("text", ["a"], after=1.5), TypeError, ["after", "1.5"]),
+}
 
 
-@pytest.mark.parametrize(("call", "error", "words"), CASES, ids=[str(i) for i in range(len(CASES))])
+@pytest.mark.parametrize(("call", "error", "words"), CASES.values(), ids=list(CASES))
 def test_bad_input_names_argument_and_value(call, error, words):
     with pytest.raises(error) as raised:
         call()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from fixture_cases import (
+from support.fixture_cases import (
     SNIPPET_OPTIONS,
     TURN_OPTIONS,
     engine_answer,

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import unicodedata
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import documents, engine_options, semantic_options, texts, turns
+from support.invariants import is_subsequence, visible
+from support.strategies import documents, engine_options, semantic_options, texts, turns
 
 from chunker import (
     ChunkingEngine,
@@ -20,20 +21,6 @@ from chunker import (
 )
 from chunker.lexical import word_re
 from chunker.whitespace import JS_WHITESPACE, is_blank
-
-settings.register_profile("core", max_examples=300, deadline=None)
-settings.load_profile("core")
-
-
-def visible(text: str, drop: str = "") -> str:
-    """The characters of `text` that no chunker may lose: all but white space (and `drop`)."""
-    return "".join(ch for ch in text if ch not in JS_WHITESPACE and ch not in drop)
-
-
-def is_subsequence(needle: str, haystack: str) -> bool:
-    rest = iter(haystack)
-    return all(ch in rest for ch in needle)
-
 
 def round_trips(records) -> bool:
     dicts = [r.to_dict() for r in records]

@@ -17,7 +17,7 @@ from chunker.locate import _find_spaced
 from chunker.semantic_chunker import split_sentences
 from chunker.structure import fence_lines, heading_lines
 from chunker.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
-from strategies import texts
+from support.strategies import texts
 
 # The sentence break as the spec states it: the white space after `.`, `!` or `?`.
 PLAIN_SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fixture_cases import ENGINE_OPTIONS, lookup_embed_fn, params, snake
-from test_core_properties import is_subsequence, visible
+from support.fixture_cases import ENGINE_OPTIONS, lookup_embed_fn, params, snake
+from support.invariants import is_subsequence, visible
 
 import pytest
 

@@ -73,6 +73,7 @@ def test_repeated_turns_is_the_last_field_and_defaults_to_none_repeated():
         (1.0, TypeError, ["repeated_turns", "1.0"]),
         (True, TypeError, ["repeated_turns", "True"]),
     ],
+    ids=["negative", "no-new-turn-left", "float", "bool"],
 )
 def test_repeated_turns_is_checked_when_a_passage_is_made(repeated, error, words):
     spans = (TurnSpan(1, None, 0, 1), TurnSpan(2, None, 2, 3))

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from fixture_cases import (
+from support.fixture_cases import (
     ENGINE_OPTIONS,
     FIXTURES,
     engine_answer,

@@ -84,6 +84,12 @@ def test_spark_gives_exactly_the_rows_chunk_many_gives(documents, strategy, opti
     assert got == expected
 
 
+def test_the_docstrings_example(spark):
+    documents = spark.createDataFrame([("a", "# One\n\nTwo.")], ["id", "text"])
+    rows = chunk_dataframe(documents, overlap=0).select("id", "index", "start", "end").collect()
+    assert [tuple(row) for row in rows] == [("a", 0, 0, 11)]
+
+
 def test_spark_columns_types_and_named_columns(spark):
     frame = spark.createDataFrame(
         [(7, "# Title\n\nBody text."), (8, None)],

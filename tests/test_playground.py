@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from playground_support import (
+from support.playground import (
     ARTIFACTS,
     ROOT,
     open_playground,

@@ -13,8 +13,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, utf16_offset
-from playground_support import open_playground, runs, settled
+from support.offsets import utf16_offset
+from support.paths import FIXTURES
+from support.playground import open_playground, runs, settled
 
 from chunker import chunk_turns
 
@@ -119,7 +120,8 @@ def expected_rows(turns: list[dict[str, Any]], max_chars: int, overlap: int) -> 
 
 
 @pytest.mark.parametrize("options", [{"maxChars": 40}, {"maxChars": 60, "overlapTurns": 2},
-                                     {"maxChars": 1, "overlapTurns": 3}, {}])
+                                     {"maxChars": 1, "overlapTurns": 3}, {}],
+                         ids=["maxChars-40", "overlapTurns-2", "maxChars-1", "defaults"])
 def test_chunk_turns_spans_adds_repeated_turns(page, options):
     python = {"max_chars": options.get("maxChars", 1200),
               "overlap_turns": options.get("overlapTurns", 1)}

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixture_cases import FIXTURES, TURN_OPTIONS, snake
+from support.fixture_cases import FIXTURES, TURN_OPTIONS, snake
 
 from chunker import chunk_turns
 
@@ -73,7 +73,7 @@ def test_checked_in_fixtures_equal_a_fresh_run_of_the_reference(tmp_path: Path):
     assert fresh == (FIXTURES / "chunk_turns.json").read_bytes(), "regenerate chunk_turns.json"
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(4), ids=lambda seed: f"seed-{seed}")
 def test_python_answers_as_the_reference_on_random_transcripts(seed: int):
     rng = random.Random(f"turns-{seed}")
     cases = [random_case(rng) for _ in range(500)]

@@ -20,7 +20,8 @@ import pytest
 
 import chunker
 from chunker.bridge import handle
-from conftest import ROOT, read_reply
+from support.paths import ROOT
+from support.reply import read_reply
 from tools.paths import CACHE, NODE_MODULES
 from tools.site import MICROPIP_WHEEL, PYODIDE_LOCK, PYODIDE_STDLIB
 from tools.wheel import build_page_wheel, build_wheel

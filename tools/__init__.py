@@ -5,6 +5,7 @@
 - `site`: the static site in site/ (Pyodide, micropip, the wheel, compiled to bytecode);
 - `server`: the site served with exact MIME types and a strict CSP;
 - `chromium`: how the tests and benchmarks launch Chromium;
-- `testing`: the test tools installed, then pytest;
+- `testing`: the test tools installed, then pytest (the core suite alone with `--core`);
+- `oldest_python`: the oldest Python `requires-python` promises, with a venv for the core;
 - `bench`: the benchmarks.
 """

@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(TESTS))
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunker/ and support/
 
-from playground_support import ROOT, open_playground, runs, settled  # noqa: E402
+from support.playground import ROOT, open_playground, runs, settled  # noqa: E402
 
 from tools.chromium import chromium_options  # noqa: E402
 from tools.paths import SITE  # noqa: E402

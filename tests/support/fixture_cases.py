@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from chunker import ChunkingEngine, SemanticChunker
 from chunker.bridge import OPTION_NAMES
 
-FIXTURES = Path(__file__).parent / "fixtures"
+from .paths import FIXTURES
 
 # The original's option names and ours: the bridge's one table, so a wrong name in it fails
 # the fixtures of the original here too.

@@ -1,5 +1,5 @@
 """What the playground's browser tests (and its benchmark) need beyond tests/conftest.py's
-fixtures (the site served, Chromium, `Recorder`): opening the playground and waiting for it.
+fixtures (the site served, Chromium): opening the playground and waiting for it.
 
 The page runs under the site's strict CSP, which forbids `eval`: Playwright's
 `wait_for_function` polls by evaluating a string in the page and is refused, so waits here
@@ -11,7 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from conftest import ROOT, Recorder
+from .paths import ROOT
+from .recorder import Recorder
 
 ARTIFACTS = ROOT / "test-artifacts"
 

@@ -1,0 +1,14 @@
+"""Loading the JavaScript facade (web/chunker.js) into a page as `window.api`."""
+
+from __future__ import annotations
+
+# Booting Pyodide takes 2-3 s alone; a loaded CI machine can take several times that.
+BOOT_TIMEOUT_MS = 120_000
+
+# Evaluated with BOOT_TIMEOUT_MS; answers the progress stages the facade reported.
+LOAD_FACADE = """async (timeoutMs) => {
+  const { loadChunker } = await import('/chunker.js');
+  const stages = [];
+  window.api = await loadChunker({ timeoutMs, onProgress: (p) => stages.push(p) });
+  return stages;
+}"""

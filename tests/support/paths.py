@@ -1,0 +1,10 @@
+"""The repository's folders, as the tests name them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests"
+FIXTURES = TESTS / "fixtures"
+PAGES = TESTS / "pages"
