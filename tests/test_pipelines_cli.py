@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
-from conftest import ROOT
+from support.paths import ROOT
 
 DOCUMENT = (
     "# Refunds 😀\r\n\r\nRefunds go back to the card. Refunds take days.\r\n\r\n"

@@ -15,7 +15,7 @@ from pyspark.sql import types as T
 from chunker import chunk_many
 from chunker.recipe import FIELDS, fields
 from chunker.spark import chunk_dataframe
-from conftest import ROOT
+from support.paths import ROOT
 
 DOCUMENT_COUNT = 2_400
 
