@@ -1,10 +1,11 @@
 """`locate_chunks`: where each of a list of chunk texts sits in the document they came from.
 
-`ChunkingEngine` answers contents without offsets, as the original does; a page that colours
-them in place needs their spans. Contents are found in order, each at or after the start of
-the one before (windows overlap; where none is found there, from the start, as a `fixed`
-window can step back past the one before), first verbatim, then with any run of white space
-standing for any other (the `semantic` strategy joins sentences with one space).
+Our own chunkers need none of this: every `Chunk` and `DocumentChunk` carries its `span`,
+taken where it was cut. This serves chunks from elsewhere (another splitter, a store of
+chunks saved without offsets) that a user wants to place in the text. Contents are found in
+order, each at or after the start of the one before (windows overlap; where none is found
+there, from the start), first verbatim, then with any run of white space standing for any
+other (a splitter may join sentences with one space).
 """
 
 from __future__ import annotations

@@ -10,8 +10,7 @@ some 5 ms each as Pyodide starts, so a page pays only for the records of what it
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
 __all__ = [
@@ -41,9 +40,16 @@ class Chunk:
     """The structure or split that ended the chunk."""
     metadata: Mapping[str, Any] | None = None
     """The mapping passed to `chunk()`, the same object on every chunk."""
+    span: tuple[int, int] = field(default=(0, 0), compare=False)
+    """`(start, end)`: the range of the input holding the chunk's own text, without the white
+    space at its ends (see the README, "Spans"). Not compared, as `to_dict()` leaves it out."""
+    overlap_span: tuple[int, int] | None = field(default=None, compare=False)
+    """The range of the input the overlap came from, ending where the own span of the chunk
+    before ends; None for the first chunk, `overlap=0`, or an overlap of white space alone."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the original's JSON shape: `startOffset`, `endOffset`, `boundaryType`."""
+    def to_dict(self, *, spans: bool = False) -> dict[str, Any]:
+        """Return the original's JSON shape: `startOffset`, `endOffset`, `boundaryType`; with
+        `spans`, also `span` and `overlapSpan` as `{"start": s, "end": e}` (or None)."""
         out: dict[str, Any] = {
             "text": self.text,
             "index": self.index,
@@ -53,6 +59,9 @@ class Chunk:
         }
         if self.metadata is not None:
             out["metadata"] = dict(self.metadata)  # any Mapping given; JSON takes dicts
+        if spans:
+            out["span"] = span_dict(self.span)
+            out["overlapSpan"] = None if self.overlap_span is None else span_dict(self.overlap_span)
         return out
 
 
@@ -68,34 +77,55 @@ class DocumentChunk:
     """The heading of the section it came from (`hierarchical` only)."""
     metadata: Mapping[str, Any] | None = None
     """`headingLevel`/`ancestorHeadings` (`hierarchical`) or `type` (`layout`) when set."""
+    span: tuple[int, int] = field(default=(0, 0), compare=False)
+    """`(start, end)`: the range of the input `content` came from (for `hierarchical`, the
+    section's body), without the white space at its ends. Not compared, as in `to_dict()`."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the original's JSON shape, without the keys the original leaves unset."""
+    def to_dict(self, *, spans: bool = False) -> dict[str, Any]:
+        """Return the original's JSON shape, without the keys the original leaves unset; with
+        `spans`, also `span` as `{"start": s, "end": e}`."""
         out: dict[str, Any] = {"content": self.content, "index": self.index}
         if self.heading is not None:
             out["heading"] = self.heading
         if self.metadata is not None:
             out["metadata"] = dict(self.metadata)
+        if spans:
+            out["span"] = span_dict(self.span)
         return out
+
+
+def span_dict(span: tuple[int, int]) -> dict[str, int]:
+    """A span in JSON: `{"start": s, "end": e}`."""
+    return {"start": span[0], "end": span[1]}
 
 
 # Chunkers make tens of thousands of records from a large text, and a frozen dataclass's
 # `__init__` sets each field through `object.__setattr__`, which then dominates. A draft is a
 # plain twin with the same slots in the same order: a hot loop fills one with ordinary
 # attribute stores, then assigns `__class__`, which turns it into the frozen record in place
-# (Python allows it because the layouts are the same). About a third of the cost of `__init__`.
+# (Python allows it because the layouts are the same). tests/bench/core.py measures the
+# chunkers that use them.
 
 
 class ChunkDraft:
     """A `Chunk` being built; `draft.__class__ = Chunk` makes it one."""
 
-    __slots__ = ("text", "index", "start_offset", "end_offset", "boundary_type", "metadata")
+    __slots__ = (
+        "text",
+        "index",
+        "start_offset",
+        "end_offset",
+        "boundary_type",
+        "metadata",
+        "span",
+        "overlap_span",
+    )
 
 
 class DocumentChunkDraft:
     """A `DocumentChunk` being built; `draft.__class__ = DocumentChunk` makes it one."""
 
-    __slots__ = ("content", "index", "heading", "metadata")
+    __slots__ = ("content", "index", "heading", "metadata", "span")
 
 
 def _check_twins(record: type, draft: type) -> None:
@@ -106,14 +136,3 @@ def _check_twins(record: type, draft: type) -> None:
 
 _check_twins(Chunk, ChunkDraft)
 _check_twins(DocumentChunk, DocumentChunkDraft)
-
-# The records that moved beside their functions, for code that imports them from here
-# (`from chunker.records import Passage`) and for records pickled before the move.
-_MOVED = ("Passage", "TurnSpan", "Snippet")
-
-
-def __getattr__(name: str) -> Any:
-    """A moved record, from the package, which knows where each name lives."""
-    if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(__package__), name)

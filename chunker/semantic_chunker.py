@@ -16,13 +16,13 @@ answer from.
 from __future__ import annotations
 
 import re
-from itertools import chain
 from typing import Any, Callable, Mapping
 
 from .records import BoundaryType, Chunk, ChunkDraft
+from .sourcemap import Source, after, joined, to_input
 from .structure import Segment, split_by_structure
 from .validation import require_bool, require_int, require_text
-from .whitespace import JS_WHITESPACE, WS_CLASS, is_blank, js_trim
+from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
 
 __all__ = ["SemanticChunker"]
 
@@ -46,10 +46,6 @@ _OPTIONS = (
     "preserve_code_blocks",
     "respect_headings",
 )
-
-# After the last segment: a heading, which joins nothing and is never built.
-_END: tuple[Segment] = ("", -1, "heading"),
-
 
 class SemanticChunker:
     """Cut text at its natural boundaries into chunks of about `target_size` characters.
@@ -132,68 +128,81 @@ class SemanticChunker:
             return []
         max_size = self.max_size
         segments: list[Segment] = []
-        append = segments.append
         structure = split_by_structure(
             text, self.target_size, self.preserve_code_blocks, self.respect_headings
         )
         for segment in structure:
             if len(segment[0]) <= max_size:
-                append(segment)
+                segments.append(segment)
             else:
-                segments += self._split_oversized(segment[0], segment[1])
+                segments += self._split_oversized(segment[0], segment[1], segment[5])
         return self._build(segments, metadata)
 
-    def _split_oversized(self, text: str, offset: int) -> list[Segment]:
+    def _split_oversized(self, text: str, offset: int, source: Source) -> list[Segment]:
         """Step 2: split at blank lines, falling back to sentences for what is still long."""
-        paragraphs = PARAGRAPH_BREAK_RE.split(text)
+        paragraphs, starts = split_paragraphs(text)
         if len(paragraphs) == 1:
-            return self._split_sentences(text, offset)
-        return self._pack(paragraphs, "\n\n", offset, "paragraph", self._split_sentences)
+            return self._split_sentences(text, offset, source)
+        return self._pack(
+            paragraphs, starts, "\n\n", offset, source, "paragraph", self._split_sentences
+        )
 
-    def _split_sentences(self, text: str, offset: int) -> list[Segment]:
+    def _split_sentences(self, text: str, offset: int, source: Source) -> list[Segment]:
         """Step 2, second level: split at sentence ends, falling back to fixed sizes."""
-        sentences = split_sentences(text)
+        sentences, starts = split_sentences_with_starts(text)
         if len(sentences) == 1:
-            return self._split_fixed(text, offset)
-        return self._pack(sentences, " ", offset, "sentence", self._split_fixed)
+            return self._split_fixed(text, offset, source)
+        return self._pack(sentences, starts, " ", offset, source, "sentence", self._split_fixed)
 
     def _pack(
         self,
         pieces: list[str],
+        starts: list[int],
         joiner: str,
         offset: int,
+        source: Source,
         boundary: BoundaryType,
-        split_further: Callable[[str, int], list[Segment]],
+        split_further: Callable[[str, int, Source], list[Segment]],
     ) -> list[Segment]:
         """Gather pieces up to `target_size`; a gathered part over `max_size` is split further.
 
-        Offsets assume each break was exactly `joiner`, as the original's do.
+        `starts` are where the pieces are in the text they came from, whose characters stand in
+        the input where `source` says. Offsets assume each break was exactly `joiner`, as the
+        original's do.
         """
         results: list[Segment] = []
 
-        def flush(gathered: str, at: int) -> None:
-            if len(gathered) > self.max_size:
-                results.extend(split_further(gathered, at))
+        def flush(gathered: str, at: int, first: int, stop: int) -> None:
+            # `gathered` joins pieces[first:stop].
+            if stop - first == 1:
+                gathered_source = after(source, starts[first])
             else:
-                results.append((gathered, at, boundary))
+                sources = [after(source, starts[k]) for k in range(first, stop)]
+                lengths = [len(pieces[k]) for k in range(first, stop)]
+                gathered_source = joined(sources, lengths, len(joiner))
+            if len(gathered) > self.max_size:
+                results.extend(split_further(gathered, at, gathered_source))
+            else:
+                results.append(_segment(gathered, at, boundary, gathered_source))
 
         gathered = ""
         gathered_at = offset
+        first = 0  # the first piece gathered
         running = offset
-        for piece in pieces:
+        for number, piece in enumerate(pieces):
             if gathered and len(gathered) + len(piece) + len(joiner) > self.target_size:
-                flush(gathered, gathered_at)
-                gathered, gathered_at = piece, running
+                flush(gathered, gathered_at, first, number)
+                gathered, gathered_at, first = piece, running, number
             elif gathered:
                 gathered += joiner + piece
             else:
-                gathered, gathered_at = piece, running
+                gathered, gathered_at, first = piece, running, number
             running += len(piece) + len(joiner)
         if not is_blank(gathered):
-            flush(gathered, gathered_at)
+            flush(gathered, gathered_at, first, len(pieces))
         return results
 
-    def _split_fixed(self, text: str, offset: int) -> list[Segment]:
+    def _split_fixed(self, text: str, offset: int, source: Source) -> list[Segment]:
         """Step 2, last level: every `target_size` characters, back to a space if one is near."""
         results: list[Segment] = []
         position = 0
@@ -205,50 +214,134 @@ class SemanticChunker:
                 space = text.rfind(" ", position + self.min_size + 1, end + 1)
                 if space != -1:
                     end = space
-            part = js_trim(text[position:end])
-            if part:
-                results.append((part, offset + position, "fixed"))
-            position = SPACES_RE.match(text, end).end()
+            part = tight_span(text, position, end)  # the part, trimmed
+            if part is not None:
+                part_start, part_end = part
+                if source.__class__ is int:
+                    span_start, span_end = source + part_start, source + part_end
+                else:
+                    span_start = to_input(source, part_start)
+                    span_end = to_input(source, part_end - 1) + 1
+                segment = (
+                    text[part_start:part_end],
+                    offset + position,
+                    "fixed",
+                    span_start,
+                    span_end,
+                    after(source, part_start),
+                )
+                results.append(segment)  # type: ignore[arg-type]
+            position = SPACES_RE.match(text, end).end()  # type: ignore[union-attr]
         return results
 
     def _build(self, segments: list[Segment], metadata: Mapping[str, Any] | None) -> list[Chunk]:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
         before, then make each segment a chunk that starts with the end of the one before."""
-        min_size, overlap, whitespace = self.min_size, self.overlap, JS_WHITESPACE
+        min_size, overlap = self.min_size, self.overlap
         chunks: list[Chunk] = []
-        append = chunks.append
         previous = ""  # the own text of the chunk before
-        own, own_at, own_boundary = "", 0, "paragraph"  # the segment becoming a chunk
-        joined: list[str] = []  # its texts while short segments join it, to join once
-        # The heading after the end closes the last chunk as any heading would.
-        for text, offset, boundary in chain(segments, _END):
-            if (
-                own
-                and boundary != "heading"
-                and boundary != "code-block"
-                and (len(text) < min_size or len(text.strip(whitespace)) < min_size)
-            ):
-                if not joined:
-                    joined.append(own)
-                joined += ("\n\n", text)
-                continue
-            if own:
-                if joined:
-                    own = "".join(joined)
-                    joined.clear()
-                # A draft, not Chunk(...): this runs once per chunk (see records.py).
-                chunk = ChunkDraft()
-                chunk.text = previous[-overlap:] + own if overlap else own
-                chunk.index = len(chunks)
-                chunk.start_offset = own_at
-                chunk.end_offset = own_at + len(own)
-                chunk.boundary_type = own_boundary
-                chunk.metadata = metadata
-                chunk.__class__ = Chunk
-                append(chunk)  # type: ignore[arg-type]
-                previous = own
-            own, own_at, own_boundary = text, offset, boundary
+        previous_start = 0  # where its segments start in `segments`
+        start = 0  # where the segments of the chunk being gathered start
+        # The last segment of the chunk before: its text, its span's end and its source.
+        last_text, last_end, last_source = "", 0, 0  # type: tuple[str, int, Source]
+        count = len(segments)
+        for stop in range(1, count + 1):
+            if stop < count:
+                text, boundary = segments[stop][0], segments[stop][2]
+                if (
+                    boundary != "heading"
+                    and boundary != "code-block"
+                    and (len(text) < min_size or len(text.strip(JS_WHITESPACE)) < min_size)
+                ):
+                    continue  # it joins the chunk being gathered
+            # segments[start:stop] make a chunk.
+            own, offset, boundary, span_start, span_end, source = segments[start]
+            if stop - start == 1:
+                span = span_start, span_end
+            else:
+                group = segments[start:stop]
+                own = "\n\n".join([segment[0] for segment in group])
+                span = _hull(group)
+            # A draft, not Chunk(...): this runs once per chunk (see records.py).
+            chunk = ChunkDraft()
+            if overlap and previous:
+                lead = previous[-overlap:]
+                chunk.text = lead + own
+                at = len(last_text) - len(lead)  # where the overlap starts in the last segment
+                if at >= 0 and last_source.__class__ is int:
+                    # Most overlaps: in the last segment, one slice of the input; placed here
+                    # without a call (tests/bench/core.py, SemanticChunker).
+                    if last_text[at] in JS_WHITESPACE:
+                        found = TEXT_RE.search(last_text, at)
+                        at = -1 if found is None else found.start()
+                    chunk.overlap_span = None if at < 0 else (last_source + at, last_end)
+                else:
+                    previous_group = segments[previous_start:start]
+                    chunk.overlap_span = _overlap_span(previous, previous_group, len(lead))
+            else:
+                chunk.text = own
+                chunk.overlap_span = None
+            chunk.index = len(chunks)
+            chunk.start_offset = offset
+            chunk.end_offset = offset + len(own)
+            chunk.boundary_type = boundary
+            chunk.metadata = metadata
+            chunk.span = span
+            chunk.__class__ = Chunk
+            chunks.append(chunk)  # type: ignore[arg-type]
+            previous, previous_start = own, start
+            if stop - start == 1:
+                last_text, last_end, last_source = own, span_end, source
+            else:
+                last_text, _, _, _, last_end, last_source = segments[stop - 1]
+            start = stop
         return chunks
+
+
+def _segment(text: str, offset: int, boundary: BoundaryType, source: Source) -> Segment:
+    """A segment of `text`, its span taken from `source`."""
+    part = tight_span(text, 0, len(text))
+    if part is None:
+        at = to_input(source, 0)
+        return text, offset, boundary, at, at, source
+    start = to_input(source, part[0])
+    return text, offset, boundary, start, to_input(source, part[1] - 1) + 1, source
+
+
+def _hull(group: list[Segment]) -> tuple[int, int]:
+    """The span of segments joined into one chunk: from the first text to the last.
+
+    Segments of white space alone hold no text; a segment the original repeats after a code
+    block left open lies before the block, so the hull takes the least start and most end.
+    """
+    spans = [(segment[3], segment[4]) for segment in group if segment[3] != segment[4]]
+    if not spans:
+        return group[0][3], group[0][4]
+    return min(start for start, _ in spans), max(end for _, end in spans)
+
+
+def _overlap_span(own: str, group: list[Segment], length: int) -> tuple[int, int] | None:
+    """Where the last `length` characters of `own` (the segments of `group` joined with a blank
+    line) came from, without their white space; None when they hold white space alone."""
+    found = TEXT_RE.search(own, len(own) - length)
+    if found is None:
+        return None
+    at = found.start()
+    if len(group) == 1:
+        return to_input(group[0][5], at), group[0][4]
+    segment_at = len(own)  # where each segment starts in `own`, from the last
+    for number in range(len(group) - 1, -1, -1):
+        segment = group[number]
+        segment_at -= len(segment[0])
+        if segment_at <= at:
+            break
+        segment_at -= 2  # the blank line that joined it
+    start = to_input(segment[5], at - segment_at)
+    # The overlap ends at the end of the last text: that of its last segment holding any.
+    for later in reversed(group[number:]):
+        if later[3] != later[4]:
+            return start, later[4]
+    raise AssertionError("an overlap with text has a segment holding it")  # pragma: no cover
 
 
 def _remake(cls: type[SemanticChunker], options: dict[str, Any]) -> SemanticChunker:
@@ -258,6 +351,25 @@ def _remake(cls: type[SemanticChunker], options: dict[str, Any]) -> SemanticChun
     return chunker
 
 
+def split_paragraphs(text: str) -> tuple[list[str], list[int]]:
+    """`text` cut at its blank lines, which are dropped, and where each paragraph starts.
+
+    Example:
+        >>> split_paragraphs("a\\n\\nb\\n \\n\\nc")
+        (['a', 'b', 'c'], [0, 3, 8])
+    """
+    paragraphs: list[str] = []
+    starts: list[int] = []
+    start = 0
+    for found in PARAGRAPH_BREAK_RE.finditer(text):
+        paragraphs.append(text[start : found.start()])
+        starts.append(start)
+        start = found.end()
+    paragraphs.append(text[start:])
+    starts.append(start)
+    return paragraphs, starts
+
+
 def split_sentences(text: str) -> list[str]:
     """`text` cut at the white space after each `.`, `!` and `?`, which is dropped.
 
@@ -265,15 +377,27 @@ def split_sentences(text: str) -> list[str]:
         >>> split_sentences("Hi. Who? Me!  Yes")
         ['Hi.', 'Who?', 'Me!', 'Yes']
     """
+    return split_sentences_with_starts(text)[0]
+
+
+def split_sentences_with_starts(text: str) -> tuple[list[str], list[int]]:
+    """`split_sentences(text)`, and where each sentence starts.
+
+    Example:
+        >>> split_sentences_with_starts("Hi. Who? Me!  Yes")
+        (['Hi.', 'Who?', 'Me!', 'Yes'], [0, 4, 9, 14])
+    """
     # A pattern that starts with one literal character lets `re` jump between its
-    # occurrences; one that starts with a class such as [.!?] tests every character, which
-    # cost ten times more. So search a copy in which `!` and `?` read as `.`.
+    # occurrences; one that starts with a class such as [.!?] tests every character. So
+    # search a copy in which `!` and `?` read as `.` (tests/bench/core.py, no white space).
     marked = text.replace("!", ".").replace("?", ".")
     sentences: list[str] = []
-    append = sentences.append
+    starts: list[int] = []
     start = 0
     for end in SENTENCE_END_RE.finditer(marked):
-        append(text[start : end.start() + 1])
+        sentences.append(text[start : end.start() + 1])
+        starts.append(start)
         start = end.end()
-    append(text[start:])
-    return sentences
+    sentences.append(text[start:])
+    starts.append(start)
+    return sentences, starts

@@ -13,7 +13,8 @@ The rules, as the original applies them to each line in turn:
 - every other line joins the gathering segment.
 
 A segment is a run of whole lines, each with its line feed, so it is a slice of the text
-(the last one with a line feed added). Only the lines that can change anything are visited:
+(the last one with a line feed added); its span, the slice without the white space at its
+ends, is taken as it is cut. Only the lines that can change anything are visited:
 fences, headings, and the first blank line at or past `target_size` characters into a
 segment. Fences and headings are listed first, each with one `str.find` pass for its mark
 ("```", a line feed then "#") that checks only the lines found; then a walk over the two
@@ -27,12 +28,15 @@ import sys
 from typing import Tuple
 
 from .records import BoundaryType
-from .whitespace import TEXT_RE, WS_CLASS
+from .sourcemap import Source
+from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WS_CLASS
 
 __all__ = ["Segment", "split_by_structure"]
 
-# A piece of the input on its way to becoming a chunk: its text, where it starts, its type.
-Segment = Tuple[str, int, BoundaryType]
+# A piece of the input on its way to becoming a chunk: its text; where it starts by the
+# original's count (its offset); its type; its span's start and end (equal, at the start of
+# its white space, when it holds white space alone); where its characters are in the input.
+Segment = Tuple[str, int, BoundaryType, int, int, Source]
 
 _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 
@@ -49,20 +53,20 @@ BLANK_LINE_RE = re.compile(rf"\n[{_WS_IN_LINE}]*(?=\n|\Z)")
 NOT_FOUND = sys.maxsize
 
 # Each `str.find` or pattern call costs about as much as a dozen Python steps, so the lines
-# that matter are listed in one pass each, and the walk over them calls as little as it can.
+# that matter are listed in one pass each, and the walk over them calls as little as it can
+# (tests/bench/core.py measures it, on Markdown and on a megabyte of blank lines).
 
 
 def heading_lines(text: str) -> list[int]:
     """Where each heading line starts, in order (inside code blocks too)."""
     match, find, starts = HEADING_START_RE.match, text.find, text.startswith
     found = [0] if match(text) else []
-    append = found.append
     mark = find("\n#")
     while mark >= 0:
         mark += 1
         # Most headings have a space after their marks, which startswith sees for less.
         if starts(SPACED_HEADINGS, mark) or match(text, mark):
-            append(mark)
+            found.append(mark)
         mark = find("\n#", mark)
     return found
 
@@ -71,16 +75,15 @@ def fence_lines(text: str) -> list[int]:
     """Where each fence line starts, in order: the lines open and close code blocks in turn."""
     find, rfind, indent = text.find, text.rfind, FENCE_INDENT_RE.fullmatch
     found: list[int] = []
-    append = found.append
     ticks = find("```")
     while ticks >= 0:
         after = ticks + 3  # where to look for the next
         if ticks == 0 or text[ticks - 1] == "\n":
-            append(ticks)
+            found.append(ticks)
         else:
             line_start = rfind("\n", 0, ticks) + 1
             if indent(text, line_start, ticks):
-                append(line_start)
+                found.append(line_start)
             else:
                 # Backticks after other text on their line (inline code) open nothing, nor
                 # do any more on that line: go on from the next, so no line is read twice.
@@ -97,11 +100,24 @@ def split_by_structure(
     """Cut `text` into segments at fences, headings and blank lines, as the module says."""
     length = len(text)
     segments: list[Segment] = []
-    append = segments.append
 
     def first_text(at: int) -> int:
         found = TEXT_RE.search(text, at)
         return found.start() if found else NOT_FOUND
+
+    def add(start: int, stop: int, boundary: BoundaryType, text_at: int, added: str = "") -> None:
+        # The segment text[start:stop] + added, whose first text is at text_at. Most end
+        # with a line feed or a blank line after their text: a look at the last characters
+        # finds their span's end for less than the pattern, which walks back over longer
+        # white space (tests/bench/core.py, SemanticChunker).
+        end = stop
+        if text[end - 1] in JS_WHITESPACE:
+            end -= 1
+            if text[end - 1] in JS_WHITESPACE:
+                end -= 1
+                if text[end - 1] in JS_WHITESPACE:
+                    end = LAST_TEXT_RE.match(text, text_at, end).end()  # type: ignore[union-attr]
+        segments.append((text[start:stop] + added, start, boundary, text_at, end, start))
 
     # Fences pair up in order, whatever stands between them: each opens a block that the next
     # closes. Headings inside a block (comments in shell code) are skipped as it closes.
@@ -126,7 +142,7 @@ def split_by_structure(
                 at = blank.start() + 1
                 text_at = start if boundary == "heading" else first_text(start)
                 if text_at < at:
-                    append((text[start:at], start, boundary))
+                    add(start, at, boundary, text_at)
                     start = position = text.find("\n", at) + 1 or length + 1
                     boundary = "paragraph"
                 elif text_at < length:
@@ -138,32 +154,35 @@ def split_by_structure(
         if special_at == NOT_FOUND:
             break
 
-        gathered = text[start:special_at]
         # A heading segment holds text from its first character; others may hold none.
-        if boundary == "heading" or TEXT_RE.search(gathered):
-            append((gathered, start, boundary))
-        else:
-            gathered = ""
+        gathered_at = start if boundary == "heading" else first_text(start)
+        kept = gathered_at < special_at
+        if kept:
+            add(start, special_at, boundary, gathered_at)
         if special_at == heading_at:
             start = position = special_at
             boundary = "heading"
             next_heading += 1
             continue
         closer_at = closers[next_block]
+        # Past the fence's indent, if any.
+        fence_at = special_at if text[special_at] == "`" else first_text(special_at)
         if closer_at == NOT_FOUND:  # a code block left open
-            append((text[special_at:] + "\n", special_at, "code-block"))
-            if gathered:
-                append((gathered, start, boundary))
+            add(special_at, length, "code-block", fence_at, "\n")
+            if kept:
+                # The original's repeat: the same text, so the same span, out of order.
+                segments.append(segments[-2])
             return segments
         close_end = text.find("\n", closer_at)
         if close_end < 0:
             close_end = length
-        append((text[special_at:close_end], special_at, "code-block"))
+        add(special_at, close_end, "code-block", fence_at)
         start = position = close_end + 1
         boundary = "paragraph"
         next_block += 1
         while headings[next_heading] < start:
             next_heading += 1
-    if boundary == "heading" or first_text(start) < length:
-        append((text[start:] + "\n", start, boundary))
+    text_at = start if boundary == "heading" else first_text(start)
+    if text_at < length:
+        add(start, length, boundary, text_at, "\n")
     return segments

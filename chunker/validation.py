@@ -14,17 +14,15 @@ def require_text(name: str, value: Any) -> str:
     return value
 
 
-def require_int(name: str, value: Any, *, minimum: int, rule: str = "") -> int:
+def require_int(name: str, value: Any, *, minimum: int) -> int:
     """Return `value` if it is an int of at least `minimum`, else raise.
 
     `bool` is refused although it is an `int`: `target_size=True` is a mistake, not a size.
-    `rule` replaces the default explanation in the message when the bound comes from another
-    argument (as `chunk_overlap` must stay below `chunk_size`).
     """
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r:.80}")
     if value < minimum:
-        raise ValueError(f"invalid {name} {value!r} ({rule or f'must be >= {minimum}'})")
+        raise ValueError(f"invalid {name} {value!r} (must be >= {minimum})")
     return value
 
 

@@ -17,8 +17,11 @@ __all__ = [
     "TEXT_RE",
     "WHITESPACE_RUN_RE",
     "LAST_WHITESPACE_RE",
+    "LAST_TEXT_RE",
     "js_trim",
     "is_blank",
+    "tight_span",
+    "trimmed",
 ]
 
 # ECMAScript WhiteSpace (TAB, VT, FF, SP, NBSP, ZWNBSP and the Zs category) and LineTerminator.
@@ -49,7 +52,41 @@ WHITESPACE_RUN_RE = re.compile(f"[{WS_CLASS}]+")
 # white space: over "ab cd|ef" (the range ending at |) it ends just past the space.
 LAST_WHITESPACE_RE = re.compile(f"(?s:.*)[{WS_CLASS}]")
 
+# The same from the end back to the range's last text: over "ab c \n|" it ends just past "c".
+# `(?s:.*)` jumps to the end at once, so the cost is the white space backtracked over.
+LAST_TEXT_RE = re.compile(f"(?s:.*)[^{WS_CLASS}]")
+
 
 def is_blank(text: str) -> bool:
     """Tell whether `text` is empty or holds white space alone (stops at its first text)."""
     return TEXT_RE.search(text) is None
+
+
+def tight_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The range of `text[start:end]` without the white space at its ends; None when blank.
+
+    Example:
+        >>> tight_span("  ab c\\n", 0, 7)
+        (2, 6)
+    """
+    first = TEXT_RE.search(text, start, end)
+    if first is None:
+        return None
+    at = first.start()
+    return at, LAST_TEXT_RE.match(text, at, end).end()  # type: ignore[union-attr]
+
+
+def trimmed(text: str, start: int, end: int) -> tuple[str, int]:
+    """`text[start:end]` without the white space at its ends, and where that starts.
+
+    White space alone stands before the trimmed text's first character, so that character is
+    found first where it starts: a `str.strip` and a look, cheaper than `tight_span`'s two
+    patterns for a text that is sliced anyway (tests/bench/core.py, hierarchical).
+
+    Example:
+        >>> trimmed("# a  b \\n", 1, 8)
+        ('a  b', 2)
+    """
+    window = text[start:end]
+    part = window.strip(JS_WHITESPACE)
+    return part, (start + window.find(part[0]) if part else start)

@@ -131,6 +131,7 @@ def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
         "chunker.bridge.utf16",
         "chunker.records",
         "chunker.semantic_chunker",
+        "chunker.sourcemap",
         "chunker.structure",
         "chunker.validation",
         "chunker.whitespace",
@@ -138,11 +139,7 @@ def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
     assert "chunker.lexical" in later and "chunker.engine" not in later
 
 
-def test_records_that_moved_still_import_from_records_and_type_hints_resolve():
+def test_type_hints_resolve():
     import typing
 
-    from chunker.records import Passage as MovedPassage
-    from chunker.records import Snippet as MovedSnippet
-
-    assert MovedPassage is chunker.Passage and MovedSnippet is chunker.Snippet
     assert typing.get_type_hints(chunker.chunk)["return"] == list[chunker.Chunk]

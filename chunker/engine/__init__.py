@@ -7,7 +7,7 @@ from typing import Any, Awaitable, Callable, Sequence
 
 from ..records import DocumentChunk
 from ..validation import require_int, require_text
-from ..whitespace import js_trim
+from ..whitespace import tight_span
 from .fixed import fixed_chunks
 from .hierarchical import hierarchical_chunks
 from .layout import layout_chunks
@@ -90,7 +90,15 @@ class ChunkingEngine:
 class _Request:
     """One call's checked arguments."""
 
-    __slots__ = ("content", "strategy", "chunk_size", "chunk_overlap", "embed_fn", "sentences")
+    __slots__ = (
+        "content",
+        "strategy",
+        "chunk_size",
+        "chunk_overlap",
+        "embed_fn",
+        "sentences",
+        "starts",
+    )
 
     def __init__(
         self, content: Any, strategy: Any, chunk_size: Any, chunk_overlap: Any, embed_fn: Any
@@ -114,7 +122,11 @@ class _Request:
             )
         self.embed_fn = embed_fn
         uses_embeddings = strategy == "semantic" and embed_fn is not None
-        self.sentences = split_sentences(self.content) if uses_embeddings else None
+        # The sentences to embed, and where each starts in `content`.
+        self.sentences: list[str] | None = None
+        self.starts: list[int] = []
+        if uses_embeddings:
+            self.sentences, self.starts = split_sentences(self.content)
 
     def sentences_to_embed(self) -> list[str] | None:
         """The sentences to pass to `embed_fn`, or None when this call embeds nothing."""
@@ -123,13 +135,18 @@ class _Request:
     def without_embeddings(self) -> list[DocumentChunk]:
         if self.sentences and len(self.sentences) == 1:
             # One sentence is one chunk, whatever its length; none falls back to fixed.
-            return [DocumentChunk(js_trim(self.sentences[0]), 0)]
+            start = self.starts[0]
+            span = tight_span(self.content, start, start + len(self.sentences[0]))
+            assert span is not None  # blank sentences are dropped
+            return [DocumentChunk(self.content[span[0] : span[1]], 0, span=span)]
         run = _WITHOUT_EMBEDDINGS[self.strategy]
         return run(self.content, self.chunk_size, self.chunk_overlap)
 
     def with_embeddings(self, sentences: list[str], vectors: Any) -> list[DocumentChunk]:
         checked = check_vectors(vectors, len(sentences))
-        return group_by_similarity(sentences, checked, self.chunk_size, self.chunk_overlap)
+        return group_by_similarity(
+            sentences, self.starts, checked, self.chunk_size, self.chunk_overlap
+        )
 
 
 def _close(awaitable: Any) -> None:

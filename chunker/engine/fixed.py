@@ -6,11 +6,11 @@ The other strategies call it for their long sections and prose.
 from __future__ import annotations
 
 import re
-from _sre import MAXREPEAT
 from functools import lru_cache
 from typing import Any, Mapping
 
 from ..records import DocumentChunk, DocumentChunkDraft
+from ..sourcemap import Source, to_input
 from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
 
 __all__ = ["fixed_chunks"]
@@ -23,6 +23,7 @@ def fixed_chunks(
     start_index: int = 0,
     metadata: Mapping[str, Any] | None = None,
     heading: str | None = None,
+    source: Source = 0,
 ) -> list[DocumentChunk]:
     """Cut `content` into windows of at most `chunk_size` characters, trimmed.
 
@@ -34,24 +35,33 @@ def fixed_chunks(
     Wherever the original ends, the two agree.
 
     Each chunk gets its own copy of `metadata` when it is given (even empty), as the original,
-    and `heading` (for `hierarchical`'s long sections).
+    and `heading` (for `hierarchical`'s long sections). Its span is the window trimmed, placed
+    in the input by `source` (where `content`'s characters are there).
     """
     chunks: list[DocumentChunk] = []
-    # Locals, as this loop runs once per window.
-    append, whitespace, draft = chunks.append, JS_WHITESPACE, DocumentChunkDraft
     index = start_index
     start = 0
     for end in _window_ends(content, chunk_size, chunk_overlap):
-        part = content[start:end].strip(whitespace)
+        window = content[start:end]
+        part = window.strip(JS_WHITESPACE)
         if part:
+            # White space alone stands before the part's first character, so that character
+            # is found first where the part starts: one look, no pattern, as this runs once a
+            # window (tests/bench/core.py, fixed).
+            part_start = start + window.find(part[0])
+            part_end = part_start + len(part)
             # A draft (see records.py): a call per window would cost as much as the record.
-            chunk = draft()
+            chunk = DocumentChunkDraft()
             chunk.content = part
             chunk.index = index
             chunk.heading = heading
             chunk.metadata = None if metadata is None else dict(metadata)
+            if source.__class__ is int:
+                chunk.span = source + part_start, source + part_end  # type: ignore[operator]
+            else:
+                chunk.span = to_input(source, part_start), to_input(source, part_end - 1) + 1
             chunk.__class__ = DocumentChunk
-            append(chunk)  # type: ignore[arg-type]
+            chunks.append(chunk)  # type: ignore[arg-type]
             index += 1
         start = end - chunk_overlap if end > chunk_overlap else end
     return chunks
@@ -68,10 +78,9 @@ def _window_ends(content: str, size: int, overlap: int) -> list[int]:
     start = previous_end = 0
     step = size - overlap
     while start + size < length:
-        # sre bounds repeat counts below MAXREPEAT (2**32 - 1): a longer step stays here.
-        if previous_end > overlap and step < MAXREPEAT:
+        if previous_end > overlap:
             # Every later window searches the `step` characters after the end before: one
-            # regex scan finds them all.
+            # regex scan finds them all, not a call per window (tests/bench/core.py, fixed).
             ends += _steady_ends(content, previous_end, step)
             start = ends[-1] - overlap
             break

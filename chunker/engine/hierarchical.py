@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..records import DocumentChunk, DocumentChunkDraft
-from ..whitespace import JS_WHITESPACE, LINE_TERMINATORS, WS_CLASS
+from ..whitespace import LINE_TERMINATORS, WS_CLASS, tight_span, trimmed
 from .fixed import fixed_chunks
 
 __all__ = ["hierarchical_chunks"]
@@ -23,41 +23,59 @@ HEADING_RE = re.compile(
 
 
 def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[DocumentChunk]:
-    """Cut `content` at its headings; a section over `chunk_size` is cut with `fixed`."""
-    # The text before the first heading, then for each heading: its `#`s after the first, its
-    # text and its body (up to the next heading), all cut in one scan.
-    parts = HEADING_RE.split(content)
+    """Cut `content` at its headings; a section over `chunk_size` is cut with `fixed`.
+
+    A section's span is its body's, trimmed; a section with no body holds its heading, and
+    takes the heading's span (empty, where the heading's text would start, if it is blank).
+    """
     chunks: list[DocumentChunk] = []
-    # Untrimmed when there is no heading, as the original: white space alone makes a chunk.
-    preamble = parts[0].strip(JS_WHITESPACE) if len(parts) > 1 else parts[0]
+    # For each heading: its `#`s after the first, its text; its body runs to the next.
+    headings = list(HEADING_RE.finditer(content))
+    if not headings:
+        # Untrimmed, as the original: white space alone makes a chunk, its span empty at 0.
+        if content:
+            span = tight_span(content, 0, len(content)) or (0, 0)
+            _add_section(chunks, content, 0, span, None, {}, chunk_size, chunk_overlap)
+        return chunks
+    preamble, at = trimmed(content, 0, headings[0].start())
     if preamble:
-        _add_section(chunks, preamble, None, {}, chunk_size, chunk_overlap)
+        span = at, at + len(preamble)
+        _add_section(chunks, preamble, at, span, None, {}, chunk_size, chunk_overlap)
     levels: list[int] = []  # the levels of the open ancestors
     names: list[str] = []  # and their headings
-    for hashes, name, body in zip(parts[1::3], parts[2::3], parts[3::3]):
-        level = len(hashes) + 1
+    ends = [heading.start() for heading in headings[1:]] + [len(content)]
+    for heading, body_end in zip(headings, ends):
+        level = len(heading.group(1)) + 1
         while levels and levels[-1] >= level:
             levels.pop()
             names.pop()
         metadata: dict[str, Any] = {"headingLevel": level}
         if names:
             metadata["ancestorHeadings"] = names[:]
-        name = name.strip(JS_WHITESPACE)
+        name, name_at = trimmed(content, heading.start(2), heading.end(2))
         levels.append(level)
         names.append(name)
-        _add_section(chunks, body.strip(JS_WHITESPACE), name, metadata, chunk_size, chunk_overlap)
+        body, body_at = trimmed(content, heading.end(), body_end)
+        if body:
+            span = body_at, body_at + len(body)
+        else:
+            span = name_at, name_at + len(name)
+        _add_section(chunks, body, body_at, span, name, metadata, chunk_size, chunk_overlap)
     return chunks
 
 
 def _add_section(
     chunks: list[DocumentChunk],
     text: str,
+    text_at: int,
+    span: tuple[int, int],
     heading: str | None,
     metadata: dict[str, Any],
     chunk_size: int,
     chunk_overlap: int,
 ) -> None:
-    """Append the section's chunk, or its `fixed` chunks when it is over `chunk_size`."""
+    """Append the section's chunk, or its `fixed` chunks when it is over `chunk_size`; `text`
+    starts at `text_at` in the input, and `span` is the chunk's when it is one."""
     if len(text) <= chunk_size:
         chunk = DocumentChunkDraft()
         # A heading with no body becomes a chunk holding the heading itself.
@@ -65,8 +83,11 @@ def _add_section(
         chunk.index = len(chunks)
         chunk.heading = heading
         chunk.metadata = metadata or None
+        chunk.span = span
         chunk.__class__ = DocumentChunk
         chunks.append(chunk)  # type: ignore[arg-type]
     else:
         # Sub-chunks carry the metadata even when empty, as the original's do.
-        chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks), metadata, heading)
+        chunks += fixed_chunks(
+            text, chunk_size, chunk_overlap, len(chunks), metadata, heading, text_at
+        )

@@ -6,7 +6,7 @@ import re
 from typing import Literal
 
 from ..records import DocumentChunk
-from ..whitespace import JS_WHITESPACE
+from ..whitespace import tight_span
 from .fixed import fixed_chunks
 
 __all__ = ["layout_chunks"]
@@ -24,21 +24,29 @@ Kind = Literal["code", "table", "prose"]
 
 
 def layout_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[DocumentChunk]:
-    """Keep each code block and table as one chunk; cut the prose between them."""
+    """Keep each code block and table as one chunk; cut the prose between them.
+
+    A block's span is its lines trimmed; prose is trimmed before `fixed` cuts it.
+    """
     chunks: list[DocumentChunk] = []
-    for kind, text in _blocks(content):
+    for kind, start, end in _blocks(content):
         if kind == "prose":
-            chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks))
+            text = content[start:end]
+            chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks), source=start)
         else:
-            chunks.append(DocumentChunk(text, len(chunks), metadata={"type": kind}))
+            span = tight_span(content, start, end)
+            assert span is not None  # a block holds its fence, a table a "|"
+            block = DocumentChunk(content[start:end], len(chunks), None, {"type": kind}, span)
+            chunks.append(block)
     return chunks
 
 
-def _blocks(content: str) -> list[tuple[Kind, str]]:
+def _blocks(content: str) -> list[tuple[Kind, int, int]]:
     """Group the lines of `content` into code blocks (a line starting with ``` to the next line
     starting with the same fence, or the end), tables (consecutive lines holding `|`) and prose
-    between them (trimmed; blank prose dropped). Only fence and table lines are visited."""
-    blocks: list[tuple[Kind, str]] = []
+    between them (trimmed; blank prose dropped), each as its kind, start and end. Only fence and
+    table lines are visited."""
+    blocks: list[tuple[Kind, int, int]] = []
     length = len(content)
     line = 0  # where the current line starts
     fence = _next_fence(content, 0)  # where the next fence line starts, found again once passed
@@ -48,19 +56,19 @@ def _blocks(content: str) -> list[tuple[Kind, str]]:
         # The first line holding `|` before the fence, if any, starts a table.
         pipe = content.find("|", line, fence)
         special = content.rfind("\n", 0, pipe) + 1 if pipe >= 0 else fence
-        prose = content[line : max(special - 1, line)].strip(JS_WHITESPACE)
-        if prose:
-            blocks.append(("prose", prose))
+        prose = tight_span(content, line, max(special - 1, line))
+        if prose is not None:
+            blocks.append(("prose", *prose))
         if special > length:
             break
         if special == fence:
             end = _code_block_end(content, special)
-            blocks.append(("code", content[special:end]))
+            blocks.append(("code", special, end))
         else:
             # The original also admits blank lines here, but only before the table's first
             # line, which always holds a `|`: so a table is a run of lines holding one.
             end = TABLE_RE.match(content, special).end()  # type: ignore[union-attr]
-            blocks.append(("table", content[special:end]))
+            blocks.append(("table", special, end))
         line = end + 1
     return blocks
 

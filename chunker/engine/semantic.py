@@ -12,7 +12,8 @@ from numbers import Real
 from typing import Any, Sequence
 
 from ..records import DocumentChunk
-from ..whitespace import WS_CLASS, is_blank, js_trim
+from ..sourcemap import after, joined, to_input
+from ..whitespace import WS_CLASS, is_blank, tight_span
 from .fixed import fixed_chunks
 
 __all__ = ["SPLIT_THRESHOLD", "split_sentences", "group_by_similarity", "check_vectors"]
@@ -28,9 +29,25 @@ MAX_GROUP_FACTOR = 2
 SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+(?=[A-Z])")
 
 
-def split_sentences(content: str) -> list[str]:
-    """Return the sentences the original embeds: split at breaks, blank ones dropped."""
-    return [s for s in SENTENCE_BREAK_RE.split(content) if not is_blank(s)]
+def split_sentences(content: str) -> tuple[list[str], list[int]]:
+    """Return the sentences the original embeds (split at breaks, blank ones dropped), and
+    where each starts in `content`.
+
+    Example:
+        >>> split_sentences("It rained. Then it stopped.")
+        (['It rained.', 'Then it stopped.'], [0, 11])
+    """
+    sentences: list[str] = []
+    starts: list[int] = []
+    start = 0
+    for end in [*SENTENCE_BREAK_RE.finditer(content), None]:
+        sentence = content[start : len(content) if end is None else end.start()]
+        if not is_blank(sentence):
+            sentences.append(sentence)
+            starts.append(start)
+        if end is not None:
+            start = end.end()
+    return sentences, starts
 
 
 def check_vectors(vectors: Any, count: int) -> list[list[float]]:
@@ -83,25 +100,39 @@ def _plain(value: Any) -> Any:
 
 def group_by_similarity(
     sentences: list[str],
+    starts: list[int],
     vectors: list[list[float]],
     chunk_size: int,
     chunk_overlap: int,
 ) -> list[DocumentChunk]:
-    """Join neighbouring sentences while their similarity stays at or above the threshold."""
-    groups: list[list[str]] = [[sentences[0]]]
+    """Join neighbouring sentences while their similarity stays at or above the threshold.
+
+    `starts` are where the sentences are in the input; a chunk's span runs from its first
+    sentence's text to its last's (the input's white space between them, where the chunk
+    has one space).
+    """
+    groups: list[list[int]] = [[0]]  # the sentences of each group, by number
     for index in range(1, len(sentences)):
         if _cosine(vectors[index - 1], vectors[index]) < SPLIT_THRESHOLD:
             groups.append([])
-        groups[-1].append(sentences[index])
+        groups[-1].append(index)
     chunks: list[DocumentChunk] = []
     for group in groups:
-        text = js_trim(" ".join(group))
-        if not text:
+        whole = " ".join([sentences[number] for number in group])
+        lengths = [len(sentences[number]) for number in group]
+        source = joined([starts[number] for number in group], lengths, 1)
+        trimmed = tight_span(whole, 0, len(whole))
+        if trimmed is None:
             continue
+        text = whole[trimmed[0] : trimmed[1]]
+        text_source = after(source, trimmed[0])
         if len(text) > chunk_size * MAX_GROUP_FACTOR:
-            chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks))
+            chunks += fixed_chunks(
+                text, chunk_size, chunk_overlap, len(chunks), source=text_source
+            )
         else:
-            chunks.append(DocumentChunk(text, len(chunks)))
+            span = to_input(text_source, 0), to_input(text_source, len(text) - 1) + 1
+            chunks.append(DocumentChunk(text, len(chunks), span=span))
     return chunks
 
 
