@@ -237,6 +237,9 @@ def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        # A run started in the background inherits SIGINT ignored (and rightly keeps it so):
+        # the child gets the default, as from a terminal.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 60
     while not any(p.name.endswith(".part") and p.stat().st_size for p in tmp_path.iterdir()):
