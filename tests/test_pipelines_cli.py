@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
+from chunker import (
+    ChunkingEngine,
+    SemanticChunker,
+    chunk_turns,
+    lexical_tokens,
+    match_spans,
+    snippet_around,
+)
 from support.paths import ROOT
 
 DOCUMENT = (
@@ -309,6 +316,10 @@ def test_snippet_gives_each_files_first_match_and_its_span(corpus):
             snippet = snippet_around(text, words, before=10, after=30)
             record = records.pop(path.as_posix())
             assert (record["at"], record["text"]) == (snippet.at, snippet.text)
+            spans = [(span["start"], span["end"]) for span in record["spans"]]
+            assert spans == match_spans(snippet.text, words)
+            assert all(snippet.text[a:b].lower().startswith(("refund", "card")) for a, b in spans)
+            assert bool(spans) == (snippet.at >= 0)
             if snippet.at < 0:
                 assert record["match"] is None
             else:

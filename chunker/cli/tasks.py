@@ -102,7 +102,7 @@ def _transcript(name: str, text: str) -> list[Any]:
 
 def snippet_source(job: SnippetJob, source: Source) -> Outcome:
     """`chunker snippet`: the snippet of the first match, and where the words match in it."""
-    from ..lexical import snippet_around, word_re
+    from ..lexical import match_spans, snippet_around, word_re
 
     try:
         text = read_text(source)
@@ -119,4 +119,6 @@ def snippet_source(job: SnippetJob, source: Source) -> Outcome:
             "end": word_re().match(text, snippet.at).end(),  # type: ignore[union-attr]
         }
     )
+    # Where the words fall in the snippet's own text, for the reader to highlight.
+    record["spans"] = [{"start": s, "end": e} for s, e in match_spans(snippet.text, job.words)]
     return Outcome(source, [_encoded(source, record)])
