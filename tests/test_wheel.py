@@ -8,7 +8,6 @@ import csv
 import hashlib
 import io
 import json
-import shutil
 import subprocess
 import sys
 import venv
@@ -108,7 +107,6 @@ def test_the_sites_wheel_is_the_wheel_plus_bytecode(wheel, built_site):
     assert len(added) == len(sources) and all(n.endswith(".pyc") for n in added)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
 def test_the_sites_wheels_run_under_pyodide_in_node(wheel, built_site):
     request = json.dumps({"text": TEXT, "config": {"targetSize": 20, "minSize": 0}})
     out = subprocess.run(
