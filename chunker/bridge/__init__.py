@@ -6,13 +6,15 @@ whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The 
 of a call may come beside the request instead, as a `JsString` decoded from the text's
 UTF-16 code units (`text_key` names its argument). `handle` answers bytes: 32-bit ints,
 ASCII text, then JSON: `{"result": ...}` in the original's shape, or `{"error": {"name",
-"message"}}` for bad input, with the name of the JavaScript error to throw. One result comes
+"message", "field"}}` for bad input: the name of the JavaScript error to throw, and the Python
+name of the argument it concerns (null when none). One result comes
 packed: `SemanticChunker.chunk` answers where each chunk's text lies in the input, or in
 the ASCII text (`pack_chunks`), and chunker.js cuts the texts out itself.
 
 One job a module:
 - `protocol`: `handle` and `handle_async`, the reply's bytes, error replies;
 - `operations`: the table of operations, and each one;
+- `indexes`: the `LexicalIndex` operations, and the indexes the worker keeps by id;
 - `options`: the one table of option names, JavaScript's and Python's;
 - `packing`: `SemanticChunker` chunks packed as ints and ASCII (`pack_chunks`);
 - `utf16`: JavaScript strings (`JsString`) and their offsets (`utf16_offsets`).

@@ -12,7 +12,8 @@ import sys
 from array import array
 from typing import Any, Awaitable, Callable, Sequence
 
-from .operations import OPERATIONS, Astral
+from ..validation import field_of
+from .operations import Astral, find_operation
 from .options import python_options
 from .packing import Packed
 from .utf16 import JsString, as_bytes
@@ -46,7 +47,7 @@ def handle(
     """
     args, astral = _arguments(request, text_key, text)
     try:
-        return _reply(OPERATIONS[operation](args, astral))
+        return _reply(find_operation(operation)(args, astral))
     except tuple(JS_ERROR_NAMES) as error:
         return _error_reply(error)
 
@@ -100,7 +101,8 @@ def _reply(answer: Any) -> bytes:
 
 def _error_reply(error: Exception) -> bytes:
     name = next(js for py, js in JS_ERROR_NAMES.items() if isinstance(error, py))
-    return _reply_bytes((), "", json.dumps({"error": {"name": name, "message": str(error)}}))
+    reply = {"name": name, "message": str(error), "field": field_of(error)}
+    return _reply_bytes((), "", json.dumps({"error": reply}))
 
 
 def _reply_bytes(ints: Sequence[int], ascii: str, reply: str) -> bytes:
