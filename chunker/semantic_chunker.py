@@ -312,10 +312,12 @@ def _hull(group: list[Segment]) -> tuple[int, int]:
     Segments of white space alone hold no text; a segment the original repeats after a code
     block left open lies before the block, so the hull takes the least start and most end.
     """
-    spans = [(segment[3], segment[4]) for segment in group if segment[3] != segment[4]]
-    if not spans:
+    held = [segment for segment in group if segment[3] != segment[4]]
+    if not held:
         return group[0][3], group[0][4]
-    return min(start for start, _ in spans), max(end for _, end in spans)
+    # Lists to min and max, not generators: a generator costs a Python step an item
+    # (tests/bench/core.py, SemanticChunker).
+    return min([segment[3] for segment in held]), max([segment[4] for segment in held])
 
 
 def _overlap_span(own: str, group: list[Segment], length: int) -> tuple[int, int] | None:
