@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 from .records import BoundaryType, Chunk, ChunkDraft
 from .sourcemap import Source, after, joined, to_input
 from .structure import Segment, split_by_structure
-from .validation import require_bool, require_int, require_text
+from .validation import ArgumentTypeError, require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
 
 __all__ = ["SemanticChunker"]
@@ -120,7 +120,8 @@ class SemanticChunker:
         """
         require_text("text", text)
         if metadata is not None and not isinstance(metadata, Mapping):
-            raise TypeError(
+            raise ArgumentTypeError(
+                "metadata",
                 "metadata must be a mapping or None, "
                 f"got {type(metadata).__name__} {metadata!r:.80}"
             )
@@ -237,65 +238,62 @@ class SemanticChunker:
     def _build(self, segments: list[Segment], metadata: Mapping[str, Any] | None) -> list[Chunk]:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
         before, then make each segment a chunk that starts with the end of the one before."""
-        min_size, overlap = self.min_size, self.overlap
+        overlap = self.overlap
         chunks: list[Chunk] = []
-        previous = ""  # the own text of the chunk before
-        previous_start = 0  # where its segments start in `segments`
-        start = 0  # where the segments of the chunk being gathered start
-        # The last segment of the chunk before: its text, its span's end and its source.
-        last_text, last_end, last_source = "", 0, 0  # type: tuple[str, int, Source]
-        count = len(segments)
-        for stop in range(1, count + 1):
-            if stop < count:
-                text, boundary = segments[stop][0], segments[stop][2]
-                if (
-                    boundary != "heading"
-                    and boundary != "code-block"
-                    and (len(text) < min_size or len(text.strip(JS_WHITESPACE)) < min_size)
-                ):
-                    continue  # it joins the chunk being gathered
+        starts = _chunk_starts(segments, self.min_size)
+        lead, lead_span = "", None  # the next chunk's overlap and where it came from
+        for start, stop in zip(starts, starts[1:] + [len(segments)]):
             # segments[start:stop] make a chunk.
             own, offset, boundary, span_start, span_end, source = segments[start]
             if stop - start == 1:
                 span = span_start, span_end
+                last_text = own
             else:
                 group = segments[start:stop]
                 own = "\n\n".join([segment[0] for segment in group])
                 span = _hull(group)
+                last_text, _, _, _, span_end, source = group[-1]
             # A draft, not Chunk(...): this runs once per chunk (see records.py).
             chunk = ChunkDraft()
-            if overlap and previous:
-                lead = previous[-overlap:]
-                chunk.text = lead + own
-                at = len(last_text) - len(lead)  # where the overlap starts in the last segment
-                if at >= 0 and last_source.__class__ is int:
-                    # Most overlaps: in the last segment, one slice of the input; placed here
-                    # without a call (tests/bench/core.py, SemanticChunker).
-                    if last_text[at] in JS_WHITESPACE:
-                        found = TEXT_RE.search(last_text, at)
-                        at = -1 if found is None else found.start()
-                    chunk.overlap_span = None if at < 0 else (last_source + at, last_end)
-                else:
-                    previous_group = segments[previous_start:start]
-                    chunk.overlap_span = _overlap_span(previous, previous_group, len(lead))
-            else:
-                chunk.text = own
-                chunk.overlap_span = None
+            chunk.text = lead + own
             chunk.index = len(chunks)
             chunk.start_offset = offset
             chunk.end_offset = offset + len(own)
             chunk.boundary_type = boundary
             chunk.metadata = metadata
             chunk.span = span
+            chunk.overlap_span = lead_span
             chunk.__class__ = Chunk
             chunks.append(chunk)  # type: ignore[arg-type]
-            previous, previous_start = own, start
-            if stop - start == 1:
-                last_text, last_end, last_source = own, span_end, source
-            else:
-                last_text, _, _, _, last_end, last_source = segments[stop - 1]
-            start = stop
+            if overlap:
+                # The next chunk's overlap is placed here, where its last segment is known.
+                lead = own[-overlap:]
+                tail = lead.lstrip(JS_WHITESPACE)  # the overlap from its first text on
+                at = len(last_text) - len(tail)  # where that starts in the last segment
+                if not tail:
+                    lead_span = None
+                elif at >= 0 and source.__class__ is int:
+                    # Most overlaps: in the last segment, one slice of the input; placed
+                    # without a call or a search (tests/bench/core.py, SemanticChunker).
+                    lead_span = source + at, span_end  # type: ignore[operator]
+                else:
+                    lead_span = _overlap_span(own, segments[start:stop], len(lead))
         return chunks
+
+
+def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:
+    """Where each chunk starts in `segments`: at the first segment, each heading and code
+    block, and each other segment with at least `min_size` characters of text; the segments
+    between join the chunk before. A comprehension, as it runs once a segment
+    (tests/bench/core.py, SemanticChunker)."""
+    return [
+        number
+        for number, (text, _, boundary, _, _, _) in enumerate(segments)
+        if not number
+        or boundary == "heading"
+        or boundary == "code-block"
+        or (len(text) >= min_size and len(text.strip(JS_WHITESPACE)) >= min_size)
+    ]
 
 
 def _segment(text: str, offset: int, boundary: BoundaryType, source: Source) -> Segment:
@@ -314,10 +312,12 @@ def _hull(group: list[Segment]) -> tuple[int, int]:
     Segments of white space alone hold no text; a segment the original repeats after a code
     block left open lies before the block, so the hull takes the least start and most end.
     """
-    spans = [(segment[3], segment[4]) for segment in group if segment[3] != segment[4]]
-    if not spans:
+    held = [segment for segment in group if segment[3] != segment[4]]
+    if not held:
         return group[0][3], group[0][4]
-    return min(start for start, _ in spans), max(end for _, end in spans)
+    # Lists to min and max, not generators: a generator costs a Python step an item
+    # (tests/bench/core.py, SemanticChunker).
+    return min([segment[3] for segment in held]), max([segment[4] for segment in held])
 
 
 def _overlap_span(own: str, group: list[Segment], length: int) -> tuple[int, int] | None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import subprocess
 from typing import Any
 
@@ -17,7 +16,6 @@ from support.lexical_index_steps import ANSWERING, index_answers, texts_of
 
 from chunker import lexical_tokens
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed here")
 
 
 def original_answers(cases: list[dict[str, Any]]) -> dict[str, list[Any]]:
@@ -64,7 +62,6 @@ def compared_steps(cases: list[dict[str, Any]], ours: dict[str, list[Any]]) -> i
     return compared
 
 
-@needs_node
 def test_the_fixtures_are_what_the_original_answers():
     cases = load("lexical_index.json")
     expected = {
@@ -106,7 +103,6 @@ def random_case(seed: int) -> dict[str, Any]:
     return {"id": f"random-{seed}", "options": options, "steps": steps}
 
 
-@needs_node
 @pytest.mark.parametrize("first_seed", [1000, 2000, 3000])
 def test_we_agree_with_the_original_on_random_corpora(first_seed: int):
     cases = [random_case(seed) for seed in range(first_seed, first_seed + 150)]

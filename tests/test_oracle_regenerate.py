@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 from support.fixture_cases import (
     ENGINE_OPTIONS,
     FIXTURES,
@@ -23,7 +21,6 @@ from chunker import ChunkingEngine
 
 GENERATED = ("semantic_chunker.json", "chunking_engine.json", "engine_hangs.json")
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed here")
 
 
 def run_original(out: Path, *options: str) -> None:
@@ -36,7 +33,6 @@ def run_original(out: Path, *options: str) -> None:
     )
 
 
-@needs_node
 def test_checked_in_fixtures_equal_a_fresh_run_of_the_original(tmp_path: Path):
     run_original(tmp_path)
     for name in GENERATED:
@@ -53,7 +49,6 @@ def unseen(out: Path, name: str) -> list[dict]:
     return [case for case in cases if json.dumps(case) not in known]
 
 
-@needs_node
 def test_we_agree_with_the_original_on_a_corpus_never_checked_in(tmp_path: Path):
     # Same families and option styles, every case drawn from another seed: a rule we fit
     # to the checked-in cases alone would show here. CHUNKER_ORACLE_SALT draws another.

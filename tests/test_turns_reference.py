@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from chunker import chunk_turns
 
 REFERENCE = FIXTURES / "turns_reference.mjs"
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed here")
 
 # Pieces of turn texts: words, JavaScript's white space, characters that only look blank to
 # Python or to the eye (U+0085, U+180E, U+200B, U+001F), astral characters, a lone surrogate.

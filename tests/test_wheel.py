@@ -8,7 +8,6 @@ import csv
 import hashlib
 import io
 import json
-import shutil
 import subprocess
 import sys
 import venv
@@ -24,7 +23,7 @@ from support.paths import ROOT
 from support.reply import read_reply
 from tools.paths import CACHE, NODE_MODULES
 from tools.site import MICROPIP_WHEEL, PYODIDE_LOCK, PYODIDE_STDLIB
-from tools.wheel import build_wheel
+from tools.wheel import build_page_wheel, build_wheel
 
 TEXT = "# Title 😀\n\nFirst paragraph. It has two sentences.\n\n## Next\n\nMore text here."
 
@@ -95,17 +94,19 @@ def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
 
 
 def test_the_sites_wheel_is_the_wheel_plus_bytecode(wheel, built_site):
+    # The page's wheel: the wheel without the command line and the adapters (test_pipelines_wheel).
+    page_wheel = build_page_wheel()
+    assert page_wheel.name == wheel.name
     served_wheel = built_site / "wheels" / wheel.name
-    with zipfile.ZipFile(wheel) as plain, zipfile.ZipFile(served_wheel) as served:
+    with zipfile.ZipFile(page_wheel) as plain, zipfile.ZipFile(served_wheel) as served:
         added = set(served.namelist()) - set(plain.namelist())
         for name in plain.namelist():
             if not name.endswith("RECORD"):
                 assert served.read(name) == plain.read(name), name
-    sources = [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".py")]
+    sources = [n for n in zipfile.ZipFile(page_wheel).namelist() if n.endswith(".py")]
     assert len(added) == len(sources) and all(n.endswith(".pyc") for n in added)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
 def test_the_sites_wheels_run_under_pyodide_in_node(wheel, built_site):
     request = json.dumps({"text": TEXT, "config": {"targetSize": 20, "minSize": 0}})
     out = subprocess.run(

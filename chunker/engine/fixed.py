@@ -49,7 +49,6 @@ def fixed_chunks(
             # is found first where the part starts: one look, no pattern, as this runs once a
             # window (tests/bench/core.py, fixed).
             part_start = start + window.find(part[0])
-            part_end = part_start + len(part)
             # A draft (see records.py): a call per window would cost as much as the record.
             chunk = DocumentChunkDraft()
             chunk.content = part
@@ -57,9 +56,11 @@ def fixed_chunks(
             chunk.heading = heading
             chunk.metadata = None if metadata is None else dict(metadata)
             if source.__class__ is int:
-                chunk.span = source + part_start, source + part_end  # type: ignore[operator]
+                at = source + part_start  # type: ignore[operator]
+                chunk.span = at, at + len(part)
             else:
-                chunk.span = to_input(source, part_start), to_input(source, part_end - 1) + 1
+                last = part_start + len(part) - 1
+                chunk.span = to_input(source, part_start), to_input(source, last) + 1
             chunk.__class__ = DocumentChunk
             chunks.append(chunk)  # type: ignore[arg-type]
             index += 1

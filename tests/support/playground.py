@@ -88,3 +88,27 @@ def open_playground(
     seen["stages"].append(page.evaluate("document.getElementById('load-stage').textContent"))
     settled(page, 0)
     return page, recorder, seen
+
+
+def put_text(page: Any, text: str) -> None:
+    """Replace the page's text as a paste would: one input event (Playwright's `fill` types a
+    long text in pieces)."""
+    page.eval_on_selector(
+        "#text",
+        """(area, text) => {
+          area.value = text;
+          area.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
+        }""",
+        text,
+    )
+
+
+def choose(page: Any, selector: str, value: Any) -> None:
+    """Set the control at `selector` (a radio, checkbox, menu or field) to `value`."""
+    kind = page.get_attribute(selector, "type") or "select"
+    if kind in ("checkbox", "radio"):
+        page.set_checked(selector, bool(value))
+    elif kind == "select":
+        page.select_option(selector, str(value))
+    else:
+        page.fill(selector, str(value))
