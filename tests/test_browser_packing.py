@@ -230,7 +230,8 @@ def test_packed_document_chunks_unpack_to_the_chunks(text, strategy, size, overl
 def test_most_fixed_windows_cross_as_slices_of_the_input():
     text = "Ünïcode words in a row, " * 400
     request = json.dumps({"options": {"strategy": "fixed", "chunkSize": 200, "chunkOverlap": 20}})
-    ints, _, packed = read_reply(handle("ChunkingEngine.chunk", request, "content", js_string(text)))
+    reply = handle("ChunkingEngine.chunk", request, "content", js_string(text))
+    ints, _, packed = read_reply(reply)
     sections = read_sections(ints, packed["result"], DOCUMENT_SECTIONS)
     at_span = sum(where == -1 for (where,) in sections["content"])
     assert packed["result"]["count"] > 40 and at_span == packed["result"]["count"]
