@@ -187,9 +187,15 @@ def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
 def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
     text = code_units(text).decode("utf-16-le", "surrogatepass")  # as JavaScript holds it
     chunks = SemanticChunker(**options).chunk(text)
-    request = json.dumps({"config": {JS_NAMES[name]: value for name, value in options.items()}})
+    config = {JS_NAMES[name]: value for name, value in options.items()}
+    request = json.dumps({"config": {**config, "spans": True}})
     reply = handle("SemanticChunker.chunk", request, "text", js_string(text))
     ints, ascii, packed = read_reply(reply)
+    # Not asked for, the spans do not cross; the rest is the same.
+    plain = read_reply(handle("SemanticChunker.chunk", json.dumps({"config": config}), "text",
+                              js_string(text)))
+    assert dict(plain[2]["result"]["sections"])["spans"] == 0
+    assert plain[1] == ascii and plain[2]["result"]["texts"] == packed["result"]["texts"]
     expected = [
         {
             **chunk.to_dict(),

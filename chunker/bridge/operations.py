@@ -25,10 +25,9 @@ Astral = Sequence[int] | None
 def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
     text = args.get("text")
     options = python_options("SemanticChunker.chunk", args.get("config"))
-    # The spans always cross (ints); `spans` only says whether chunker.js shows them.
-    require_bool("spans", options.pop("spans", False))
+    with_spans = require_bool("spans", options.pop("spans", False))
     chunker = SemanticChunker(**options)
-    return pack_chunks(text, chunker.chunk(text, args.get("metadata")), astral)
+    return pack_chunks(text, chunker.chunk(text, args.get("metadata")), astral, with_spans)
 
 
 def _engine_chunk(args: dict[str, Any], astral: Astral) -> Packed:
@@ -36,7 +35,7 @@ def _engine_chunk(args: dict[str, Any], astral: Astral) -> Packed:
 
     content = args.get("content")
     options = python_options("ChunkingEngine.chunk", args.get("options"))
-    require_bool("spans", options.pop("spans", False))  # as for SemanticChunker
+    require_bool("spans", options.pop("spans", False))  # the spans place the contents
     return pack_document_chunks(content, ChunkingEngine().chunk(content, **options), astral)
 
 

@@ -32,7 +32,7 @@ __all__ = [
 # Every offset is a JavaScript index.
 SECTIONS: tuple[tuple[str, int], ...] = (
     ("offsets", 2),  # startOffset and endOffset
-    ("spans", 4),  # span's start and end, overlapSpan's start and end (-1 -1: none)
+    ("spans", 4),  # span's and overlapSpan's start and end (-1 -1: none); asked for only
     ("boundaryIndex", 1),  # the index of the chunk's boundaryType in `boundaryTypes`
     ("asciiLength", 1),  # the length of the chunk's text in `ascii`, or -1: not there
     ("pieces", 4),  # leadFrom, leadTo, ownFrom, ownTo (all -1: the next of `texts`)
@@ -66,14 +66,18 @@ class Packed:
 
 
 def pack_chunks(
-    text: str, chunks: Sequence[Chunk], astral: Sequence[int] | None = None
+    text: str,
+    chunks: Sequence[Chunk],
+    astral: Sequence[int] | None = None,
+    with_spans: bool = False,
 ) -> Packed:
     """`SemanticChunker` chunks of `text` as spans of it or ASCII, for chunker.js to cut out.
 
     `ints` holds the sections of `SECTIONS`, in its order, each in the chunks' order; the
     result lists their names and lengths (`sections`), and holds the chunks' `count`, the
-    `boundaryTypes` and the `texts` that come whole as JSON. Each chunk's `span` and
-    `overlap_span` cross as they are, as JavaScript indices.
+    `boundaryTypes` and the `texts` that come whole as JSON. `with_spans`: each chunk's `span`
+    and `overlap_span` cross as they are, as JavaScript indices (else "spans" is empty: each
+    offset converted costs a bisection, which in Pyodide shows on a slider step).
 
     A chunk whose text is ASCII (most, in most documents) is the next that many characters
     of `ascii`, which joins those texts. Another is `text.slice(leadFrom, leadTo) +
@@ -92,7 +96,7 @@ def pack_chunks(
         >>> from chunker import SemanticChunker
         >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree 🙂.\\n"
         >>> chunker = SemanticChunker(target_size=8, min_size=0, overlap=3)
-        >>> packed = pack_chunks(text, chunker.chunk(text))
+        >>> packed = pack_chunks(text, chunker.chunk(text), with_spans=True)
         >>> packed.ints
         [0, 14, 15, 30, 0, 13, -1, -1, 15, 29, 11, 13, 0, 0, 14, -1, 11, 14, 15, 30]
         >>> packed.ascii
@@ -111,8 +115,9 @@ def pack_chunks(
     for chunk in chunks:
         whole, start, end = chunk.text, chunk.start_offset, chunk.end_offset
         offsets += (start, end)
-        spans += chunk.span
-        spans += chunk.overlap_span or _NO_SPAN
+        if with_spans:
+            spans += chunk.span
+            spans += chunk.overlap_span or _NO_SPAN
         if whole.isascii():
             lengths.append(len(whole))
             ascii_texts.append(whole)
@@ -194,6 +199,7 @@ def pack_document_chunks(
     one comparison tells, where the span says), else ASCII in `ascii`, else the next of
     `texts`. The result's `extras` lists `[index, heading, metadata]` for the chunks that
     have a heading or metadata (heading None: none); the others are `{content, index}`.
+    The spans always cross: they place the contents.
 
     Example:
         >>> from chunker import ChunkingEngine
