@@ -3,6 +3,7 @@
 
     python build.py wheel               the py3-none-any wheel, into dist/
     python build.py web                 the static site, into site/ (incremental)
+    python build.py package             the npm package, dist/chunker-web-<version>.tgz
     python build.py serve               build what is stale, then serve site/ on 127.0.0.1:8000
     python build.py test [ARGS]         install the test tools, build, run pytest with ARGS;
                                         with no selection in ARGS, the core suite on Python
@@ -18,6 +19,7 @@ import argparse
 import sys
 
 from tools.bench import bench
+from tools.package import build_package
 from tools.server import serve
 from tools.site import build_web
 from tools.testing import test
@@ -31,6 +33,7 @@ def main() -> int:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("wheel", help="build dist/chunker-<version>-py3-none-any.whl")
     commands.add_parser("web", help="assemble the static site in site/ (incremental)")
+    commands.add_parser("package", help="build the npm package dist/chunker-web-<version>.tgz")
     serving = commands.add_parser("serve", help="build what is stale, serve site/ on 127.0.0.1")
     serving.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any)")
     testing = commands.add_parser(
@@ -52,6 +55,8 @@ def main() -> int:
         print(build_wheel())
     elif args.command == "web":
         build_web()
+    elif args.command == "package":
+        print(build_package())
     elif args.command == "serve":
         serve(args.port)
     elif args.command == "test":

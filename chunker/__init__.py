@@ -1,7 +1,8 @@
 """Text chunking and snippets for retrieval: the AgentOS chunkers, in pure Python.
 
 Two tiers, as `textwrap`: classes to configure (`SemanticChunker`, `ChunkingEngine`) and
-one-shot functions (`chunk`, `chunk_turns`, `lexical_tokens`, `snippet_around`).
+one-shot functions (`chunk`, `chunk_turns`, `lexical_tokens`, `snippet_around`, `match_spans`),
+and `LexicalIndex` to search the passages they give.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from .records import Chunk
 
 if TYPE_CHECKING:
     from .engine import STRATEGIES, ChunkingEngine
-    from .lexical import Snippet, lexical_tokens, snippet_around
+    from .lexical import Snippet, lexical_tokens, match_spans, snippet_around
+    from .lexical_index import LexicalHit, LexicalIndex, LexicalIndexStats
     from .locate import locate_chunks
     from .records import BoundaryType, DocumentChunk
     from .semantic_chunker import SemanticChunker
@@ -36,6 +38,10 @@ _HOMES: dict[str, str] = {
     "Snippet": "lexical",
     "lexical_tokens": "lexical",
     "snippet_around": "lexical",
+    "match_spans": "lexical",
+    "LexicalHit": "lexical_index",
+    "LexicalIndex": "lexical_index",
+    "LexicalIndexStats": "lexical_index",
     "locate_chunks": "locate",
 }
 
@@ -46,6 +52,9 @@ __all__ = [
     "Chunk",
     "ChunkingEngine",
     "DocumentChunk",
+    "LexicalHit",
+    "LexicalIndex",
+    "LexicalIndexStats",
     "Passage",
     "STRATEGIES",
     "SemanticChunker",
@@ -56,6 +65,7 @@ __all__ = [
     "chunk_turns",
     "lexical_tokens",
     "locate_chunks",
+    "match_spans",
     "snippet_around",
     "__version__",
 ]

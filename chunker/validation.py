@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-__all__ = ["require_text", "require_int", "require_bool"]
+__all__ = ["require_text", "require_int", "require_bool", "require_number"]
 
 
 def require_text(name: str, value: Any) -> str:
@@ -31,3 +32,17 @@ def require_bool(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r:.80}")
     return value
+
+
+def require_number(name: str, value: Any, *, minimum: float, maximum: float = math.inf) -> float:
+    """Return `value` as a float if it is a finite real number within the bounds, else raise.
+
+    `bool` is refused as in `require_int`; NaN and the infinities are refused because no
+    score computed from them means anything.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r:.80}")
+    if not math.isfinite(value) or not minimum <= value <= maximum:
+        bounds = f">= {minimum}" if maximum == math.inf else f"between {minimum} and {maximum}"
+        raise ValueError(f"invalid {name} {value!r} (must be a finite number {bounds})")
+    return float(value)

@@ -415,7 +415,8 @@ def test_every_request_is_same_origin_and_nothing_fails_or_logs_an_error(new_pag
     paths = {url[len(site_url):] for url in recorder.requests}
     assert {"/chunker.js", "/worker.js", "/pyodide/pyodide.asm.wasm", "/bundle.js"} <= paths
     assert any(p.startswith("/wheels/chunker-") for p in paths)
-    assert any(p.startswith("/pyodide/micropip-") for p in paths)
+    # The worker unpacks the wheel itself: micropip is never fetched.
+    assert not any("micropip" in p for p in paths)
 
 
 def test_close_stops_the_worker_and_later_calls_reject(new_page, site_url):
@@ -439,6 +440,23 @@ def test_a_worker_that_cannot_load_rejects_at_once_naming_it(new_page, site_url)
             break
         page.wait_for_timeout(50)
     assert any("/nowhere/worker.js: HTTP 404" in failure for failure in recorder.failed)
+
+
+@pytest.mark.parametrize("status, body", [(404, b"gone"), (200, b"not a zip")])
+def test_a_wheel_that_cannot_be_had_fails_the_boot_naming_it(new_page, site_url, status, body):
+    """The worker unpacks the wheel itself: a missing or broken one must fail the boot with
+    a message that names it, not leave loadChunker pending."""
+    page, _ = new_page()
+    page.route("**/wheels/*.whl", lambda route: route.fulfill(status=status, body=body))
+    page.goto(f"{site_url}/_test/blank.html")
+    got = call(page, "import('/chunker.js').then((m) => m.loadChunker({timeoutMs: 60000}))")
+    assert got["error"][0] == "Error"
+    message = got["error"][1]
+    assert message.startswith("chunker: Python failed to start: ")
+    if status == 404:
+        assert re.search(r"/wheels/chunker-[^ ]+\.whl answered HTTP 404$", message), message
+    else:
+        assert "zip" in message.lower(), message
 
 
 def test_a_csp_without_wasm_unsafe_eval_fails_loudly_and_shows_in_the_log(new_page):

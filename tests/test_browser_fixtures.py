@@ -27,7 +27,10 @@ RUN_CASE = {
     "chunk_turns": "api.chunkTurns(c.turns, c.options)",
     "lexical_tokens": "api.lexicalTokens(c.text)",
     "snippet_around": "api.snippetAround(c.text, c.words, c.options)",
+    "match_spans": "api.matchSpans(c.text, c.words)",
 }
+# Families run through the facade by another file, step by step.
+RUN_ELSEWHERE = {"lexical_index": "test_browser_lexical_index.py"}
 
 RUN_BATCH = """async ([family, json]) => {
   // The recorded vector of each sentence; every other case answers asynchronously.
@@ -75,6 +78,9 @@ def expected_in_javascript(family: str, case: dict[str, Any]) -> Any:
             chunk["endOffset"] = at(chunk["endOffset"])
     elif family == "snippet_around" and expected["at"] >= 0:
         expected["at"] = utf16(case["text"])(expected["at"])
+    elif family == "match_spans":
+        at = utf16(case["text"])
+        expected = [{"start": at(start), "end": at(end)} for start, end in expected]
     elif family == "chunk_turns":
         for passage in expected:
             at = utf16(passage["text"])
@@ -85,7 +91,7 @@ def expected_in_javascript(family: str, case: dict[str, Any]) -> Any:
 
 def test_every_fixture_file_is_run_here():
     """A new fixture family must be added to RUN_CASE, not skipped silently."""
-    assert {path.stem for path in FIXTURES.glob("*.json")} <= set(RUN_CASE)
+    assert {path.stem for path in FIXTURES.glob("*.json")} <= {*RUN_CASE, *RUN_ELSEWHERE}
 
 
 @pytest.mark.parametrize("family", [f for f in RUN_CASE if (FIXTURES / f"{f}.json").exists()])

@@ -37,7 +37,8 @@ PYC_CACHE = CACHE / "pyc"
 
 
 def build_web() -> Path:
-    """Bring site/ up to date: the page files, Pyodide, micropip, the wheel; answer SITE."""
+    """Bring site/ up to date: the page files, Pyodide, the wheel, and micropip (which the
+    page does not load: it is there for a page that brings its own Pyodide); answer SITE."""
     started = time.perf_counter()
     _npm_ci()
     pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
@@ -60,11 +61,7 @@ def build_web() -> Path:
     plan[f"wheels/{wheel.name}"] = wheel
     # What the worker loads, so it never guesses a file name or a version. A module, not
     # JSON: the worker imports it beside pyodide.mjs, in parallel, not after it.
-    bundle = {
-        "pyodide": pyodide_version,
-        "micropip": f"pyodide/{MICROPIP_WHEEL}",
-        "wheel": f"wheels/{wheel.name}",
-    }
+    bundle = {"pyodide": pyodide_version, "wheel": f"wheels/{wheel.name}"}
     generated = {
         "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",
         f"pyodide/{PYODIDE_LOCK}": _site_lock(micropip),

@@ -15,6 +15,17 @@ const INPUT_ERRORS = { RangeError, TypeError };
 
 const decoder = new TextDecoder();
 
+// The key under which LexicalIndex.fromJSON hands its constructor the index it restored.
+const RESTORED = Symbol('restored');
+
+/** A text that can join others: a string not ending in half a surrogate pair, which the
+ * next text's first unit could complete. */
+function joinable(text) {
+  if (typeof text !== 'string') return false;
+  const last = text.charCodeAt(text.length - 1);
+  return !(last >= 0xd800 && last <= 0xdbff);
+}
+
 /**
  * Start Pyodide in a module worker, install chunker, and answer the API once it is ready.
  *
@@ -210,9 +221,88 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     }
   }
 
+  // An index lives in the worker, in Python, under an id this object holds (a promise of
+  // it, as the worker makes it): its documents never cross back. Many may live at once;
+  // dispose() frees one. Bad options reject the first call (a constructor cannot wait).
+  class LexicalIndex {
+    #id;
+    #disposed = null; // dispose()'s promise, once called
+
+    /** @param {{k1?: number, b?: number}} [options] BM25's k1 (1.2) and b (0.75) */
+    constructor(options, restored) {
+      this.#id = restored?.[RESTORED] ?? call('LexicalIndex.create', { options });
+      this.#id.catch(() => {}); // reported by each call instead, not as unhandled
+    }
+
+    /** An index answering as the one whose toJSON() gave `json`. */
+    static fromJSON(json) {
+      const index = new LexicalIndex(undefined, {
+        [RESTORED]: call('LexicalIndex.fromJSON', { data: json }),
+      });
+      return index.#id.then(() => index);
+    }
+
+    /** Index `docs`, each `{id, text, metadata?}`; a document added again is replaced. */
+    addDocuments(docs) {
+      const texts = Array.isArray(docs) ? docs.map((doc) => doc?.text) : [];
+      if (!texts.length || !texts.every(joinable)) return this.#call('addDocuments', { docs });
+      // The texts cross joined, as one text's UTF-16 units, with their lengths: far
+      // cheaper than as strings inside JSON.
+      const args = {
+        docs: docs.map(({ id, metadata }) => ({ id, metadata })),
+        lengths: texts.map((text) => text.length),
+        text: texts.join(''),
+      };
+      return this.#call('addDocuments', args, 'text');
+    }
+
+    addDocument(id, text, metadata) {
+      return this.#call('addDocument', { id, text, metadata }, 'text');
+    }
+
+    /** Answers whether there was a document `id`. */
+    removeDocument(id) {
+      return this.#call('removeDocument', { id });
+    }
+
+    /**
+     * The best `topK` (10) documents for the words of `query`: `[{id, score, metadata?}]`.
+     * @param {{match?: 'any'|'all', prefix?: boolean}} [options]
+     */
+    search(query, topK, options) {
+      return this.#call('search', { query, topK, options });
+    }
+
+    /** `{documentCount, termCount, avgDocLength}`. */
+    stats() {
+      return this.#call('stats', {});
+    }
+
+    /** The index as plain JSON data (a Promise of it), for LexicalIndex.fromJSON. */
+    toJSON() {
+      return this.#call('toJSON', {});
+    }
+
+    /** Free the index in the worker; later calls on it reject. */
+    dispose() {
+      this.#disposed ??= this.#id.then(
+        (index) => call('LexicalIndex.dispose', { index }),
+        () => false, // never made: nothing to free
+      );
+      return this.#disposed;
+    }
+
+    async #call(method, args, textKey) {
+      if (this.#disposed) throw new Error(`LexicalIndex.${method}: this index was disposed`);
+      const index = await this.#id;
+      return call(`LexicalIndex.${method}`, { index, ...args }, { textKey });
+    }
+  }
+
   return Object.freeze({
     SemanticChunker,
     ChunkingEngine,
+    LexicalIndex,
     /**
      * Passages: `[{text, index, firstSeq, lastSeq, itemIds, startMs, endMs, turns}]`; options:
      * maxChars, overlapTurns, and spans (true adds `repeatedTurns` to each passage).
@@ -223,6 +313,8 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     /** `{at, text}`: where the first word starting with one of `words` is, and its context. */
     snippetAround: (text, words, options) =>
       call('snippetAround', { text, words, options }, { textKey: 'text' }),
+    /** `[{start, end}]`: where each word of `text` beginning with one of `words` lies. */
+    matchSpans: (text, words) => call('matchSpans', { text, words }, { textKey: 'text' }),
     /**
      * `[{start, end} | null]`: where each chunk content sits in `text`, in order, found by
      * search: for chunks from elsewhere (this API's chunks carry their spans: `spans: true`).

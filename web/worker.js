@@ -1,4 +1,4 @@
-// The chunker's Web Worker: boots Pyodide, installs the chunker wheel with micropip, then
+// The chunker's Web Worker: boots Pyodide, unpacks the chunker wheel into it, then
 // runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
 // maybe a text (written into Python's memory as UTF-16 code units) in, ints, ASCII text and
 // JSON as bytes out (see chunker/bridge/protocol.py for why bytes).
@@ -44,31 +44,27 @@ async function boot() {
   progress('runtime', 0, `Loading Pyodide ${pyodideVersion}…`);
   // Downloaded while Python starts, so that installing it waits on no request.
   const wheel = download(new URL(bundle.wheel, base));
-  const pyodide = await loadPyodide({
-    indexURL: new URL('pyodide/', base).href,
-    // Loaded while Python starts, as the site's lock file lists it (build.py writes that
-    // file). A failed load only logs, so it is checked below.
-    packages: ['micropip'],
-  });
-  if (!pyodide.loadedPackages.micropip) {
-    throw new Error(`micropip did not load from ${bundle.micropip} (the console says why)`);
-  }
+  const pyodide = await loadPyodide({ indexURL: new URL('pyodide/', base).href });
   const pythonVersion = pyodide.runPython('import sys; sys.version.split()[0]');
   progress('python', 0.7, `Python ${pythonVersion} is running`);
   progress('packages', 0.8, `Installing chunker from ${bundle.wheel}…`);
-  // micropip installs from Pyodide's file system ("emfs:") what was downloaded above. The
-  // wheel has no dependencies, and deps=False keeps micropip from asking PyPI anyway.
-  // The imports make some 28,000 objects that live as long as the worker: the collector
+  // The wheel has no dependencies and nothing to build, so it only needs unpacking into
+  // site-packages: Pyodide's own unpacker does that (the zipfile module it uses is already
+  // imported as Pyodide boots). micropip would first be loaded and imported (its vendored
+  // `packaging` compiles regexes as it loads), and Pyodide's loader by URL wraps the same
+  // unpacking in more work (docs/faster-start.md). A page bringing its own Pyodide may still
+  // install this wheel with micropip (README, "Use it in your page").
+  const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
+  pyodide.unpackArchive(await wheel, 'wheel', { extractDir: sitePackages });
+  // The import makes some 28,000 objects that live as long as the worker: the collector
   // would walk them five times over (15-20 ms in Chromium here) and free none, so it waits
   // until they are made, then freezes them, so that no later collection walks them either.
-  const wheelPath = `/tmp/${bundle.wheel.split('/').pop()}`;
-  pyodide.FS.writeFile(wheelPath, await wheel);
-  await pyodide.runPythonAsync(`
-import gc
+  // The finders' caches may have listed site-packages empty as Python started.
+  pyodide.runPython(`
+import gc, importlib
 gc.disable()
 try:
-    import micropip
-    await micropip.install(${JSON.stringify(`emfs:${wheelPath}`)}, deps=False)
+    importlib.invalidate_caches()
     import chunker.bridge
 finally:
     gc.freeze()

@@ -15,7 +15,7 @@ from .options import python_options
 from .packing import Packed, pack_chunks, pack_document_chunks
 from .utf16 import utf16_offsets
 
-__all__ = ["OPERATIONS", "Astral"]
+__all__ = ["OPERATIONS", "Astral", "find_operation"]
 
 # Where the characters outside the BMP are in the call's text, when that came as a
 # `JsString` (else None): each operation takes it beside the arguments.
@@ -72,6 +72,15 @@ def _snippet_around(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
     return {"at": at, "text": snippet.text}
 
 
+def _match_spans(args: dict[str, Any], astral: Astral) -> list[dict[str, int]]:
+    from ..lexical import match_spans
+
+    text = args.get("text")
+    spans = match_spans(text, args.get("words"))
+    offsets = iter(utf16_offsets(text, [o for span in spans for o in span], astral))
+    return [{"start": start, "end": next(offsets)} for start in offsets]
+
+
 def _locate_chunks(args: dict[str, Any], astral: Astral) -> list[dict[str, int] | None]:
     from ..locate import locate_chunks
 
@@ -88,4 +97,15 @@ OPERATIONS: dict[str, Callable[[dict[str, Any], Astral], Any]] = {
     "lexicalTokens": _lexical_tokens,
     "snippetAround": _snippet_around,
     "locateChunks": _locate_chunks,
+    "matchSpans": _match_spans,
 }
+
+
+def find_operation(name: str) -> Callable[[dict[str, Any], Astral], Any]:
+    """The operation `name`; those of `LexicalIndex` (module `indexes`) are imported on
+    their first call, so the worker starts without them."""
+    if name.startswith("LexicalIndex."):
+        from .indexes import INDEX_OPERATIONS
+
+        return INDEX_OPERATIONS[name]
+    return OPERATIONS[name]

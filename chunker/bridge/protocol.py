@@ -12,7 +12,7 @@ import sys
 from array import array
 from typing import Any, Awaitable, Callable, Sequence
 
-from .operations import OPERATIONS, Astral
+from .operations import Astral, find_operation
 from .options import python_options
 from .packing import Packed, pack_document_chunks
 from ..validation import require_bool
@@ -47,7 +47,7 @@ def handle(
     """
     args, astral = _arguments(request, text_key, text)
     try:
-        return _reply(OPERATIONS[operation](args, astral))
+        return _reply(find_operation(operation)(args, astral))
     except tuple(JS_ERROR_NAMES) as error:
         return _error_reply(error)
 

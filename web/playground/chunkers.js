@@ -3,8 +3,8 @@
 
 import { demoEmbed } from './demo-embedding.js';
 import { optionsOf } from './settings.js';
+import { codePointLength } from './format.js';
 import { parseTurns } from './turns-json.js';
-import { codePointLength } from './words.js';
 
 /**
  * Chunk `text` in `mode` with `values`. Answers `{mode, raw, chunks, turns?}`: `raw` is the

@@ -3,9 +3,10 @@
 // small vector. Sentences that share words point the same way; the engine cuts where the
 // cosine similarity of neighbours falls below 0.3. Deterministic, instant and offline.
 
-import { WORD_RE, fold } from './words.js';
-
 const DIMENSIONS = 256;
+// The browser's own idea of words, as a model has its own tokenizer: the chunker's rule
+// (lexicalTokens) lives in Python, and a toy embedding needs no exact one.
+const WORDS = new Intl.Segmenter('en', { granularity: 'word' });
 
 // Very common English words would make every pair of sentences look alike.
 const STOP_WORDS = new Set(('a an and are as at be by for from has have in is it its of on or '
@@ -18,8 +19,8 @@ export function demoEmbed(sentences) {
 
 function embedOne(sentence) {
   const vector = new Array(DIMENSIONS).fill(0);
-  for (const [word] of fold(sentence).matchAll(WORD_RE)) {
-    if (STOP_WORDS.has(word)) continue;
+  for (const { segment: word, isWordLike } of WORDS.segment(sentence.toLowerCase())) {
+    if (!isWordLike || STOP_WORDS.has(word)) continue;
     vector[hash(word) % DIMENSIONS] += 2;
     // Trigrams let "refund" and "refunds" count as alike, as a real model would.
     const padded = ` ${word} `;

@@ -49,8 +49,9 @@ const documentView = createDocumentView($('document'), { onSelect: (i) => select
 const transcriptView = createTranscriptView($('transcript'), {
   onSelect: (i) => select(i, 'document') });
 const list = createChunkList($('chunk-list'), { onSelect: (i) => select(i, 'list') });
-const search = createSearch({ input: $('query'), tokensOut: $('query-tokens'),
-  resultsOut: $('search-results'), onSelect: (i) => select(i, 'search') });
+const search = createSearch({ input: $('query'), matchAll: $('query-all'),
+  prefix: $('query-prefix'), tokensOut: $('query-tokens'), resultsOut: $('search-results'),
+  onSelect: (i) => select(i, 'search') });
 const scheduler = createScheduler(
   (job) => runChunker(state.api, job.mode, job.values, job.text),
   { onResult: draw, onError: showError, onBusy: (busy) => { document.body.dataset.busy = busy; } },

@@ -1,30 +1,31 @@
-// Search the chunks as a lexical index would: the query's words from lexicalTokens, and for
-// each chunk holding a word that begins with one of them, its snippet from snippetAround with
-// the matching words marked. Both functions run in Python; the page only draws.
+// Search the chunks, ranked: the worker indexes the current chunks (api.LexicalIndex, BM25
+// over the words of lexicalTokens) and answers the best hits for the query; the page draws
+// each with its snippet (snippetAround) and the matching words marked where matchSpans puts
+// them. What a word is, and when one matches, is decided in Python alone.
 
 import { el } from './dom.js';
 import { formatCount } from './format.js';
-import { WORD_RE, fold } from './words.js';
 
 const DEBOUNCE_MS = 150;
+const SHOWN = 20;
+const SNIPPET = { before: 60, after: 140 };
 
-// As snippetAround compares: folded, final sigma as sigma (lower case picks ς or σ from what
-// follows a word, so the same Greek word can fold either way).
-const comparable = (text) => fold(text).replaceAll('ς', 'σ');
-const SHOWN = 100;
-// Calls in flight at once: enough to keep the worker busy between round trips.
-const BATCH = 128;
-
-export function createSearch({ input, tokensOut, resultsOut, onSelect }) {
+export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, onSelect }) {
   let api = null;
   let chunks = [];
-  let folded = null;
+  let index = null; // {chunks, ready}: the index of `chunks` (ready: a Promise of it)
   let generation = 0;
   let timer = 0;
 
   input.addEventListener('input', () => {
     clearTimeout(timer);
     timer = setTimeout(search, DEBOUNCE_MS);
+  });
+  matchAll.addEventListener('change', search);
+  prefix.addEventListener('change', search);
+  // Indexing a large document takes a moment: begin when the user may be about to search.
+  input.addEventListener('focus', () => {
+    if (api) indexed().catch(() => {}); // a failure shows with the search that needs it
   });
   resultsOut.addEventListener('click', (event) => {
     const hit = event.target.closest?.('[data-index]');
@@ -38,75 +39,80 @@ export function createSearch({ input, tokensOut, resultsOut, onSelect }) {
     });
   }
 
+  /** The index of the current chunks: made when first needed after they changed. */
+  function indexed() {
+    if (index?.chunks === chunks) return index.ready;
+    const old = index;
+    const started = performance.now();
+    const made = new api.LexicalIndex();
+    const docs = chunks.map((chunk) => ({ id: String(chunk.index), text: chunk.text }));
+    const ready = made.addDocuments(docs).then(() => {
+      document.body.dataset.indexMs = Math.round(performance.now() - started);
+      return made;
+    });
+    index = { chunks, ready };
+    // The worker frees the old one; an index never made has nothing to free.
+    old?.ready.then((previous) => previous.dispose(), () => {});
+    return ready;
+  }
+
   async function run() {
     const mine = ++generation;
+    const started = performance.now();
     const query = input.value;
     if (!api || !query.trim()) {
       tokensOut.replaceChildren();
       resultsOut.replaceChildren();
       return;
     }
-    const tokens = await api.lexicalTokens(query);
+    const options = { match: matchAll.checked ? 'all' : 'any', prefix: prefix.checked };
+    const searched = chunks;
+    const [tokens, hits] = await Promise.all([
+      api.lexicalTokens(query),
+      indexed().then((ready) => ready.search(query, SHOWN, options)),
+    ]);
     if (mine !== generation) return;
     tokensOut.replaceChildren(...(tokens.length
       ? ['Words: ', ...tokens.map((token) => el('code', { className: 'token' }, token))]
       : ['No words in the query: a word starts with a letter or a digit.']));
-    if (!tokens.length) {
-      resultsOut.replaceChildren();
-      return;
-    }
-    // A chunk can only match if a token appears in its folded text: only those are asked.
-    folded ??= chunks.map((chunk) => comparable(chunk.text));
-    const prefixes = tokens.map(comparable);
-    const candidates = chunks.filter((_, i) => prefixes.some((p) => folded[i].includes(p)));
-    const hits = [];
-    const count = el('li', { className: 'hits-count' },
-      `0 of ${formatCount(chunks.length)} chunks match`);
-    let listed = false;
-    const list = () => {
-      listed = true;
-      resultsOut.replaceChildren(count, ...hits.slice(0, SHOWN).map(([chunk, snippet]) => el('li', {},
-        el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
-          el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`),
-          el('span', { className: 'hit-snippet' }, ...marked(snippet.text, prefixes))))));
-    };
-    for (let i = 0; i < candidates.length; i += BATCH) {
-      const batch = candidates.slice(i, i + BATCH);
-      const snippets = await Promise.all(batch.map((chunk) => api.snippetAround(chunk.text, tokens,
-        { before: 60, after: 140 })));
-      if (mine !== generation) return;
-      snippets.forEach((snippet, j) => { if (snippet.at >= 0) hits.push([batch[j], snippet]); });
-      // Thousands of chunks take a while: the first screenful shows as soon as it is found.
-      const done = i + BATCH >= candidates.length;
-      count.textContent = `${formatCount(hits.length)} of ${formatCount(chunks.length)} chunks match`
-        + (done ? '' : ` so far (searching ${formatCount(i + batch.length)} of `
-          + `${formatCount(candidates.length)} candidates)`)
-        + (done && hits.length > SHOWN ? `; the first ${SHOWN} are listed` : '');
-      if (!listed && (done || hits.length >= SHOWN)) list();
-    }
-    if (!listed) list();
+    const shown = await Promise.all(hits.map(async (hit) => {
+      const chunk = searched[Number(hit.id)];
+      const snippet = await api.snippetAround(chunk.text, tokens, SNIPPET);
+      return { hit, chunk, snippet, spans: await api.matchSpans(snippet.text, tokens) };
+    }));
+    if (mine !== generation) return;
+    const count = !tokens.length ? []
+      : [el('li', { className: 'hits-count' }, hits.length
+        ? `The best ${formatCount(hits.length)} of ${formatCount(searched.length)} chunks`
+        : `No chunk holds ${options.match === 'all' ? 'all of ' : ''}these words`)];
+    const items = shown.map(({ hit, chunk, snippet, spans }) => el('li', {},
+      el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
+        el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`,
+          el('span', { className: 'hit-score' }, `score ${hit.score.toFixed(3)}`)),
+        el('span', { className: 'hit-snippet' }, ...marked(snippet.text, spans)))));
+    resultsOut.replaceChildren(...count, ...items);
+    // From the search's start to the hits drawn; tests and the benchmark read these.
+    document.body.dataset.searchMs = Math.round(performance.now() - started);
+    document.body.dataset.searches = Number(document.body.dataset.searches ?? 0) + 1;
   }
 
   return {
     setApi(newApi) { api = newApi; },
-    /** New chunks: search them again for the query in the box. */
+    /** New chunks: their index is made again, and the query in the box searched again. */
     setChunks(newChunks) {
       chunks = newChunks;
-      folded = null;
-      search();
+      if (input.value.trim()) search();
     },
   };
 }
 
-/** `text` as nodes, each word beginning with one of `prefixes` wrapped in `<mark>`. */
-function marked(text, prefixes) {
+/** `text` as text nodes, each of `spans` ({start, end}, in order) wrapped in `<mark>`. */
+function marked(text, spans) {
   const nodes = [];
   let last = 0;
-  for (const match of text.matchAll(WORD_RE)) {
-    const word = comparable(match[0]);
-    if (!prefixes.some((prefix) => word.startsWith(prefix))) continue;
-    nodes.push(text.slice(last, match.index), el('mark', {}, match[0]));
-    last = match.index + match[0].length;
+  for (const { start, end } of spans) {
+    nodes.push(text.slice(last, start), el('mark', {}, text.slice(start, end)));
+    last = end;
   }
   nodes.push(text.slice(last));
   return nodes;

@@ -1,0 +1,397 @@
+"""`LexicalIndex`: a keyword index over passages, ranked by Okapi BM25.
+
+Scores are those of the original's `BM25Index` given the same words: for each word of the
+query (a word given twice counts twice) and each document holding it,
+
+    idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average_length))
+    idf(t) = log((N - n + 0.5) / (n + 0.5) + 1)        (Robertson-Walker; never negative)
+
+where `tf` is how often the document holds the word, `length` its number of words, `N` the
+number of documents and `n` the number holding the word. Equal scores keep the original's
+order: the order in which the query's words, in turn, first reach each document, each word's
+documents in the order they were (last) added.
+
+With `prefix=True` a query word stands for every stored word it begins, and adds the sum of
+their scores; the stored words are found by `bisect` in a sorted vocabulary.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from bisect import bisect_left
+from collections import Counter
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any, Callable, Iterable, Literal, Mapping
+
+from .lexical import lexical_tokens
+from .validation import require_bool, require_int, require_number, require_text
+
+__all__ = ["LexicalHit", "LexicalIndex", "LexicalIndexStats", "JSON_VERSION"]
+
+JSON_VERSION = 1
+"""The version `to_json` writes; `from_json` reads this one."""
+MATCHES = ("any", "all")
+
+Tokenize = Callable[[str], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalHit:
+    """A document that `LexicalIndex.search` found."""
+
+    id: str
+    """The document's id, as given to `add_document`."""
+    score: float
+    """Its BM25 score for the query: higher is better."""
+    metadata: dict[str, Any] | None = None
+    """A copy of the metadata it was added with, or None."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return `{id, score, metadata}`, without `metadata` when there is none."""
+        out: dict[str, Any] = {"id": self.id, "score": self.score}
+        if self.metadata is not None:
+            out["metadata"] = self.metadata
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalIndexStats:
+    """What `LexicalIndex.stats` answers; `stats()["documentCount"]` reads it as the original's."""
+
+    document_count: int
+    """How many documents the index holds."""
+    term_count: int
+    """How many distinct words they hold."""
+    average_length: float
+    """Their mean length in words (0 with no documents)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the original's `getStats()` shape: `{documentCount, termCount, avgDocLength}`."""
+        return {
+            "documentCount": self.document_count,
+            "termCount": self.term_count,
+            "avgDocLength": self.average_length,
+        }
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_dict()[key]
+
+
+@dataclass(slots=True)
+class _Document:
+    terms: dict[str, int]
+    """Each distinct word of the document and how often it holds it."""
+    length: int
+    metadata: dict[str, Any] | None
+
+
+class LexicalIndex:
+    """Documents by id, searched by their words (`lexical_tokens` unless told otherwise).
+
+    Adding costs time linear in the document's words; removing, in its distinct words. A
+    search touches only the postings of the query's words (with `prefix`, of the stored words
+    they begin, found in log time in a sorted vocabulary that the first prefix search after a
+    change sorts again), then sorts the documents it reached.
+
+    Example:
+        >>> index = LexicalIndex()
+        >>> index.add_documents([
+        ...     {"id": "refunds", "text": "Refunds go back to the card that paid."},
+        ...     {"id": "shipping", "text": "Orders ship within two days of payment."},
+        ... ])
+        >>> [hit.id for hit in index.search("card refund", prefix=True)]
+        ['refunds']
+    """
+
+    __slots__ = ("_k1", "_b", "_tokenize", "_documents", "_postings", "_total_length", "_sorted")
+
+    def __init__(
+        self, k1: float = 1.2, b: float = 0.75, tokenize: Tokenize = lexical_tokens
+    ) -> None:
+        self._k1 = require_number("k1", k1, minimum=0)
+        self._b = require_number("b", b, minimum=0, maximum=1)
+        if not callable(tokenize):
+            raise TypeError(
+                f"tokenize must be a function from a text to its words, got "
+                f"{type(tokenize).__name__} {tokenize!r:.80}"
+            )
+        self._tokenize = tokenize
+        # Both in the order documents were (last) added: the original's order for ties.
+        self._documents: dict[str, _Document] = {}
+        self._postings: dict[str, dict[str, int]] = {}
+        self._total_length = 0
+        # The vocabulary sorted, for prefix search; None once a word comes or goes.
+        self._sorted: list[str] | None = None
+
+    @property
+    def k1(self) -> float:
+        """How soon repeating a word stops adding to a score."""
+        return self._k1
+
+    @property
+    def b(self) -> float:
+        """How much a long document's score is lowered (0: not at all, 1: fully)."""
+        return self._b
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def __contains__(self, id: object) -> bool:
+        return id in self._documents
+
+    def __repr__(self) -> str:
+        return f"LexicalIndex(k1={self._k1!r}, b={self._b!r}) with {len(self)} documents"
+
+    def add_document(self, id: str, text: str, metadata: Mapping[str, Any] | None = None) -> None:
+        """Index `text` under `id`, replacing any document already there.
+
+        Raises `ValueError` for an empty id or text (as the original), `TypeError` for an id
+        or text that is not a string or metadata that is not a mapping.
+        """
+        self._insert(*self._prepared("id", "text", "metadata", id, text, metadata))
+
+    def add_documents(self, docs: Iterable[Mapping[str, Any]]) -> None:
+        """Index each mapping of `docs` (`id`, `text`, optionally `metadata`), in order.
+
+        All are checked before any is added, so a bad one leaves the index as it was.
+        """
+        if isinstance(docs, (str, bytes, Mapping)) or not isinstance(docs, Iterable):
+            raise TypeError(
+                f"docs must be a list of mappings, got {type(docs).__name__} {docs!r:.80}"
+            )
+        prepared = []
+        for number, doc in enumerate(docs):
+            where = f"docs[{number}]"
+            if not isinstance(doc, Mapping):
+                raise TypeError(
+                    f"{where} must be a mapping with 'id' and 'text', got "
+                    f"{type(doc).__name__} {doc!r:.80}"
+                )
+            for key in ("id", "text"):
+                if key not in doc:
+                    raise ValueError(f"{where} has no {key!r}: got the keys {sorted(doc)!r:.80}")
+            prepared.append(
+                self._prepared(
+                    f"{where}['id']",
+                    f"{where}['text']",
+                    f"{where}['metadata']",
+                    doc["id"],
+                    doc["text"],
+                    doc.get("metadata"),
+                )
+            )
+        for args in prepared:
+            self._insert(*args)
+
+    def remove_document(self, id: str) -> bool:
+        """Forget the document `id`; answer whether there was one."""
+        document = self._documents.pop(require_text("id", id), None)
+        if document is None:
+            return False
+        for term in document.terms:
+            postings = self._postings[term]
+            del postings[id]
+            if not postings:
+                del self._postings[term]
+                self._sorted = None
+        self._total_length -= document.length
+        return True
+
+    def search(
+        self,
+        query: str,
+        top_k: int = 10,
+        *,
+        match: Literal["any", "all"] = "any",
+        prefix: bool = False,
+    ) -> list[LexicalHit]:
+        """The `top_k` best documents for the words of `query`, best first.
+
+        `match="any"` finds the documents holding at least one word of the query, `"all"` only
+        those holding every one (same scores, same order). With `prefix=True` a stored word
+        that begins with a query word counts as it: "ref" finds "refund" and "refunds", and
+        adds the score of each. A query without words finds nothing.
+
+        Example:
+            >>> index = LexicalIndex()
+            >>> index.add_document("a", "red apples and green apples")
+            >>> index.add_document("b", "green pears")
+            >>> [(hit.id, round(hit.score, 3)) for hit in index.search("green apples")]
+            [('a', 1.006), ('b', 0.221)]
+        """
+        require_text("query", query)
+        require_int("top_k", top_k, minimum=1)
+        if match not in MATCHES:
+            raise ValueError(f"invalid match {match!r} (must be one of {', '.join(MATCHES)})")
+        require_bool("prefix", prefix)
+        words = self._words("query", query)
+        if not words or not self._documents:
+            return []
+        scores: dict[str, float] = {}
+        holders: dict[str, set[str]] = {}
+        for word in words:
+            terms = self._beginning_with(word) if prefix else (word,)
+            self._add_scores(scores, terms)
+            if match == "all" and word not in holders:
+                holders[word] = set().union(*(self._postings.get(term, ()) for term in terms))
+        if match == "all":
+            kept = set.intersection(*holders.values())
+            scores = {id: score for id, score in scores.items() if id in kept}
+        best = heapq.nlargest(top_k, scores.items(), key=itemgetter(1))
+        documents = self._documents
+        return [
+            LexicalHit(id, score, _copy(documents[id].metadata)) for id, score in best
+        ]
+
+    def stats(self) -> LexicalIndexStats:
+        """How many documents and distinct words the index holds, and their mean length."""
+        count = len(self._documents)
+        return LexicalIndexStats(
+            count, len(self._postings), self._total_length / count if count else 0.0
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The index as plain JSON-safe data (given JSON-safe metadata), for `from_json`.
+
+        `{"version": 1, "k1", "b", "documents": [{"id", "terms": {word: count},
+        "metadata"?}]}`, documents in the order they were added (which ties keep). The texts
+        are not kept, nor the tokenizer: give `from_json` the same one.
+        """
+        documents = []
+        for id, document in self._documents.items():
+            entry: dict[str, Any] = {"id": id, "terms": dict(document.terms)}
+            if document.metadata is not None:
+                entry["metadata"] = dict(document.metadata)
+            documents.append(entry)
+        return {"version": JSON_VERSION, "k1": self._k1, "b": self._b, "documents": documents}
+
+    @classmethod
+    def from_json(
+        cls, data: Mapping[str, Any], tokenize: Tokenize = lexical_tokens
+    ) -> LexicalIndex:
+        """An index answering as the one whose `to_json()` gave `data`.
+
+        Raises `ValueError` naming the version when `data` is of a version this cannot read,
+        and naming the field when `data` is not what `to_json` writes.
+        """
+        if not isinstance(data, Mapping):
+            raise TypeError(
+                f"data must be what LexicalIndex.to_json() answers, got "
+                f"{type(data).__name__} {data!r:.80}"
+            )
+        version = data.get("version")
+        if isinstance(version, bool) or version != JSON_VERSION:
+            raise ValueError(
+                f"cannot read a LexicalIndex of version {version!r} "
+                f"(this chunker reads version {JSON_VERSION})"
+            )
+        for key in ("k1", "b", "documents"):
+            if key not in data:
+                raise ValueError(f"data has no {key!r}: not what LexicalIndex.to_json() writes")
+        index = cls(data["k1"], data["b"], tokenize)
+        documents = data["documents"]
+        if not isinstance(documents, list):
+            raise TypeError(f"data['documents'] must be a list, got {type(documents).__name__}")
+        for number, entry in enumerate(documents):
+            index._restore(f"data['documents'][{number}]", entry)
+        return index
+
+    def _prepared(
+        self, id_name: str, text_name: str, metadata_name: str, id: Any, text: Any, metadata: Any
+    ) -> tuple[str, dict[str, int], int, dict[str, Any] | None]:
+        """Check one document and count its words: what `_insert` takes."""
+        if not require_text(id_name, id):
+            raise ValueError(f"invalid {id_name} '' (must not be empty)")
+        if not require_text(text_name, text):
+            raise ValueError(f"invalid {text_name} '' (must not be empty)")
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise TypeError(
+                f"{metadata_name} must be a mapping or None, got "
+                f"{type(metadata).__name__} {metadata!r:.80}"
+            )
+        words = self._words(text_name, text)
+        return id, Counter(words), len(words), _copy(metadata)
+
+    def _insert(
+        self, id: str, terms: dict[str, int], length: int, metadata: dict[str, Any] | None
+    ) -> None:
+        # Removed first, so a replaced document moves to the end, as in the original.
+        self.remove_document(id)
+        self._documents[id] = _Document(terms, length, metadata)
+        self._total_length += length
+        postings = self._postings
+        for term, count in terms.items():
+            try:
+                postings[term][id] = count
+            except KeyError:  # a new word
+                postings[term] = {id: count}
+                self._sorted = None
+
+    def _restore(self, where: str, entry: Any) -> None:
+        """Add one document of `to_json`'s list, checking it as `add_document` would."""
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("terms"), Mapping):
+            raise ValueError(f"{where} must be a mapping with 'id' and 'terms', got {entry!r:.80}")
+        id = entry.get("id")
+        if not isinstance(id, str) or not id or id in self._documents:
+            raise ValueError(f"{where}['id'] must be a new, non-empty string, got {id!r:.80}")
+        terms = dict(entry["terms"])
+        for term, count in terms.items():
+            if (
+                not isinstance(term, str)
+                or isinstance(count, bool)
+                or not isinstance(count, int)
+                or count < 1
+            ):
+                raise ValueError(
+                    f"{where}['terms'] must map words to counts >= 1, got {term!r:.40}: "
+                    f"{count!r:.40}"
+                )
+        metadata = entry.get("metadata")
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise ValueError(f"{where}['metadata'] must be a mapping, got {metadata!r:.80}")
+        self._insert(id, terms, sum(terms.values()), _copy(metadata))
+
+    def _words(self, name: str, text: str) -> list[str]:
+        words = self._tokenize(text)
+        if self._tokenize is not lexical_tokens and (
+            not isinstance(words, list) or not all(isinstance(word, str) for word in words)
+        ):
+            raise TypeError(
+                f"tokenize must answer a list of strings for {name}, got {words!r:.80}"
+            )
+        return words
+
+    def _beginning_with(self, word: str) -> list[str]:
+        """The stored words that begin with `word`, in code point order."""
+        if self._sorted is None:
+            self._sorted = sorted(self._postings)
+        vocabulary = self._sorted
+        end = start = bisect_left(vocabulary, word)
+        while end < len(vocabulary) and vocabulary[end].startswith(word):
+            end += 1
+        return vocabulary[start:end]
+
+    def _add_scores(self, scores: dict[str, float], terms: Iterable[str]) -> None:
+        """Add to `scores` each document's BM25 score for each of `terms`."""
+        documents = self._documents
+        count = len(documents)
+        # As the original: an index whose documents hold no words divides by 1, not 0.
+        average = self._total_length / count or 1
+        k1, b = self._k1, self._b
+        for term in terms:
+            postings = self._postings.get(term)
+            if postings is None:
+                continue
+            holding = len(postings)
+            idf = math.log((count - holding + 0.5) / (holding + 0.5) + 1)
+            # Each step in the original's order of operations, so ties come out equal.
+            for id, tf in postings.items():
+                norm = k1 * (1 - b + b * (documents[id].length / average))
+                scores[id] = scores.get(id, 0.0) + idf * (tf * (k1 + 1) / (tf + norm))
+
+
+def _copy(metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A shallow copy, so that neither the caller nor a hit changes what the index holds."""
+    return None if metadata is None else dict(metadata)

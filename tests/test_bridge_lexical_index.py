@@ -1,0 +1,111 @@
+"""The bridge's index operations in CPython, as the worker calls them: indexes by id, texts
+that come joined with their JavaScript lengths, dispose, and matchSpans' JavaScript indices."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from support.offsets import utf16_offset
+from support.reply import read_reply
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunker import LexicalIndex, match_spans
+from chunker.bridge import JsString, handle
+
+
+def call(operation: str, args: dict[str, Any], text: str | None = None, key: str = "text") -> Any:
+    """What the facade gets: the result, or raises the error reply as (name, message)."""
+    given, text_key = None, None
+    if text is not None:
+        given = JsString.from_utf16(text.encode("utf-16-le", "surrogatepass"))
+        text_key = key
+    reply = read_reply(handle(operation, json.dumps(args), text_key, given))
+    if "error" in reply[2]:
+        raise LookupError(reply[2]["error"]["name"], reply[2]["error"]["message"])
+    return reply[2]["result"]
+
+
+def joined(docs: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+    """The arguments chunker.js sends for `addDocuments(docs)`, and the text beside them."""
+    lengths = [len(doc["text"].encode("utf-16-le", "surrogatepass")) // 2 for doc in docs]
+    rest = [{key: value for key, value in doc.items() if key != "text"} for doc in docs]
+    return {"docs": rest, "lengths": lengths}, "".join(doc["text"] for doc in docs)
+
+
+def test_indexes_live_by_id_until_disposed():
+    first = call("LexicalIndex.create", {"options": {"k1": 2.0, "b": 0.5}})
+    second = call("LexicalIndex.create", {})
+    assert first != second
+    call("LexicalIndex.addDocument", {"index": first, "id": "a", "metadata": {"n": 1}}, "x y")
+    assert call("LexicalIndex.stats", {"index": second})["documentCount"] == 0
+    saved = call("LexicalIndex.toJSON", {"index": first})
+    assert saved["k1"] == 2.0 and saved["documents"][0]["metadata"] == {"n": 1}
+    restored = call("LexicalIndex.fromJSON", {"data": saved})
+    query = {"query": "x", "topK": 3, "options": {"match": "all", "prefix": None}}
+    assert call("LexicalIndex.search", {"index": restored, **query}) == call(
+        "LexicalIndex.search", {"index": first, **query}
+    )
+    assert call("LexicalIndex.removeDocument", {"index": first, "id": "a"}) is True
+    for index in (first, second, restored):
+        assert call("LexicalIndex.dispose", {"index": index}) is True
+        assert call("LexicalIndex.dispose", {"index": index}) is False
+        with pytest.raises(LookupError) as raised:
+            call("LexicalIndex.search", {"index": index, "query": "x"})
+        name, message = raised.value.args
+        assert name == "RangeError" and f"no LexicalIndex {index}" in message
+
+
+@pytest.mark.parametrize("index", [None, "1", 1.5, True, -1])
+def test_an_index_that_is_not_one_is_named(index):
+    with pytest.raises(LookupError, match="no LexicalIndex"):
+        call("LexicalIndex.stats", {"index": index})
+
+
+PIECES = ["a", "b", " ", "😀", "𝐀", "é", "e\u0301", "\ud83d", "\ude00", "東"]
+texts = st.lists(st.sampled_from(PIECES), min_size=1, max_size=8).map("".join)
+
+
+@settings(deadline=None)  # the first call reads Unicode's marks: slow under a loaded machine
+@given(st.lists(texts, min_size=1, max_size=6))
+def test_texts_joined_with_their_javascript_lengths_come_apart_whole(parts):
+    # chunker.js joins texts only when none ends in a high surrogate, which the next text's
+    # first unit could complete; the bridge must then find each text exactly.
+    parts = [part for part in parts if not "\ud800" <= part[-1] <= "\udbff"] or ["a"]
+    docs = [{"id": f"d{number}", "text": part} for number, part in enumerate(parts)]
+    args, text = joined(docs)
+    index = call("LexicalIndex.create", {})
+    call("LexicalIndex.addDocuments", {"index": index, **args}, text)
+    expected = LexicalIndex()
+    expected.add_documents(docs)
+    assert call("LexicalIndex.toJSON", {"index": index}) == expected.to_json()
+    call("LexicalIndex.dispose", {"index": index})
+
+
+def test_joined_texts_that_do_not_add_up_are_refused():
+    index = call("LexicalIndex.create", {})
+    with pytest.raises(LookupError, match="lengths"):
+        call("LexicalIndex.addDocuments", {"index": index, "docs": [{"id": "a"}], "lengths": [2]},
+             "abc")
+    assert call("LexicalIndex.stats", {"index": index})["documentCount"] == 0
+
+
+def test_a_joined_batch_with_a_bad_document_names_it_and_adds_none():
+    index = call("LexicalIndex.create", {})
+    args, text = joined([{"id": "a", "text": "ok"}, {"id": "", "text": "no"}])
+    with pytest.raises(LookupError, match=r"docs\[1\]\['id'\]"):
+        call("LexicalIndex.addDocuments", {"index": index, **args}, text)
+    assert call("LexicalIndex.stats", {"index": index})["documentCount"] == 0
+
+
+@settings(deadline=None)
+@given(texts, st.lists(st.sampled_from(["a", "😀", "𝐀", "é", "東", "b"]), max_size=3))
+def test_match_spans_in_javascript_indices(text, words):
+    got = call("matchSpans", {"words": words}, text)
+    expected = [
+        {"start": utf16_offset(text, start), "end": utf16_offset(text, end)}
+        for start, end in match_spans(text, words)
+    ]
+    assert got == expected

@@ -1,0 +1,245 @@
+"""The npm package: what `python build.py package` puts in the .tgz, a site a page author
+builds from that file alone (installed offline, served by Python's own server, run in
+Chromium), its types as a project resolves them, and the README's other way in: a page with
+its own Pyodide installing the wheel with micropip."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import chunker
+from chunker import SemanticChunker, chunk, lexical_tokens, snippet_around
+from support.facade import BOOT_TIMEOUT_MS
+from support.paths import ROOT
+from support.recorder import Recorder
+from support.typescript import EXAMPLE, run_tsc
+from tools.package import FACADE_FILES, NAME, build_package, package_sizes
+from tools.paths import NODE_MODULES, SITE
+from tools.site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+WHEEL = f"chunker-{chunker.__version__}-py3-none-any.whl"
+TEXT = (
+    "# Refunds\n\nRefunds go back to the card that paid. They take five to ten business days."
+    "\n\n# Shipping\n\nOrders ship within two days of payment. Tracking comes by mail.\n"
+)
+INSTALLED = "node_modules/chunker-web/"
+
+
+def readme_block(first_line: str) -> str:
+    """The README's fenced code block that starts with `first_line`."""
+    for block in re.findall(r"```[a-z]*\n(.*?)```", README, re.DOTALL):
+        if block.startswith(first_line):
+            return block
+    raise AssertionError(f"README has no code block starting {first_line!r}")
+
+
+@pytest.fixture(scope="module")
+def tarball() -> Path:
+    return build_package()
+
+
+@pytest.fixture(scope="module")
+def project(tarball: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new project folder with the tarball installed by npm, offline, from an empty cache:
+    the package must need nothing from a registry."""
+    folder = tmp_path_factory.mktemp("example-site")
+    (folder / "package.json").write_text(
+        json.dumps({"name": "example-site", "private": True, "type": "module"}), encoding="utf-8"
+    )
+    subprocess.run(
+        [
+            "npm", "install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts",
+            "--loglevel=error", "--cache", str(folder.parent / f"{folder.name}-npm-cache"),
+            str(tarball),
+        ],
+        cwd=folder, check=True, capture_output=True, text=True, timeout=300,
+    )
+    return folder
+
+
+# --- what the .tgz holds ------------------------------------------------------------------
+
+
+def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarball):
+    assert tarball.name == f"{NAME}-{chunker.__version__}.tgz"
+    with tarfile.open(tarball) as archive:
+        names = {m.name.removeprefix("package/") for m in archive.getmembers() if m.isfile()}
+        manifest = json.load(archive.extractfile("package/package.json"))
+        lock = json.load(archive.extractfile("package/pyodide/pyodide-lock.json"))
+    pyodide = [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
+    expected = {*FACADE_FILES, *pyodide, "pyodide/pyodide-lock.json", f"wheels/{WHEEL}"}
+    assert names == expected | {"package.json", "README.md"}
+    assert not any("micropip" in name for name in names)
+    # Listing no package: nothing for Pyodide to look for that the package does not hold.
+    shipped = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text())
+    assert lock == {"info": shipped["info"], "packages": {}}
+
+    assert manifest["name"] == NAME and manifest["version"] == chunker.__version__
+    assert manifest["type"] == "module"
+    root = manifest["exports"]["."]
+    assert list(root) == ["types", "default"], "types must come first"
+    assert (root["types"], root["default"]) == ("./chunker.d.ts", "./chunker.js")
+    assert set(manifest["files"]) == {*FACADE_FILES, "pyodide/", "wheels/"}
+    assert "dependencies" not in manifest and "scripts" not in manifest
+
+
+def test_the_packages_files_are_the_sites(tarball):
+    """The runtime as the site serves it: compiled standard library, wheel with bytecode."""
+    with tarfile.open(tarball) as archive:
+        for name in (*FACADE_FILES, f"wheels/{WHEEL}", f"pyodide/{PYODIDE_STDLIB}"):
+            packed = archive.extractfile(f"package/{name}").read()
+            assert packed == (SITE / name).read_bytes(), name
+        readme = archive.extractfile("package/README.md").read().decode()
+    assert readme.startswith(f"# {NAME}\n")
+    assert readme_block("# serve.py") in readme and "application/wasm" in readme
+
+
+def test_the_policy_the_readme_states_is_the_one_its_server_sends():
+    """The example site runs under serve.py's policy: the prose must state that one."""
+    tree = ast.parse(readme_block("# serve.py"))
+    policy = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "CSP"
+    )
+    assert f"`{policy}`" in " ".join(README.split())
+
+
+def test_the_readme_states_the_packages_sizes(tarball):
+    sizes = package_sizes(tarball)
+    assert sizes.fetched_gzip < sizes.fetched <= sizes.unpacked
+    table = {
+        "the .tgz": sizes.packed,
+        "on disk, installed": sizes.unpacked,
+        "fetched by the browser to get ready": sizes.fetched,
+        "the same over the wire, gzipped": sizes.fetched_gzip,
+    }
+    for row, size in table.items():
+        stated = re.search(rf"\| {re.escape(row)} \| ([\d.]+) MB \|", README)
+        assert stated is not None, row
+        assert abs(float(stated.group(1)) * 1e6 - size) <= 0.05 * size, (row, size)
+
+
+# --- a site built from the tarball alone ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def example_site(project: Path) -> Iterator[str]:
+    """The project as a page author makes it: a page and its module script, served by the
+    README's serve.py (Python's http.server, told the MIME types, sending the CSP)."""
+    (project / "index.html").write_text(
+        '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Example</title>\n'
+        '<script type="module" src="./main.js"></script></head>\n'
+        "<body><output></output></body>\n</html>\n",
+        encoding="utf-8",
+    )
+    (project / "main.js").write_text(
+        f"""import {{ loadChunker }} from './{INSTALLED}chunker.js';
+
+const text = {json.dumps(TEXT)};
+window.example = (async () => {{
+  const api = await loadChunker({{ baseUrl: './{INSTALLED}', timeoutMs: {BOOT_TIMEOUT_MS} }});
+  const chunks = await new api.SemanticChunker({{ targetSize: 60, overlap: 0 }}).chunk(text);
+  const words = await api.lexicalTokens('Tracking');
+  const snippet = await api.snippetAround(text, words, {{ before: 20, after: 30 }});
+  document.querySelector('output').textContent = snippet.text;
+  return {{ chunks, words, snippet, versions: api.versions }};
+}})();
+""",
+        encoding="utf-8",
+    )
+    (project / "serve.py").write_text(readme_block("# serve.py"), encoding="utf-8")
+    server = subprocess.Popen(
+        [sys.executable, "serve.py", "0"], cwd=project, stdout=subprocess.PIPE, text=True,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield server.stdout.readline().strip().rstrip("/")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_a_site_built_from_the_tarball_alone_chunks_and_snippets(browser, example_site):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        recorder = Recorder(example_site).attach(page)
+        page.goto(f"{example_site}/index.html")
+        got = page.evaluate("window.example")
+        shown = page.text_content("output")
+        page.wait_for_timeout(200)  # let late console messages of the worker arrive
+    finally:
+        context.close()
+    expected = SemanticChunker(target_size=60, overlap=0).chunk(TEXT)
+    assert got["chunks"] == [c.to_dict() for c in expected] and len(expected) == 2
+    assert got["words"] == lexical_tokens("Tracking") == ["tracking"]
+    snippet = snippet_around(TEXT, ["tracking"], before=20, after=30)
+    assert got["snippet"] == snippet.to_dict() and snippet.at > 0
+    assert shown == snippet.text
+    assert got["versions"]["chunker"] == chunker.__version__
+    # Nothing failed or logged and no request left the origin, but for the icon every
+    # browser asks a site for, which this one has not.
+    icon = f"{example_site}/favicon.ico"
+    problems = [p for p in recorder.problems() if icon not in p and "404 (File not found)" not in p]
+    assert problems == [] and recorder.foreign() == []
+    assert [url for url in recorder.failed if icon not in url] == []
+    paths = {url[len(example_site) :] for url in recorder.requests}
+    assert f"/{INSTALLED}pyodide/pyodide.asm.wasm" in paths
+    assert f"/{INSTALLED}wheels/{WHEEL}" in paths
+    assert all(p in {"/index.html", "/main.js"} or p.startswith(f"/{INSTALLED}") for p in paths)
+
+
+def test_the_installed_package_resolves_by_name_with_its_types(project):
+    """`chunker-web` resolves through the exports map: in Node to chunker.js, and in
+    TypeScript to chunker.d.ts, which the typed example then compiles against."""
+    resolved = subprocess.run(
+        ["node", "--input-type=module", "-e",
+         "const m = await import('chunker-web'); console.log(typeof m.loadChunker);"
+         "console.log(import.meta.resolve('chunker-web'))"],
+        cwd=project, check=True, capture_output=True, text=True, timeout=120,
+    ).stdout.split()
+    assert resolved[0] == "function" and resolved[1].endswith(f"/{INSTALLED}chunker.js")
+    types = project / "types"
+    types.mkdir(exist_ok=True)
+    shutil.copy(EXAMPLE, types / "example.ts")
+    result = run_tsc(types, types / "example.ts")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    resolved_to = f"{project}/{INSTALLED}chunker.d.ts"
+    assert f"'chunker-web' was successfully resolved to '{resolved_to}'" in result.stdout
+
+
+# --- a page with its own Pyodide --------------------------------------------------------
+
+
+def test_a_page_with_its_own_pyodide_installs_the_wheel_with_micropip(new_page, site_url):
+    """The README's snippet as written, in a page that boots Pyodide itself (the site's copy,
+    whose lock file lists micropip) and installs the wheel the package holds."""
+    page, recorder = new_page()
+    page.goto(f"{site_url}/_test/blank.html")
+    snippet = readme_block("// pyodide: your page's own")
+    got: Any = page.evaluate(
+        f"""async ([wheelUrl, text]) => {{
+          const {{ loadPyodide }} = await import('/pyodide/pyodide.mjs');
+          const pyodide = await loadPyodide({{ indexURL: '/pyodide/' }});
+          {snippet}
+          return [chunks, pyodide.loadedPackages.micropip ?? null];
+        }}""",
+        [f"{site_url}/wheels/{WHEEL}", TEXT],
+    )
+    chunks, micropip = got
+    assert chunks == [c.to_dict() for c in chunk(TEXT)] and len(chunks) >= 1
+    assert micropip is not None
+    assert recorder.foreign() == []
+    assert f"{site_url}/wheels/{WHEEL}" in recorder.requests

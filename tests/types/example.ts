@@ -1,0 +1,93 @@
+// A page author's code, typed against chunker.d.ts: `tsc --noEmit --strict` must pass it
+// (tests/test_types.py). Each `@ts-expect-error` is a mistake the types must catch: tsc
+// fails on one that catches nothing, so a type gone loose (`any`) fails the test too.
+import {
+  loadChunker,
+  type Chunk,
+  type ChunkWithSpans,
+  type DocumentChunk,
+  type InputError,
+  type LexicalHit,
+  type Passage,
+  type Span,
+} from 'chunker-web';
+
+export async function example(text: string): Promise<void> {
+  const api = await loadChunker({
+    baseUrl: '/node_modules/chunker-web/',
+    timeoutMs: 30_000,
+    onProgress: ({ stage, fraction, message }) => console.log(stage, fraction ?? 0, message),
+  });
+  const version: string = api.versions.chunker + api.versions.pyodide + api.versions.python;
+  const booted: number = api.bootMs;
+
+  const chunker = new api.SemanticChunker({ targetSize: 800, overlap: 50 });
+  const plain: Chunk[] = await chunker.chunk(text);
+  const first: string = text.slice(plain[0].startOffset, plain[0].endOffset) + plain[0].index;
+  // @ts-expect-error: without `spans: true` a chunk has no span
+  plain[0].span;
+  const withSpans: ChunkWithSpans[] = await new api.SemanticChunker({ spans: true }).chunk(text);
+  const own: Span = withSpans[0].span;
+  const overlap: number = withSpans[0].overlapSpan?.start ?? -1;
+  // The chunks carry the caller's own metadata object, typed as given.
+  const tagged = await new api.SemanticChunker().chunk(text, { source: 'a.md', page: 3 });
+  const page: number = tagged[0].metadata.page;
+  // @ts-expect-error: an option the original does not have
+  new api.SemanticChunker({ colour: 'red' });
+  // @ts-expect-error: sizes are numbers
+  new api.SemanticChunker({ targetSize: '800' });
+
+  const engine = new api.ChunkingEngine();
+  const fixed: DocumentChunk[] = await engine.chunk(text, { strategy: 'fixed', chunkSize: 512 });
+  const level: number | undefined = fixed[0].metadata?.headingLevel;
+  const located = await engine.chunk(text, { strategy: 'hierarchical', spans: true });
+  const where: number = located[0].span.end;
+  const semantic = await engine.chunk(text, {
+    strategy: 'semantic',
+    embedFn: async (sentences) => sentences.map((s) => Float32Array.of(s.length, 1)),
+  });
+  // @ts-expect-error: no such strategy
+  await engine.chunk(text, { strategy: 'recursive' });
+
+  const turns = [
+    { seq: 1, text: 'Hello.', itemId: 'm1', startMs: 0, endMs: 900 },
+    { seq: 2, text: 'Hi! How can I help?' },
+  ];
+  const passages: Passage[] = await api.chunkTurns(turns, { maxChars: 1200, overlapTurns: 1 });
+  const said: string = passages[0].text.slice(passages[0].turns[0].start, passages[0].turns[0].end);
+  const repeated: number = (await api.chunkTurns(turns, { spans: true }))[0].repeatedTurns;
+  // @ts-expect-error: a turn needs its seq
+  await api.chunkTurns([{ text: 'no seq' }]);
+
+  const words: string[] = await api.lexicalTokens('Refund policy');
+  const { at, text: snippet } = await api.snippetAround(text, words, { before: 80, after: 120 });
+  const marks: Span[] = await api.matchSpans(snippet, words);
+  const spans: Array<Span | null> = await api.locateChunks(text, fixed.map((c) => c.content));
+
+  const index = new api.LexicalIndex<{ source: string }>({ k1: 1.2, b: 0.75 });
+  await index.addDocuments(plain.map((c) => ({ id: `c${c.index}`, text: c.text })));
+  await index.addDocument('extra', 'refunds go back to the card', { source: 'faq.md' });
+  const removed: boolean = await index.removeDocument('c0');
+  const hits: LexicalHit<{ source: string }>[] = await index.search('refund', 20, {
+    match: 'all',
+    prefix: true,
+  });
+  const source: string | undefined = hits[0]?.metadata?.source;
+  // @ts-expect-error: match is 'any' or 'all'
+  await index.search('refund', 20, { match: 'some' });
+  const saved = await index.toJSON();
+  const restored = await api.LexicalIndex.fromJSON<{ source: string }>(saved);
+  const again: number = (await restored.search('refund'))[0].score;
+  index.dispose();
+  restored.dispose();
+
+  try {
+    await new api.SemanticChunker({ overlap: -1 }).chunk(text);
+  } catch (error) {
+    const field: string | undefined = (error as InputError).field;
+    console.log(field);
+  }
+  api.close();
+  console.log(version, booted, first, own, overlap, page, level, where, semantic, said);
+  console.log(repeated, at, marks, spans, removed, source, again);
+}

@@ -1,0 +1,129 @@
+"""The npm package `chunker-web`: the facade, its types, its worker and the runtime it boots
+(Pyodide and the wheel, as the site serves them), one folder that a page serves as is."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .paths import DIST, NODE_MODULES, ROOT, SITE, log
+from .site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB, build_web
+from .wheel import build_wheel
+
+NAME = "chunker-web"
+# The files of site/ that make the facade run, besides the wheel. No micropip: the worker
+# unpacks the wheel itself, and a page with its own Pyodide has its own micropip.
+FACADE_FILES = ("chunker.js", "chunker.d.ts", "worker.js", "bundle.js")
+# The README section the package's own README is, so that the two never differ.
+README_SECTION = "Use it in your page"
+# What a browser fetches to get ready (the rest: the source map, the types, the README).
+FETCHED_AT_BOOT = re.compile(r"(chunker|worker|bundle)\.js|pyodide/(?!.*\.map$).*|wheels/.*")
+
+
+@dataclass(frozen=True, slots=True)
+class PackageSizes:
+    """Bytes of the package: its .tgz, its files on disk, and what a browser fetches to get
+    ready, gzipped (as a server that compresses sends it)."""
+
+    packed: int
+    unpacked: int
+    fetched: int
+    fetched_gzip: int
+
+
+def build_package() -> Path:
+    """Write dist/chunker-web-<version>.tgz with `npm pack`; answer its path."""
+    build_web()
+    wheel = build_wheel().name  # the site's copy of it carries its bytecode
+    version = wheel.split("-")[1]
+    DIST.mkdir(exist_ok=True)
+    for stale in DIST.glob(f"{NAME}-*.tgz"):
+        stale.unlink()
+    with tempfile.TemporaryDirectory() as folder:
+        stage = Path(folder)
+        copies = [*FACADE_FILES, f"wheels/{wheel}"]
+        copies += [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
+        for relative in copies:
+            (stage / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(SITE / relative, stage / relative)
+        (stage / "pyodide" / PYODIDE_LOCK).write_text(_empty_lock(), encoding="utf-8")
+        (stage / "package.json").write_text(_manifest(version), encoding="utf-8")
+        (stage / "README.md").write_text(_readme(), encoding="utf-8")
+        subprocess.run(
+            ["npm", "pack", "--pack-destination", str(DIST), "--loglevel=error"],
+            cwd=stage, check=True, stdout=subprocess.DEVNULL,
+        )
+    tarball = DIST / f"{NAME}-{version}.tgz"
+    sizes = package_sizes(tarball)
+    log(
+        f"wrote {tarball.relative_to(ROOT)}: {_mb(sizes.packed)} packed, {_mb(sizes.unpacked)} "
+        f"unpacked; a browser fetches {_mb(sizes.fetched)} to get ready, "
+        f"{_mb(sizes.fetched_gzip)} gzipped"
+    )
+    return tarball
+
+
+def package_sizes(tarball: Path) -> PackageSizes:
+    """The sizes of `tarball` and of the files in it."""
+    unpacked = fetched = fetched_gzip = 0
+    with tarfile.open(tarball) as archive:
+        for member in archive.getmembers():
+            if not member.isfile():
+                continue
+            unpacked += member.size
+            if FETCHED_AT_BOOT.fullmatch(member.name.removeprefix("package/")):
+                data = archive.extractfile(member).read()
+                fetched += len(data)
+                fetched_gzip += len(gzip.compress(data, compresslevel=6, mtime=0))
+    return PackageSizes(tarball.stat().st_size, unpacked, fetched, fetched_gzip)
+
+
+def _empty_lock() -> str:
+    """Pyodide's lock file listing no package: the package serves none but chunker's wheel,
+    which the worker unpacks by itself."""
+    lock = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
+    return json.dumps({"info": lock["info"], "packages": {}}, indent=1) + "\n"
+
+
+def _manifest(version: str) -> str:
+    pyodide = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
+    manifest = {
+        "name": NAME,
+        "version": version,
+        "description": (
+            "Text chunking and snippets for retrieval in the browser: the chunker wheel in "
+            f"Pyodide {pyodide}, in a Web Worker, behind the original AgentOS names"
+        ),
+        "license": "MIT AND MPL-2.0 AND PSF-2.0",
+        "type": "module",
+        # Types first: TypeScript takes the first condition that matches.
+        "exports": {
+            ".": {"types": "./chunker.d.ts", "default": "./chunker.js"},
+            "./*": "./*",
+        },
+        "types": "./chunker.d.ts",
+        "files": [*FACADE_FILES, "pyodide/", "wheels/"],
+        "sideEffects": False,
+    }
+    return json.dumps(manifest, indent=2) + "\n"
+
+
+def _readme() -> str:
+    """The README's section for page authors, as the package's README."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    heading = f"## {README_SECTION}\n"
+    start = text.index(heading)
+    end = text.find("\n## ", start + len(heading))
+    section = text[start + len(heading) : None if end < 0 else end].strip()
+    return f"# {NAME}\n\n{section}\n"
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"

@@ -1,0 +1,269 @@
+// Types of chunker.js: the original's names and JSON shapes, every call a Promise.
+// Offsets and spans are JavaScript string indices (UTF-16 code units); sizes count
+// characters as Python does (code points: an emoji is one).
+
+/** Where something sits in a text: `text.slice(start, end)`. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** What `onProgress` hears, stage by stage; `ready` comes last, with `fraction` 1. */
+export interface LoadProgress {
+  stage: 'runtime' | 'python' | 'packages' | 'ready';
+  fraction?: number;
+  message: string;
+}
+
+export interface LoadOptions {
+  /** The folder holding chunker.js, worker.js, bundle.js, pyodide/ and wheels/ (default:
+   * beside chunker.js). A relative URL resolves against the page's address. */
+  baseUrl?: string | URL;
+  onProgress?: (progress: LoadProgress) => void;
+  /** Reject if the worker is not ready by then (default 60000). */
+  timeoutMs?: number;
+}
+
+/**
+ * Start Python in a module worker and answer the API once it is ready. Bad input to any call
+ * rejects with a `RangeError` (Python's `ValueError`) or `TypeError`, whose message is
+ * Python's and whose `field`, when set, names the argument (see `InputError`).
+ */
+export function loadChunker(options?: LoadOptions): Promise<Chunker>;
+
+/** A rejection for bad input: `field` is the Python name of the argument, e.g.
+ * `"chunk_overlap"`, where validation knows it. */
+export type InputError = (RangeError | TypeError) & { readonly field?: string };
+
+// --- SemanticChunker -------------------------------------------------------------------
+
+export type BoundaryType = 'heading' | 'code-block' | 'paragraph' | 'sentence' | 'fixed';
+
+export interface SemanticChunkerConfig {
+  targetSize?: number;
+  maxSize?: number;
+  minSize?: number;
+  overlap?: number;
+  preserveCodeBlocks?: boolean;
+  respectHeadings?: boolean;
+  /** Add `span` and `overlapSpan` to every chunk. */
+  spans?: boolean;
+}
+
+/** One chunk, in the original's shape. */
+export interface Chunk {
+  text: string;
+  index: number;
+  startOffset: number;
+  endOffset: number;
+  boundaryType: BoundaryType;
+}
+
+/** A chunk cut with `spans: true`. */
+export interface ChunkWithSpans extends Chunk {
+  /** The chunk's own text (after the overlap) in the input. */
+  span: Span;
+  /** The overlap it repeats from the chunk before, in the input; null when none. */
+  overlapSpan: Span | null;
+}
+
+export interface SemanticChunker<C extends Chunk = Chunk> {
+  /** Cut `text`. The chunks carry the very `metadata` object given, when one is. */
+  chunk(text: string): Promise<C[]>;
+  chunk<M extends object>(text: string, metadata: M): Promise<Array<C & { metadata: M }>>;
+}
+
+export interface SemanticChunkerConstructor {
+  new (config: SemanticChunkerConfig & { spans: true }): SemanticChunker<ChunkWithSpans>;
+  new (config?: SemanticChunkerConfig): SemanticChunker<Chunk>;
+}
+
+// --- ChunkingEngine --------------------------------------------------------------------
+
+export type Strategy = 'fixed' | 'semantic' | 'hierarchical' | 'layout';
+
+/** One vector a sentence; plain arrays or typed ones (a model's Float32Array). */
+export type Vectors = ArrayLike<number>[];
+export type EmbedFn = (sentences: string[]) => Vectors | Promise<Vectors>;
+
+export interface ChunkOptions {
+  strategy?: Strategy;
+  chunkSize?: number;
+  chunkOverlap?: number;
+  /** Used by `semantic`, which without it cuts as `fixed`; runs on the page's thread. */
+  embedFn?: EmbedFn;
+  /** Add `span` to every chunk. */
+  spans?: boolean;
+}
+
+/** One chunk of `ChunkingEngine`, in the original's shape. */
+export interface DocumentChunk {
+  content: string;
+  index: number;
+  /** The section's heading (`hierarchical`). */
+  heading?: string;
+  /** `headingLevel` and `ancestorHeadings` (`hierarchical`), or `type` (`layout`). */
+  metadata?: {
+    headingLevel?: number;
+    ancestorHeadings?: string[];
+    type?: 'code' | 'table';
+    [key: string]: unknown;
+  };
+}
+
+/** A chunk cut with `spans: true`. */
+export interface DocumentChunkWithSpans extends DocumentChunk {
+  /** Where the chunk's content sits in the input. */
+  span: Span;
+}
+
+export interface ChunkingEngine {
+  chunk(
+    content: string,
+    options: ChunkOptions & { spans: true },
+  ): Promise<DocumentChunkWithSpans[]>;
+  chunk(content: string, options?: ChunkOptions): Promise<DocumentChunk[]>;
+}
+
+export interface ChunkingEngineConstructor {
+  new (): ChunkingEngine;
+}
+
+// --- transcripts -----------------------------------------------------------------------
+
+export interface Turn {
+  seq: number;
+  text: string;
+  itemId?: string | null;
+  startMs?: number | null;
+  endMs?: number | null;
+}
+
+export interface ChunkTurnsOptions {
+  maxChars?: number;
+  overlapTurns?: number;
+  /** Add `repeatedTurns` to every passage. */
+  spans?: boolean;
+}
+
+/** Where one turn sits in its passage's text. */
+export interface TurnSpan {
+  seq: number;
+  itemId?: string;
+  start: number;
+  end: number;
+}
+
+/** Whole turns joined by line feeds. */
+export interface Passage {
+  text: string;
+  index: number;
+  firstSeq: number;
+  lastSeq: number;
+  itemIds: Array<string | null>;
+  startMs?: number | null;
+  endMs?: number | null;
+  turns: TurnSpan[];
+}
+
+/** A passage cut with `spans: true`. */
+export interface PassageWithSpans extends Passage {
+  /** How many of its first turns repeat the passage before (0 for the first). */
+  repeatedTurns: number;
+}
+
+// --- words and search ------------------------------------------------------------------
+
+export interface SnippetOptions {
+  before?: number;
+  after?: number;
+}
+
+export interface Snippet {
+  /** Where the matching word starts in the text; -1 when none matches. */
+  at: number;
+  /** The whole words around it, white space collapsed. */
+  text: string;
+}
+
+export interface LexicalIndexOptions {
+  k1?: number;
+  b?: number;
+}
+
+export interface IndexedDocument<M = unknown> {
+  id: string;
+  text: string;
+  metadata?: M;
+}
+
+export interface SearchOptions {
+  /** 'all' keeps only documents holding every word of the query (default 'any'). */
+  match?: 'any' | 'all';
+  /** Let a stored word that begins with a query word count as that word. */
+  prefix?: boolean;
+}
+
+export interface LexicalHit<M = unknown> {
+  id: string;
+  score: number;
+  /** Absent when the document has none. */
+  metadata?: M;
+}
+
+/** The JSON-safe form of an index, with its format's version; for `fromJSON`. */
+export interface LexicalIndexJSON {
+  version: number;
+  [key: string]: unknown;
+}
+
+/** A BM25 keyword index living in the worker; `dispose()` frees it. */
+export interface LexicalIndex<M = unknown> {
+  addDocuments(docs: Iterable<IndexedDocument<M>>): Promise<void>;
+  /** A document added again under the same id replaces the old one. */
+  addDocument(id: string, text: string, metadata?: M): Promise<void>;
+  /** Whether there was such a document. */
+  removeDocument(id: string): Promise<boolean>;
+  search(query: string, topK?: number, options?: SearchOptions): Promise<LexicalHit<M>[]>;
+  toJSON(): Promise<LexicalIndexJSON>;
+  /** Free it in the worker; later calls reject. */
+  dispose(): void;
+}
+
+export interface LexicalIndexConstructor {
+  new <M = unknown>(options?: LexicalIndexOptions): LexicalIndex<M>;
+  fromJSON<M = unknown>(json: LexicalIndexJSON): Promise<LexicalIndex<M>>;
+}
+
+// --- the API ---------------------------------------------------------------------------
+
+export interface Versions {
+  chunker: string;
+  pyodide: string;
+  python: string;
+}
+
+/** What `loadChunker` answers (frozen). */
+export interface Chunker {
+  readonly SemanticChunker: SemanticChunkerConstructor;
+  readonly ChunkingEngine: ChunkingEngineConstructor;
+  readonly LexicalIndex: LexicalIndexConstructor;
+  chunkTurns(
+    turns: Turn[],
+    options: ChunkTurnsOptions & { spans: true },
+  ): Promise<PassageWithSpans[]>;
+  chunkTurns(turns: Turn[], options?: ChunkTurnsOptions): Promise<Passage[]>;
+  /** The words of `text`, NFC and lower case. */
+  lexicalTokens(text: string): Promise<string[]>;
+  /** The first word starting with one of `words`, and its context. */
+  snippetAround(text: string, words: string[], options?: SnippetOptions): Promise<Snippet>;
+  /** Where each word of `text` that begins with one of `words` lies. */
+  matchSpans(text: string, words: string[]): Promise<Span[]>;
+  /** Where each chunk content sits in `text`, in order; null where it is not found. */
+  locateChunks(text: string, contents: string[]): Promise<Array<Span | null>>;
+  readonly versions: Versions;
+  /** Milliseconds the worker took from its start to ready. */
+  readonly bootMs: number;
+  /** Stop the worker; later calls reject. */
+  close(): void;
+}
