@@ -47,7 +47,9 @@ def main() -> int:
         "--core", action="store_true",
         help="only the core suite (tests/test_core_*.py): no Node, no Chromium, no build",
     )
-    commands.add_parser("bench", help="run tests/bench/core.py, browser.py and playground.py")
+    commands.add_parser(
+        "bench", help="run tests/bench/core.py, pipelines.py, browser.py and playground.py"
+    )
     args, extra = parser.parse_known_args()
     if extra and args.command != "test":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .lexical import Snippet, lexical_tokens, match_spans, snippet_around
     from .lexical_index import LexicalHit, LexicalIndex, LexicalIndexStats
     from .locate import locate_chunks
+    from .many import ChunkedText, chunk_many
     from .records import BoundaryType, DocumentChunk
     from .semantic_chunker import SemanticChunker
     from .turns import Passage, Turn, TurnSpan, chunk_turns
@@ -43,6 +44,8 @@ _HOMES: dict[str, str] = {
     "LexicalIndex": "lexical_index",
     "LexicalIndexStats": "lexical_index",
     "locate_chunks": "locate",
+    "ChunkedText": "many",
+    "chunk_many": "many",
 }
 
 __version__ = "0.1.0"
@@ -50,6 +53,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BoundaryType",
     "Chunk",
+    "ChunkedText",
     "ChunkingEngine",
     "DocumentChunk",
     "LexicalHit",
@@ -62,6 +66,7 @@ __all__ = [
     "Turn",
     "TurnSpan",
     "chunk",
+    "chunk_many",
     "chunk_turns",
     "lexical_tokens",
     "locate_chunks",

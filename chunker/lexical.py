@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from .validation import require_int, require_text
+from .validation import ArgumentTypeError, require_int, require_text
 from .whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WHITESPACE_RUN_RE
 
 __all__ = ["Snippet", "lexical_tokens", "match_spans", "snippet_around", "word_re"]
@@ -157,12 +157,13 @@ def match_spans(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
 def _prefixes(words: Iterable[str]) -> tuple[str, ...]:
     """The query's `words` as compared, empty ones left out; a clear error for anything else."""
     if isinstance(words, (str, bytes)) or not isinstance(words, Iterable):
-        raise TypeError(
-            f"words must be a list of strings, got {type(words).__name__} {words!r:.80}"
+        raise ArgumentTypeError(
+            "words",
+            f"words must be a list of strings, got {type(words).__name__} {words!r:.80}",
         )
     prefixes = []
     for number, word in enumerate(words):
-        folded = _fold(require_text(f"words[{number}]", word))
+        folded = _fold(require_text(f"words[{number}]", word, field="words"))
         if folded:
             prefixes.append(folded)
     return tuple(prefixes)

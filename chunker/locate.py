@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .validation import require_text
+from .validation import ArgumentTypeError, require_text
 from .whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE
 
 __all__ = ["locate_chunks"]
@@ -27,13 +27,14 @@ def locate_chunks(text: str, contents: Sequence[str]) -> list[tuple[int, int] | 
     """
     require_text("text", text)
     if isinstance(contents, str) or not isinstance(contents, Sequence):
-        raise TypeError(
+        raise ArgumentTypeError(
+            "contents",
             f"contents must be a list of strings, got {type(contents).__name__} {contents!r:.80}"
         )
     spans: list[tuple[int, int] | None] = []
     cursor = 0
     for number, content in enumerate(contents):
-        content = require_text(f"contents[{number}]", content)
+        content = require_text(f"contents[{number}]", content, field="contents")
         span = _find(text, content, cursor) or _find(text, content, 0)
         spans.append(span)
         if span is not None:

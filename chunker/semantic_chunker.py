@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 from .records import BoundaryType, Chunk, ChunkDraft
 from .sourcemap import Source, after, joined, to_input
 from .structure import Segment, split_by_structure
-from .validation import require_bool, require_int, require_text
+from .validation import ArgumentTypeError, require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
 
 __all__ = ["SemanticChunker"]
@@ -120,7 +120,8 @@ class SemanticChunker:
         """
         require_text("text", text)
         if metadata is not None and not isinstance(metadata, Mapping):
-            raise TypeError(
+            raise ArgumentTypeError(
+                "metadata",
                 "metadata must be a mapping or None, "
                 f"got {type(metadata).__name__} {metadata!r:.80}"
             )

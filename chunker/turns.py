@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any, Mapping, Sequence
 
-from .validation import require_int
+from .validation import ArgumentTypeError, ArgumentValueError, require_int
 from .whitespace import is_blank
 
 __all__ = ["Passage", "Turn", "TurnSpan", "chunk_turns"]
@@ -112,7 +112,8 @@ class Passage:
     def __post_init__(self) -> None:
         require_int("repeated_turns", self.repeated_turns, minimum=0)
         if self.turns and self.repeated_turns >= len(self.turns):
-            raise ValueError(
+            raise ArgumentValueError(
+                "repeated_turns",
                 f"invalid repeated_turns {self.repeated_turns!r} (a passage of "
                 f"{len(self.turns)} turns brings at least one new turn)"
             )
@@ -151,7 +152,9 @@ def chunk_turns(
         ['Hello.\\nHi there.', 'Hi there.\\nHow are you?']
     """
     if isinstance(turns, (str, bytes)) or not isinstance(turns, Sequence):
-        raise TypeError(f"turns must be a list of turns, got {type(turns).__name__} {turns!r:.80}")
+        raise ArgumentTypeError(
+            "turns", f"turns must be a list of turns, got {type(turns).__name__} {turns!r:.80}"
+        )
     require_int("max_chars", max_chars, minimum=1)
     require_int("overlap_turns", overlap_turns, minimum=0)
     # Every entry is checked first, so that a blank turn of the wrong type is still an error.
@@ -206,16 +209,19 @@ def _as_turn(number: int, turn: Any) -> Turn:
     if isinstance(turn, Mapping):
         for required in ("seq", "text"):
             if required not in turn:
-                raise ValueError(f"turns[{number}] has no {required!r}: {dict(turn)!r:.120}")
+                raise ArgumentValueError(
+                    "turns", f"turns[{number}] has no {required!r}: {dict(turn)!r:.120}"
+                )
         fields = {"seq": turn["seq"], "text": turn["text"]}
         for name, keys in _KEYS.items():
             fields[name] = next((turn[key] for key in keys if key in turn), None)
     else:
-        raise TypeError(
+        raise ArgumentTypeError(
+            "turns",
             f"turns[{number}] must be a mapping or a Turn, got {type(turn).__name__} {turn!r:.80}"
         )
     # Checked here, so that errors name the entry and the original's key names.
-    _check_fields(f"turns[{number}]", **fields, spelling=_ORIGINAL_NAMES)
+    _check_fields(f"turns[{number}]", **fields, spelling=_ORIGINAL_NAMES, argument="turns")
     return Turn(**fields)
 
 
@@ -228,21 +234,34 @@ def _check_fields(
     start_ms: Any,
     end_ms: Any,
     spelling: Mapping[str, str],
+    argument: str | None = None,
 ) -> None:
     """Raise TypeError naming `where.field` and the value for a field of the wrong type, and
     ValueError for a time that is not a finite number (JSON, and so the page, cannot carry
-    one); `spelling` gives other names for fields (the original's camelCase)."""
+    one); `spelling` gives other names for fields (the original's camelCase). Errors are about
+    `argument`, or when None (a `Turn` made directly) the field itself."""
     if isinstance(seq, bool) or not isinstance(seq, int):
-        raise TypeError(f"{where}.seq must be an integer, got {seq!r:.80}")
+        raise ArgumentTypeError(
+            argument or "seq", f"{where}.seq must be an integer, got {seq!r:.80}"
+        )
     if not isinstance(text, str):
-        raise TypeError(f"{where}.text must be a string, got {text!r:.80}")
+        raise ArgumentTypeError(
+            argument or "text", f"{where}.text must be a string, got {text!r:.80}"
+        )
     if item_id is not None and not isinstance(item_id, str):
         name = spelling.get("item_id", "item_id")
-        raise TypeError(f"{where}.{name} must be a string or absent, got {item_id!r:.80}")
+        raise ArgumentTypeError(
+            argument or "item_id",
+            f"{where}.{name} must be a string or absent, got {item_id!r:.80}",
+        )
     for timing, value in (("start_ms", start_ms), ("end_ms", end_ms)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
             name = spelling.get(timing, timing)
-            raise TypeError(f"{where}.{name} must be a number or absent, got {value!r:.80}")
+            raise ArgumentTypeError(
+                argument or timing, f"{where}.{name} must be a number or absent, got {value!r:.80}"
+            )
         if value is not None and not math.isfinite(value):
             name = spelling.get(timing, timing)
-            raise ValueError(f"{where}.{name} must be a finite number, got {value!r:.80}")
+            raise ArgumentValueError(
+                argument or timing, f"{where}.{name} must be a finite number, got {value!r:.80}"
+            )

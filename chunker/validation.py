@@ -1,17 +1,65 @@
-"""Checks at the public boundary: each error names the argument, the value and the rule."""
+"""Checks at the public boundary: each error names the argument, the value and the rule.
+
+Each error also carries the argument's Python name as `field` (`error.field == "chunk_overlap"`),
+so that a caller (the bridge, a form) can put the message at the argument without reading it.
+The errors stay a `ValueError` or a `TypeError`, the types a caller catches.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-__all__ = ["require_text", "require_int", "require_bool", "require_number"]
+__all__ = [
+    "ArgumentTypeError",
+    "ArgumentValueError",
+    "field_of",
+    "require_bool",
+    "require_int",
+    "require_number",
+    "require_text",
+]
 
 
-def require_text(name: str, value: Any) -> str:
-    """Return `value` if it is a `str`, else raise `TypeError` naming `name`."""
+class ArgumentValueError(ValueError):
+    """A `ValueError` about the argument named `field`."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default would remake it from `args` (the message) alone.
+        return type(self), (self.field, str(self))
+
+
+class ArgumentTypeError(TypeError):
+    """A `TypeError` about the argument named `field`."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.field, str(self))
+
+
+def field_of(error: BaseException) -> str | None:
+    """The Python name of the argument `error` is about, or None when it names none."""
+    field = getattr(error, "field", None)
+    return field if isinstance(field, str) else None
+
+
+def require_text(name: str, value: Any, *, field: str = "") -> str:
+    """Return `value` if it is a `str`, else raise `TypeError` naming `name`.
+
+    `field` is the argument `name` belongs to, when `name` is a part of one (`words[2]`).
+    """
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a string, got {type(value).__name__} {value!r:.80}")
+        raise ArgumentTypeError(
+            field or name,
+            f"{name} must be a string, got {type(value).__name__} {value!r:.80}",
+        )
     return value
 
 
@@ -21,16 +69,20 @@ def require_int(name: str, value: Any, *, minimum: int) -> int:
     `bool` is refused although it is an `int`: `target_size=True` is a mistake, not a size.
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r:.80}")
+        raise ArgumentTypeError(
+            name, f"{name} must be an integer, got {type(value).__name__} {value!r:.80}"
+        )
     if value < minimum:
-        raise ValueError(f"invalid {name} {value!r} (must be >= {minimum})")
+        raise ArgumentValueError(name, f"invalid {name} {value!r} (must be >= {minimum})")
     return value
 
 
 def require_bool(name: str, value: Any) -> bool:
     """Return `value` if it is `True` or `False`, else raise `TypeError` naming `name`."""
     if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r:.80}")
+        raise ArgumentTypeError(
+            name, f"{name} must be True or False, got {type(value).__name__} {value!r:.80}"
+        )
     return value
 
 
@@ -41,8 +93,12 @@ def require_number(name: str, value: Any, *, minimum: float, maximum: float = ma
     score computed from them means anything.
     """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r:.80}")
+        raise ArgumentTypeError(
+            name, f"{name} must be a number, got {type(value).__name__} {value!r:.80}"
+        )
     if not math.isfinite(value) or not minimum <= value <= maximum:
         bounds = f">= {minimum}" if maximum == math.inf else f"between {minimum} and {maximum}"
-        raise ValueError(f"invalid {name} {value!r} (must be a finite number {bounds})")
+        raise ArgumentValueError(
+            name, f"invalid {name} {value!r} (must be a finite number {bounds})"
+        )
     return float(value)

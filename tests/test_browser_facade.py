@@ -275,7 +275,7 @@ def test_bad_input_rejects_with_pythons_message(chunker_page, expression, python
     if callable(python):
         with pytest.raises((ValueError, TypeError)) as raised:
             python()
-        name = "RangeError" if raised.type is ValueError else "TypeError"
+        name = "RangeError" if isinstance(raised.value, ValueError) else "TypeError"
         expected = [name, str(raised.value)]
     else:
         expected = list(python)

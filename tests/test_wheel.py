@@ -24,7 +24,7 @@ from support.paths import ROOT
 from support.reply import read_reply
 from tools.paths import CACHE, NODE_MODULES
 from tools.site import MICROPIP_WHEEL, PYODIDE_LOCK, PYODIDE_STDLIB
-from tools.wheel import build_wheel
+from tools.wheel import build_page_wheel, build_wheel
 
 TEXT = "# Title 😀\n\nFirst paragraph. It has two sentences.\n\n## Next\n\nMore text here."
 
@@ -95,13 +95,16 @@ def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
 
 
 def test_the_sites_wheel_is_the_wheel_plus_bytecode(wheel, built_site):
+    # The page's wheel: the wheel without the command line and the adapters (test_pipelines_wheel).
+    page_wheel = build_page_wheel()
+    assert page_wheel.name == wheel.name
     served_wheel = built_site / "wheels" / wheel.name
-    with zipfile.ZipFile(wheel) as plain, zipfile.ZipFile(served_wheel) as served:
+    with zipfile.ZipFile(page_wheel) as plain, zipfile.ZipFile(served_wheel) as served:
         added = set(served.namelist()) - set(plain.namelist())
         for name in plain.namelist():
             if not name.endswith("RECORD"):
                 assert served.read(name) == plain.read(name), name
-    sources = [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".py")]
+    sources = [n for n in zipfile.ZipFile(page_wheel).namelist() if n.endswith(".py")]
     assert len(added) == len(sources) and all(n.endswith(".pyc") for n in added)
 
 

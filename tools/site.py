@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Mapping
 
 from .paths import CACHE, NODE_MODULES, SITE, WEB, log
-from .wheel import build_wheel
+from .wheel import build_page_wheel
 
 # micropip is not in the npm package; it comes from PyPI, pinned by version and content.
 MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
@@ -46,8 +46,9 @@ def build_web() -> Path:
     # Our wheel keeps its sources, for the tracebacks of a failed call; micropip and the
     # standard library have theirs replaced by bytecode: micropip's wheel then holds half
     # the files (45, not 80) for Pyodide to unpack as it boots, and a third fewer bytes.
+    page_wheel = build_page_wheel()
     micropip, wheel, stdlib = _with_bytecode(
-        [(_micropip_wheel(), False), (build_wheel(), True), (stdlib, False)], pyodide_version
+        [(_micropip_wheel(), False), (page_wheel, True), (stdlib, False)], pyodide_version
     )
     plan: dict[str, Path] = {}
     for path in sorted(WEB.rglob("*")):

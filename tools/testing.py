@@ -45,7 +45,7 @@ def test(pytest_args: list[str], *, core: bool = False) -> int:
         pip_install(sys.executable, extras["test"])
         return subprocess.call([sys.executable, "-m", "pytest", *core_tests(), *pytest_args],
                                cwd=ROOT)
-    pip_install(sys.executable, extras["test"] + extras["test-browser"])
+    pip_install(sys.executable, extras["test"] + extras["test-browser"] + extras["test-pipelines"])
     if not SYSTEM_CHROMIUM.exists():
         log(f"no {SYSTEM_CHROMIUM}: installing Playwright's Chromium")
         subprocess.run([sys.executable, "-m", "playwright", "install", "chromium"], check=True)

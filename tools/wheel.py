@@ -10,17 +10,31 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-from .paths import DIST, ROOT, log
+from .paths import CACHE, DIST, ROOT, log
 
 # The pyproject.toml keys this builder knows how to put in a wheel; any other stops it, so
 # a new setting is never dropped silently.
 KNOWN_PROJECT_KEYS = {
     "name", "dynamic", "version", "description", "readme", "requires-python", "license",
     "dependencies", "optional-dependencies", "classifiers", "keywords", "urls", "authors",
+    "scripts",
 }
 KNOWN_SETUPTOOLS_KEYS = {"packages", "package-data", "dynamic"}
 # Every entry of a wheel gets this date, so the same sources give the same bytes.
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+# What the page's wheel leaves out: the command line and the pipeline adapters, which nothing
+# in the browser imports (and which would cost it their bytes and their files to unpack).
+NOT_FOR_THE_PAGE = (
+    "chunker/__main__.py",
+    "chunker/_extras.py",
+    "chunker/cli/",
+    "chunker/langchain.py",
+    "chunker/llama_index.py",
+    "chunker/spark.py",
+)
+PAGE_WHEEL_FOLDER = CACHE / "page-wheel"
 
 
 def build_wheel() -> Path:
@@ -29,6 +43,35 @@ def build_wheel() -> Path:
     Built by hand (no setuptools, no network) and byte-for-byte reproducible: the file is
     rewritten only when its bytes change, so the site's copy stays fresh for HTTP caches.
     """
+    name, data = _wheel(leave_out=(), with_scripts=True)
+    DIST.mkdir(exist_ok=True)
+    for stale in DIST.glob(f"{name.split('-')[0]}-*.whl"):
+        if stale.name != name:
+            stale.unlink()
+    return _write(DIST / name, data)
+
+
+def build_page_wheel() -> Path:
+    """The wheel the page loads (same name, in .cache/page-wheel/): the package without
+    `NOT_FOR_THE_PAGE` and without the console script that would need them."""
+    name, data = _wheel(leave_out=NOT_FOR_THE_PAGE, with_scripts=False)
+    if PAGE_WHEEL_FOLDER.exists():
+        for stale in PAGE_WHEEL_FOLDER.iterdir():
+            if stale.name != name:
+                stale.unlink()
+    PAGE_WHEEL_FOLDER.mkdir(parents=True, exist_ok=True)
+    return _write(PAGE_WHEEL_FOLDER / name, data)
+
+
+def _write(target: Path, data: bytes) -> Path:
+    if not target.exists() or target.read_bytes() != data:
+        target.write_bytes(data)
+        log(f"wrote {target.relative_to(ROOT)}")
+    return target
+
+
+def _wheel(leave_out: tuple[str, ...], with_scripts: bool) -> tuple[str, bytes]:
+    """The wheel's file name and bytes, without the files whose paths start with `leave_out`."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     project = pyproject["project"]
     setuptools = pyproject.get("tool", {}).get("setuptools", {})
@@ -45,25 +88,20 @@ def build_wheel() -> Path:
     entries: list[tuple[str, bytes]] = [
         (path.relative_to(ROOT).as_posix(), path.read_bytes()) for path in files
     ]
+    entries = [(path, data) for path, data in entries if not path.startswith(leave_out)]
     entries.append((f"{dist_info}/METADATA", _metadata(project, version).encode()))
     wheel_file = "Wheel-Version: 1.0\nGenerator: chunker build.py\nRoot-Is-Purelib: true\n"
     entries.append((f"{dist_info}/WHEEL", (wheel_file + "Tag: py3-none-any\n").encode()))
     top_level = sorted({p.split(".")[0] for p in setuptools["packages"]})
     entries.append((f"{dist_info}/top_level.txt", ("\n".join(top_level) + "\n").encode()))
+    scripts = project.get("scripts", {})
+    if with_scripts and scripts:
+        lines = ["[console_scripts]", *(f"{key} = {value}" for key, value in scripts.items())]
+        entries.append((f"{dist_info}/entry_points.txt", ("\n".join(lines) + "\n").encode()))
     record = [f"{path},sha256={_urlsafe_sha256(data)},{len(data)}" for path, data in entries]
     record.append(f"{dist_info}/RECORD,,")
     entries.append((f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode()))
-
-    target = DIST / f"{name}-{version}-py3-none-any.whl"
-    data = _zip_bytes(entries)
-    DIST.mkdir(exist_ok=True)
-    for stale in DIST.glob(f"{name}-*.whl"):
-        if stale != target:
-            stale.unlink()
-    if not target.exists() or target.read_bytes() != data:
-        target.write_bytes(data)
-        log(f"wrote {target.relative_to(ROOT)}")
-    return target
+    return f"{name}-{version}-py3-none-any.whl", _zip_bytes(entries)
 
 
 def _version(project: dict, setuptools: dict) -> str:

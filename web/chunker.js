@@ -7,13 +7,21 @@
 //
 // Every call answers a Promise of plain objects in the original's JSON shape. Offsets are
 // JavaScript string indices (UTF-16), converted on the Python side (chunker/bridge/utf16.py).
-// Bad input rejects with a RangeError or TypeError carrying Python's message; the worker
+// Bad input rejects with a RangeError or TypeError carrying Python's message, and as
+// `.field` the Python name of the argument it concerns ("chunk_overlap"); the worker
 // lives on. Sizes count characters as Python does (code points): an emoji is one.
 
 // Python's error names for bad input, already mapped to these by the bridge.
 const INPUT_ERRORS = { RangeError, TypeError };
 
 const decoder = new TextDecoder();
+
+/** The error to throw for the bridge's `{name, message, field?}`; `.field` only when given. */
+function inputError({ name, message, field }) {
+  const error = new INPUT_ERRORS[name](message);
+  if (typeof field === 'string') error.field = field;
+  return error;
+}
 
 // The key under which LexicalIndex.fromJSON hands its constructor the index it restored.
 const RESTORED = Symbol('restored');
@@ -121,7 +129,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     try {
       const { ints, ascii, json } = readReply(reply);
       const { result, error: bad } = json;
-      if (bad) call.reject(new INPUT_ERRORS[bad.name](bad.message));
+      if (bad) call.reject(inputError(bad));
       else call.resolve(call.finish ? call.finish(result, ints, ascii) : result);
     } catch (failure) {
       call.reject(failure); // a reply this page cannot read must not leave the call pending

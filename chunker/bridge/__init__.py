@@ -6,7 +6,8 @@ whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The 
 of a call may come beside the request instead, as a `JsString` decoded from the text's
 UTF-16 code units (`text_key` names its argument). `handle` answers bytes: 32-bit ints,
 ASCII text, then JSON: `{"result": ...}` in the original's shape, or `{"error": {"name",
-"message"}}` for bad input, with the name of the JavaScript error to throw. One result comes
+"message", "field"}}` for bad input: the name of the JavaScript error to throw, and the Python
+name of the argument it concerns (null when none). One result comes
 packed: `SemanticChunker.chunk` answers where each chunk's text lies in the input, or in
 the ASCII text (`pack_chunks`), and chunker.js cuts the texts out itself.
 

@@ -12,6 +12,7 @@ import sys
 from array import array
 from typing import Any, Awaitable, Callable, Sequence
 
+from ..validation import field_of
 from .operations import Astral, find_operation
 from .options import python_options
 from .packing import Packed, pack_document_chunks
@@ -103,7 +104,8 @@ def _reply(answer: Any) -> bytes:
 
 def _error_reply(error: Exception) -> bytes:
     name = next(js for py, js in JS_ERROR_NAMES.items() if isinstance(error, py))
-    return _reply_bytes((), "", json.dumps({"error": {"name": name, "message": str(error)}}))
+    reply = {"name": name, "message": str(error), "field": field_of(error)}
+    return _reply_bytes((), "", json.dumps({"error": reply}))
 
 
 def _reply_bytes(ints: Sequence[int], ascii: str, reply: str) -> bytes:

@@ -6,7 +6,7 @@ import inspect
 from typing import Any, Awaitable, Callable, Sequence
 
 from ..records import DocumentChunk
-from ..validation import require_int, require_text
+from ..validation import ArgumentTypeError, ArgumentValueError, require_int, require_text
 from ..whitespace import tight_span
 from .fixed import fixed_chunks
 from .hierarchical import hierarchical_chunks
@@ -65,7 +65,9 @@ class ChunkingEngine:
         vectors = request.embed_fn(sentences)  # type: ignore[misc]
         if inspect.isawaitable(vectors):
             _close(vectors)
-            raise TypeError("embed_fn returned an awaitable: use achunk() for an async embed_fn")
+            raise ArgumentTypeError(
+                "embed_fn", "embed_fn returned an awaitable: use achunk() for an async embed_fn"
+            )
         return request.with_embeddings(sentences, vectors)
 
     async def achunk(
@@ -106,18 +108,22 @@ class _Request:
         self.content = require_text("content", content)
         if require_text("strategy", strategy) not in _WITHOUT_EMBEDDINGS:
             names = ", ".join(repr(name) for name in STRATEGIES)
-            raise ValueError(f"unknown strategy {strategy!r} (must be one of {names})")
+            raise ArgumentValueError(
+                "strategy", f"unknown strategy {strategy!r} (must be one of {names})"
+            )
         self.strategy: str = strategy
         self.chunk_size = require_int("chunk_size", chunk_size, minimum=1)
         # An overlap as long as the window would start the next window where this one did.
         self.chunk_overlap = require_int("chunk_overlap", chunk_overlap, minimum=0)
         if self.chunk_overlap >= self.chunk_size:
-            raise ValueError(
-                f"invalid chunk_overlap {chunk_overlap!r} (must be less than chunk_size "
-                f"{chunk_size!r}, or no window would move forward)"
+            raise ArgumentValueError(
+                "chunk_overlap",
+                f"chunk_overlap {chunk_overlap!r} must be less than chunk_size "
+                f"{chunk_size!r} (or no window would move forward)",
             )
         if embed_fn is not None and not callable(embed_fn):
-            raise TypeError(
+            raise ArgumentTypeError(
+                "embed_fn",
                 f"embed_fn must be callable or None, got {type(embed_fn).__name__} {embed_fn!r:.80}"
             )
         self.embed_fn = embed_fn

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from ..records import DocumentChunk
 from ..sourcemap import after, joined, to_input
+from ..validation import ArgumentTypeError, ArgumentValueError
 from ..whitespace import WS_CLASS, is_blank, tight_span
 from .fixed import fixed_chunks
 
@@ -55,41 +56,49 @@ def check_vectors(vectors: Any, count: int) -> list[list[float]]:
     one length and not empty, else raise. Arrays (NumPy's, and the like) count as lists."""
     vectors = _plain(vectors)
     if isinstance(vectors, (str, bytes)) or not isinstance(vectors, Sequence):
-        raise TypeError(
+        raise _wrong_type(
             f"embed_fn must return a list of vectors, got {type(vectors).__name__} {vectors!r:.80}"
         )
     if len(vectors) != count:
-        raise ValueError(f"embed_fn returned {len(vectors)} vectors for {count} sentences")
+        raise _wrong_value(f"embed_fn returned {len(vectors)} vectors for {count} sentences")
     checked: list[list[float]] = []
     for number, vector in enumerate(vectors):
         vector = _plain(vector)
         if isinstance(vector, (str, bytes)) or not isinstance(vector, Sequence):
-            raise TypeError(
+            raise _wrong_type(
                 f"embed_fn vector {number} must be a list of numbers, got {vector!r:.80}"
             )
         for value in vector:
             if isinstance(value, bool) or not isinstance(value, Real):
-                raise TypeError(f"embed_fn vector {number} holds a non-number: {value!r:.80}")
+                raise _wrong_type(f"embed_fn vector {number} holds a non-number: {value!r:.80}")
         try:
             # As JavaScript numbers are: the sums then round as the original's do.
             floats = list(map(float, vector))
         except OverflowError:
-            raise ValueError(
+            raise _wrong_value(
                 f"embed_fn vector {number} holds a number too large for a float: {vector!r:.80}"
             ) from None
         if not all(map(math.isfinite, floats)):
             # NaN would make every similarity NaN, and so silently cut nowhere.
             bad = next(value for value in floats if not math.isfinite(value))
-            raise ValueError(f"embed_fn vector {number} holds {bad!r}: numbers must be finite")
+            raise _wrong_value(f"embed_fn vector {number} holds {bad!r}: numbers must be finite")
         if not floats:
-            raise ValueError(f"embed_fn vector {number} is empty: no similarity can be measured")
+            raise _wrong_value(f"embed_fn vector {number} is empty: no similarity can be measured")
         if checked and len(floats) != len(checked[0]):
-            raise ValueError(
+            raise _wrong_value(
                 f"embed_fn returned vectors of unequal length: vector 0 has {len(checked[0])} "
                 f"numbers, vector {number} has {len(floats)}"
             )
         checked.append(floats)
     return checked
+
+
+def _wrong_type(message: str) -> ArgumentTypeError:
+    return ArgumentTypeError("embed_fn", message)
+
+
+def _wrong_value(message: str) -> ArgumentValueError:
+    return ArgumentValueError("embed_fn", message)
 
 
 def _plain(value: Any) -> Any:

@@ -8,7 +8,13 @@
   page has redrawn the stats, histogram, list and the visible part of the document, on the
   technical guide sample repeated to 100 KB, 1 MB and 5 MB. "page" is the page's own
   measure (from the input event to the end of the redraw); "wall" adds the round trips of
-  the browser protocol, as seen from here.
+  the browser protocol, as seen from here;
+- editing a large text: a 5 MB text pasted over a 1 MB one (as a paste ends: the new value
+  and its input event), until the page paints again, until the chunks are redrawn, and the
+  longest stretch the main thread was blocked meanwhile, beside the same paste into a bare
+  text area on the same page; and a key typed at the end of a 1 MB text,
+  from the key to the next frame painted (the Event Timing API, 8 ms steps), one key about
+  every 150 ms as a person types.
 
 Each figure is the median of N runs (5 unless given), after one warm-up for the sliders.
 With `--before SITE` (a site built from another commit, say main's), that site's playground
@@ -27,7 +33,9 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunker/ and support/
 
-from support.playground import ROOT, open_playground, runs, settled  # noqa: E402
+from support.playground import (  # noqa: E402
+    ROOT, open_playground, put_text, quiet, runs, settled,
+)
 
 from tools.chromium import chromium_options  # noqa: E402
 from tools.paths import SITE  # noqa: E402
@@ -78,12 +86,94 @@ def slider_step(page, step: int) -> tuple[float, float]:
     return float(page.evaluate("document.body.dataset.lastRunMs")), outside
 
 
+# Long tasks and input events as the page reports them, from here on.
+WATCH = """() => {
+  window.benchLongTasks = [];
+  window.benchKeys = new Map();
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) benchLongTasks.push(entry.duration);
+  }).observe({type: 'longtask'});
+  // Per key: to the next paint (the longest of its events), and the time in its handlers.
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!entry.interactionId) continue;
+      const key = benchKeys.get(entry.interactionId) ?? {paint: 0, handlers: 0};
+      key.paint = Math.max(key.paint, entry.duration);
+      key.handlers += entry.processingEnd - entry.processingStart;
+      benchKeys.set(entry.interactionId, key);
+    }
+  }).observe({type: 'event', durationThreshold: 0});
+}"""
+NEXT_FRAME = "new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))"
+
+
+def paste(page, selector: str, text: str) -> float:
+    """Put `text` in `selector` as a paste ends (the value, then an input event that says it
+    was pasted); ms until the page paints again. The browser's own editing is left out: in
+    headless Chromium here, inserting even 300 KB through the protocol (`Input.insertText`)
+    into a bare text area took minutes, whatever the page around it."""
+    started = time.perf_counter()
+    page.eval_on_selector(
+        selector,
+        """(area, text) => {
+          area.value = text;
+          area.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
+        }""",
+        text,
+    )
+    page.evaluate(NEXT_FRAME)
+    return (time.perf_counter() - started) * 1000
+
+
+def paste_over(page, small: str, big: str, count: int) -> dict[str, list[float]]:
+    """Paste `big` over `small` in the page's text area, and in a bare one beside it."""
+    figures: dict[str, list[float]] = {"answers": [], "redrawn": [], "blocked": [], "bare": []}
+    page.evaluate("""() => {
+      const bare = document.createElement('textarea');
+      bare.id = 'bench-bare';
+      bare.rows = 14;
+      document.body.append(bare);
+    }""")
+    for _ in range(count):
+        before = runs(page)
+        put_text(page, small)
+        settled(page, before, timeout=600)
+        page.evaluate("benchLongTasks.length = 0")
+        before = runs(page)
+        started = time.perf_counter()
+        figures["answers"].append(paste(page, "#text", big))
+        settled(page, before, timeout=600)
+        figures["redrawn"].append((time.perf_counter() - started) * 1000)
+        figures["blocked"].append(max(page.evaluate("benchLongTasks"), default=0))
+        page.eval_on_selector("#bench-bare", "(area, text) => { area.value = text; }", small)
+        page.evaluate(NEXT_FRAME)
+        figures["bare"].append(paste(page, "#bench-bare", big))
+    page.evaluate("document.getElementById('bench-bare').remove()")
+    return figures
+
+
+def typing_into(page, selector: str, text: str, count: int) -> dict[str, list[float]]:
+    """Per key typed at the end of `text` in `selector`: ms to the next frame painted, and ms
+    spent in the page's handlers of the key."""
+    page.eval_on_selector(selector, "(area, text) => { area.value = text; }", text)
+    page.focus(selector)
+    page.keyboard.press("Control+End")
+    page.evaluate("benchKeys.clear()")
+    for _ in range(count):
+        page.keyboard.press("x")
+        time.sleep(0.15)
+    quiet(page, timeout=600)
+    keys = page.evaluate("[...benchKeys.values()]")
+    return {"paint": [key["paint"] for key in keys], "handlers": [key["handlers"] for key in keys]}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
+    parser.add_argument("--only", choices=["ready", "slider", "edit"],
+                        help="run one part only")
     parser.add_argument("--before", type=Path, help="a site built from another commit, to compare")
     parser.add_argument("--sizes", nargs="*", choices=list(SIZES), default=list(SIZES))
-    parser.add_argument("--no-ready", action="store_true", help="skip the time to ready")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -92,34 +182,60 @@ def main() -> int:
     mounts = {"/": SITE, **({"/_before/": args.before} if args.before else {})}
     with served(mounts) as origin, sync_playwright() as playwright:
         browser = playwright.chromium.launch(**chromium_options())
-        if not args.no_ready:
+        if args.only in (None, "ready"):
             ready = time_to_ready(browser, origin, args.runs)
             print(f"{'time to ready (navigation to controls enabled)':<48} "
                   f"{statistics.median(ready):>8.0f} ms   "
                   f"(min {min(ready):.0f}, max {max(ready):.0f})")
         pages = {"ours": open_playground(browser, origin)}
-        if args.before:
+        if args.before and args.only in (None, "slider"):
             pages["before"] = open_playground(browser, origin, "_before/")
-        print(f"\n{'slider step to redrawn result':<32} {'page':>10} {'wall':>10}")
-        for name in args.sizes:
-            text = document(SIZES[name])
-            for page, _, _ in pages.values():
-                show(page, text)
-            times = {which: ([], []) for which in pages}
-            for step in range(args.runs + 1):  # the first is a warm-up
-                for which, (page, _, _) in pages.items():  # in turn: the same load
-                    inside, outside = slider_step(page, step)
-                    if step:
-                        times[which][0].append(inside)
-                        times[which][1].append(outside)
-            for which, (inside, outside) in times.items():
-                label = name if which == "ours" else f"{name}, before"
-                print(f"{label:<32} {statistics.median(inside):>7.0f} ms "
-                      f"{statistics.median(outside):>7.0f} ms")
-            sys.stdout.flush()
-        for page, recorder, _ in pages.values():
-            if recorder.problems():
-                raise SystemExit(f"the page reported problems: {recorder.problems()}")
+        page, recorder, _ = pages["ours"]
+        if args.only in (None, "slider"):
+            print(f"\n{'slider step to redrawn result':<32} {'page':>10} {'wall':>10}")
+            for name in args.sizes:
+                text = document(SIZES[name])
+                for shown, _, _ in pages.values():
+                    show(shown, text)
+                times = {which: ([], []) for which in pages}
+                for step in range(args.runs + 1):  # the first is a warm-up
+                    for which, (shown, _, _) in pages.items():  # in turn: the same load
+                        inside, outside = slider_step(shown, step)
+                        if step:
+                            times[which][0].append(inside)
+                            times[which][1].append(outside)
+                for which, (inside, outside) in times.items():
+                    label = name if which == "ours" else f"{name}, before"
+                    print(f"{label:<32} {statistics.median(inside):>7.0f} ms "
+                          f"{statistics.median(outside):>7.0f} ms")
+                sys.stdout.flush()
+        if args.only in (None, "edit"):
+            page.select_option("#source", "own-document")
+            page.evaluate(WATCH)
+            pasted = paste_over(page, document(1_000_000), document(5_000_000), args.runs)
+            print(f"\n{'5 MB pasted over 1 MB':<40} {'median':>9} {'max':>9}")
+            for label, key in (("page answers again", "answers"),
+                               ("chunks redrawn", "redrawn"),
+                               ("longest blocked stretch", "blocked"),
+                               ("bare text area: answers again", "bare")):
+                print(f"{label:<40} {statistics.median(pasted[key]):>6.0f} ms "
+                      f"{max(pasted[key]):>6.0f} ms")
+            before = runs(page)
+            put_text(page, document(1_000_000))
+            settled(page, before, timeout=600)
+            keys = typing_into(page, "#text", document(1_000_000), 10 * args.runs)
+            page.evaluate("document.body.append(Object.assign("
+                          "document.createElement('textarea'), {id: 'bench-bare'}))")
+            bare = typing_into(page, "#bench-bare", document(1_000_000), 10 * args.runs)
+            print(f"{'a key typed into 1 MB':<40} {'median':>9} {'max':>9}")
+            for label, figures in (("to next paint", keys["paint"]),
+                                   ("in the page's handlers", keys["handlers"]),
+                                   ("bare text area: to next paint", bare["paint"])):
+                print(f"{label:<40} {statistics.median(figures):>6.1f} ms "
+                      f"{max(figures):>6.1f} ms")
+        for _, watched, _ in pages.values():
+            if watched.problems():
+                raise SystemExit(f"the page reported problems: {watched.problems()}")
         browser.close()
     return 0
 

@@ -114,8 +114,8 @@ def show_text(page: Any, text: str, source: str = "own-document") -> None:
 
 
 def put_text(page: Any, text: str) -> None:
-    """Replace the text as a paste would: one input event (Playwright's fill types a long
-    text in pieces, which takes minutes for half a megabyte)."""
+    """Replace the page's text as a paste would: one input event (Playwright's `fill` types a
+    long text in pieces)."""
     page.eval_on_selector(
         "#text",
         """(area, text) => {
@@ -145,3 +145,14 @@ def set_settings(page: Any, **values: Any) -> None:
                 continue
             page.fill(selector, str(value))
         settled(page, before)
+
+
+def choose(page: Any, selector: str, value: Any) -> None:
+    """Set the control at `selector` (a radio, checkbox, menu or field) to `value`."""
+    kind = page.get_attribute(selector, "type") or "select"
+    if kind in ("checkbox", "radio"):
+        page.set_checked(selector, bool(value))
+    elif kind == "select":
+        page.select_option(selector, str(value))
+    else:
+        page.fill(selector, str(value))

@@ -9,6 +9,11 @@ export function formatCount(n) {
   return COUNT.format(n);
 }
 
+/** A count and its noun, singular for one: "1 chunk", "12,345 chunks". */
+export function countOf(n, noun) {
+  return `${formatCount(n)} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 /** Milliseconds as m:ss.s (or h:mm:ss.s), '?' when unknown. */
 export function formatMs(ms) {
   if (ms == null || !Number.isFinite(ms)) return '?';

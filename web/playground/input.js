@@ -10,8 +10,16 @@ const KIND = {
 
 export function createInput({ select, textarea, label, sources, onPick, onEdit }) {
   let shown = null;
+  // Reading a text area's value after an edit copies its whole text out of the editor: on
+  // every key of a 1 MB text, that cost more than the browser's own edit. So an edit only
+  // marks the text unread, and it is read when it is needed (`read`).
+  let unread = false;
+  const read = () => {
+    if (unread) shown.text = textarea.value;
+    unread = false;
+  };
   textarea.addEventListener('input', () => {
-    shown.text = textarea.value;
+    unread = true;
     onEdit(shown);
   });
   select.addEventListener('change', () => onPick(select.value));
@@ -26,7 +34,11 @@ export function createInput({ select, textarea, label, sources, onPick, onEdit }
       if (shown) select.value = shown.id;
     },
 
+    /** Bring the shown source's text up to date with the text area. */
+    read,
+
     show(source) {
+      if (shown) read();
       shown = source;
       select.value = source.id;
       label.textContent = KIND[source.kind].label;

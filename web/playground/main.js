@@ -8,16 +8,18 @@ import { createControls } from './controls.js';
 import { createDocumentView } from './document-view.js';
 import { download, exportName } from './export.js';
 import { acceptFiles } from './files.js';
-import { firstWords, formatCount, formatMs } from './format.js';
+import { countOf, firstWords, formatCount, formatMs } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { createInput } from './input.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
-import { MODE_INPUT, readQuery, settingsOf, tooManyChunks, writeQuery } from './settings.js';
+import { MODE_INPUT, inPageWords, noSense, readQuery, refusal, settingOfField, settingsOf,
+  tooManyChunks, writeQuery } from './settings.js';
 import { javascriptSnippet, pythonSnippet } from './snippets.js';
 import { createSources } from './sources.js';
 import { renderStats, summarize } from './stats.js';
 import { createTranscriptView } from './transcript-view.js';
+import { createViewTabs } from './view-tabs.js';
 import { TranscriptJsonError } from './turns-json.js';
 
 const $ = (id) => document.getElementById(id);
@@ -57,6 +59,7 @@ const scheduler = createScheduler(
   { onResult: draw, onError: showError, onBusy: (busy) => { document.body.dataset.busy = busy; } },
 );
 
+createViewTabs(document.querySelector('.view-tabs [role="tablist"]'));
 input.refresh();
 for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => setMode(radio.value));
@@ -141,16 +144,32 @@ function keepText(source) {
   $('text-kept').textContent = NOT_KEPT[sources.keep(source)];
 }
 
+// An edit is read, kept and chunked after a pause in typing: each copies the whole text, and
+// a redraw of a large one holds the page longer than a key may wait. The bigger the text, the
+// longer the pause it waits for (a person types a key every 100 to 300 ms); the length is
+// the one last read, as reading it would cost what the pause saves.
+const pauseBefore = (length) => (length > 5e5 ? 700 : length > 1e5 ? 300 : 50);
 let editTimer = 0;
+let unkept = null;  // the source edited since its text was last kept
 function textEdited(source) {
-  // Typing must not wait on chunking: the bigger the text, the longer the pause it waits for.
+  unkept = source;
   clearTimeout(editTimer);
-  const delay = source.text.length > 1e6 ? 400 : source.text.length > 1e5 ? 150 : 50;
   editTimer = setTimeout(() => {
-    keepText(source);
+    keepEdits();
     rerun();
-  }, delay);
+  }, pauseBefore(source.text.length));
 }
+
+function keepEdits() {
+  input.read();
+  if (unkept) keepText(unkept);
+  unkept = null;
+}
+// Nothing typed is lost to a reload or a closed tab that came before the pause.
+addEventListener('pagehide', keepEdits);
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') keepEdits();
+});
 
 // --- running -----------------------------------------------------------------------------
 
@@ -163,6 +182,7 @@ function shareQuery() {
 
 let urlTimer = 0;
 function rerun() {
+  input.read();
   const source = current();
   updateCode(source);
   // Chromium throttles history updates made on every slider step, so they wait for a pause.
@@ -175,19 +195,28 @@ function rerun() {
     controls.setError(setting.name, missing ? `${setting.label} needs a number.` : '');
     blank ||= missing;
   }
-  const tooMany = blank ? null : tooManyChunks(state.mode, state.values, source.text.length);
-  if (tooMany) controls.setError(tooMany.name, tooMany.message);
-  if (blank || tooMany) {
+  const refused = blank ? null : refusal(state.mode, state.values)
+    ?? tooManyChunks(state.mode, state.values, source.text.length);
+  if (refused) controls.setError(refused.name, refused.message);
+  const warning = blank || refused ? null : noSense(state.mode, state.values);
+  if (warning) controls.setError(warning.name, warning.message);
+  if (blank || refused) {
     // A run still going for the settings before must not come back as if it were for these.
     scheduler.cancel();
     return markStale();
   }
   scheduler.request({ mode: state.mode, values: { ...state.values }, text: source.text,
-    source, started: performance.now() });
+    source, warning, started: performance.now() });
+}
+
+/** Clear the errors at the fields, keeping the warning of `job`'s settings, if any. */
+function clearErrors(job) {
+  controls.clearErrors();
+  if (job.warning) controls.setError(job.warning.name, job.warning.message);
 }
 
 function draw(result, job) {
-  controls.clearErrors();
+  clearErrors(job);
   $('text-error').textContent = '';
   $('run-error').textContent = '';
   $('results').classList.remove('stale');
@@ -195,8 +224,8 @@ function draw(result, job) {
   const { chunks } = result;
   const lengths = chunks.map((chunk) => chunk.length);
   const stats = summarize(lengths);
-  const noun = result.mode === 'turns' ? 'passages' : 'chunks';
-  renderStats($('stats'), stats, noun);
+  const noun = result.mode === 'turns' ? 'passage' : 'chunk';
+  renderStats($('stats'), stats, `${noun}s`);
   renderHistogram($('histogram'), lengths, stats, markers(result.mode, job.values));
   if (result.mode === 'turns') transcriptView.show(result.turns, chunks);
   else documentView.show(job.text, chunks);
@@ -208,7 +237,8 @@ function draw(result, job) {
   state.runs += 1;
   document.body.dataset.runs = state.runs;
   document.body.dataset.lastRunMs = took;
-  $('run-status').textContent = `${formatCount(chunks.length)} ${noun} in ${formatCount(took)} ms`;
+  $('run-status').textContent = `${countOf(chunks.length, noun)} in `
+    + `${formatCount(took)} ms`;
 }
 
 function markers(mode, values) {
@@ -244,13 +274,13 @@ function describe(mode) {
 
 /** Report a failed run at the field it is about, and keep the last good result on screen. */
 function showError(error, job) {
-  controls.clearErrors();
+  clearErrors(job);
   $('text-error').textContent = '';
   $('run-error').textContent = '';
-  const setting = settingsOf(job.mode).find((s) => new RegExp(`\\b(${s.name}|${s.python})\\b`)
-    .test(error.message));
-  if (setting && (error instanceof RangeError || error instanceof TypeError)) {
-    controls.setError(setting.name, error.message);
+  // The facade names the argument a bad value is about: `error.field`, a Python name.
+  const setting = settingOfField(job.mode, error.field);
+  if (setting) {
+    controls.setError(setting.name, inPageWords(job.mode, error.message));
   } else if (error instanceof TranscriptJsonError || job.mode === 'turns') {
     $('text-error').textContent = error.message;
   } else {
@@ -287,7 +317,7 @@ function select(index, origin) {
 
 function updateCode(source) {
   $('code-python').textContent = pythonSnippet(state.mode, state.values, source.name);
-  $('code-js').textContent = javascriptSnippet(state.mode, state.values, source.name);
+  $('code-js').textContent = javascriptSnippet(state.mode, state.values, source);
 }
 
 function wireExport() {

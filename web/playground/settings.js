@@ -1,6 +1,8 @@
 // Every setting of every mode, in one table: the controls, the URL and the code snippets all
 // read it, so a setting added here appears in each of them with the same name and default.
 
+import { formatCount } from './format.js';
+
 /** The three chunkers the page can run, in the order of the mode switch. */
 export const MODES = ['semantic', 'engine', 'turns'];
 
@@ -85,6 +87,80 @@ export function tooManyChunks(mode, values, length) {
       + `page shows (${MAX_CHUNKS.toLocaleString('en')}): make it at least `
       + `${least.toLocaleString('en')}, or the text shorter.`,
   };
+}
+
+const settingOf = (mode, name) => SETTINGS.find((s) => s.mode === mode && s.name === name);
+const labelOf = (mode, name) => settingOf(mode, name).label;
+const lower = (label) => label[0].toLowerCase() + label.slice(1);
+
+// Combinations SemanticChunker takes but that defeat the settings they pair with, each the
+// reason a person would want to hear. A chunk's own text is at most max size (short ones
+// joined aside), and the overlap is cut from the chunk before: an overlap that long repeats
+// the whole chunk before. Short chunks join the one before whatever its size, so a min size
+// above the max grows chunks past the max; and parts are gathered and cut to the target, so a
+// target above the max cuts parts longer than the max.
+const NO_SENSE = {
+  semantic: [
+    { name: 'overlap', other: 'maxSize', holds: (overlap, max) => overlap < max,
+      rule: 'must be less than', why: 'or each chunk repeats the whole chunk before it' },
+    { name: 'minSize', other: 'maxSize', holds: (min, max) => min <= max,
+      rule: 'must not be more than', why: 'or short chunks join into ones past the max' },
+    { name: 'targetSize', other: 'maxSize', holds: (target, max) => target <= max,
+      rule: 'must not be more than', why: 'or parts are cut longer than the max' },
+  ],
+  engine: [],
+  turns: [],
+};
+
+/**
+ * A number of `values` in `mode` that JavaScript cannot hold exactly, which the page refuses
+ * to send (it would reach Python as another number), as `{name, message}`, or null.
+ */
+export function refusal(mode, values) {
+  for (const setting of settingsOf(mode)) {
+    const value = values[setting.name];
+    if (setting.kind === 'int' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      return { name: setting.name, message: `${setting.label} is too large: JavaScript holds `
+        + `whole numbers exactly only up to ${formatCount(Number.MAX_SAFE_INTEGER)}.` };
+    }
+  }
+  return null;
+}
+
+/**
+ * Why `values` in `mode` make no sense (NO_SENSE), at the setting to change, as `{name,
+ * message}`, or null. The chunker takes them, so the page still runs them and says why at
+ * the field: a person changes one field at a time, and may pass through such values on the
+ * way. Values the chunker itself refuses are left to its own message (see `inPageWords`).
+ */
+export function noSense(mode, values) {
+  for (const { name, other, holds, rule, why } of NO_SENSE[mode]) {
+    const [value, bound] = [values[name], values[other]];
+    const taken = (setting, v) => Number.isSafeInteger(v) && v >= setting.min;
+    if (!taken(settingOf(mode, name), value) || !taken(settingOf(mode, other), bound)) continue;
+    if (holds(value, bound)) continue;
+    return { name, message: `${labelOf(mode, name)} ${formatCount(value)} ${rule} `
+      + `${lower(labelOf(mode, other))} ${formatCount(bound)}, ${why}.` };
+  }
+  return null;
+}
+
+/** The setting of `mode` a chunker's error is about, from its `field` (a Python name). */
+export function settingOfField(mode, field) {
+  return settingsOf(mode).find((setting) => setting.python === field) ?? null;
+}
+
+/**
+ * A chunker's `message` in the page's words: each Python name of `mode`'s settings becomes
+ * its label (`chunk_overlap` -> "chunk overlap"), and the message starts with a capital.
+ */
+export function inPageWords(mode, message) {
+  const names = settingsOf(mode).sort((a, b) => b.python.length - a.python.length);
+  let words = message;
+  for (const setting of names) {
+    words = words.replace(new RegExp(`\\b${setting.python}\\b`, 'g'), lower(setting.label));
+  }
+  return words[0].toUpperCase() + words.slice(1);
 }
 
 /** The settings of one mode, in table order. */

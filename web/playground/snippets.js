@@ -67,17 +67,24 @@ for passage in passages:
 `;
 }
 
-/** A JavaScript module that does the same through the facade, `chunker.js`. */
-export function javascriptSnippet(mode, values, fileName) {
+/**
+ * JavaScript that does the same through the facade, written to run as pasted into the console
+ * of this page (a dynamic `import()`, URLs from the page's own): a sample is fetched from
+ * where the page has it; text typed or opened here has no URL, so it is read from the page's
+ * text box. Elsewhere, change those lines. `source` is `{name, sample}`.
+ */
+export function javascriptSnippet(mode, values, source) {
   const options = settingsOf(mode)
     .map((setting) => `  ${setting.name}: ${JSON.stringify(values[setting.name])},`)
     .join('\n');
-  const head = `import { loadChunker } from '/chunker.js';
-
+  const text = source.sample
+    ? `await (await fetch(new URL(${quote(`samples/${source.name}`)}, location.href))).text()`
+    : "document.getElementById('text').value";
+  const head = `const { loadChunker } = await import(new URL('chunker.js', location.href));
 const api = await loadChunker();
-`;
+${source.sample ? '' : '// The text in the page\'s text box: put your own text here.\n'}`;
   if (mode === 'semantic') {
-    return `${head}const text = await (await fetch(${quote(fileName)})).text();
+    return `${head}const text = ${text};
 const chunks = await new api.SemanticChunker({
 ${options}
 }).chunk(text);
@@ -86,16 +93,17 @@ console.log(chunks.map((c) => [c.index, c.boundaryType, c.startOffset, c.endOffs
   }
   if (mode === 'engine') {
     const semantic = values.strategy === 'semantic';
-    return `${head}${semantic ? `// One vector per sentence: call your embedding model here.
-const embedFn = async (sentences) => { throw new Error('bring your own embedFn'); };
-` : ''}const text = await (await fetch(${quote(fileName)})).text();
+    return `${head}${semantic ? `// The page's demonstration embedding: call your embedding model here instead.
+const { demoEmbed: embedFn } = await import(
+  new URL('playground/demo-embedding.js', location.href));
+` : ''}const text = ${text};
 const chunks = await new api.ChunkingEngine().chunk(text, {
 ${options}${semantic ? '\n  embedFn,' : ''}
 });
 console.log(chunks.map((c) => [c.index, c.content.length, c.heading]));
 `;
   }
-  return `${head}const turns = await (await fetch(${quote(fileName)})).json();
+  return `${head}const turns = JSON.parse(${text});
 const passages = await api.chunkTurns(turns, {
 ${options}
 });

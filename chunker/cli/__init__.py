@@ -1,0 +1,167 @@
+"""The `chunker` command line (`python -m chunker`): `chunk`, `turns` and `snippet` over files,
+folders and standard input, JSON records out, over several processes. Standard library only;
+the core never imports it. Exit codes: `parser.EXIT_CODES`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from typing import Any, BinaryIO, Callable, Sequence
+
+from ..many import batched, default_jobs, map_in_order
+from ..recipe import Recipe, options_of
+from .inputs import Source, expand
+from .output import Progress, open_output
+from .parser import build_parser, flag, given_options, snippet_options, turns_options
+from .tasks import (
+    Outcome,
+    SnippetJob,
+    TurnsJob,
+    chunk_source,
+    run_batch,
+    snippet_source,
+    turns_source,
+)
+
+__all__ = ["main"]
+
+
+class _Interrupted(Exception):
+    """SIGTERM, raised where the program is, so the output file is cleaned up as on Ctrl-C."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with `argv` (default: `sys.argv[1:]`); answer the exit code."""
+    parser, commands = build_parser()
+    args = parser.parse_args(argv)
+    parser = commands[args.command]  # its usage line, in the errors below
+    if args.jobs is not None and args.jobs < 1:
+        parser.error(f"argument --jobs: must be at least 1, got {args.jobs}")
+    task, shared = _plan(parser, args)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _run(args, task, shared)
+    except (KeyboardInterrupt, _Interrupted):
+        left = f"; {args.output} was not written" if args.output not in (None, "-") else ""
+        print(f"chunker: interrupted{left}", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader left (`chunker chunk docs | head`): stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _on_sigterm(number: int, frame: Any) -> None:
+    raise _Interrupted
+
+
+def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Callable, Any]:
+    """The task for each input and what it shares, its options checked: a bad one is a
+    usage error (exit 2) naming its flag, before any input is read."""
+    if args.command == "chunk":
+        return chunk_source, _recipe(parser, args)
+    if args.command == "turns":
+        from ..turns import chunk_turns
+
+        options = given_options(args, turns_options())
+        _check(parser, options, lambda **some: chunk_turns([], **some))
+        return turns_source, TurnsJob(options)
+    from ..lexical import lexical_tokens, snippet_around
+
+    options = given_options(args, snippet_options())
+    _check(parser, options, lambda **some: snippet_around("", [], **some))
+    words = lexical_tokens(args.query)
+    if not words:
+        parser.error(f"QUERY {args.query!r} has no words to find")
+    return snippet_source, SnippetJob(words, options)
+
+
+def _recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Recipe:
+    takes = options_of(args.strategy)
+    every = {**options_of("semantic"), **options_of("fixed")}
+    given = given_options(args, every)
+    for name in given:
+        if name not in takes:
+            parser.error(
+                f"{flag(name)} does not apply to --strategy {args.strategy} "
+                f"(it takes {', '.join(flag(n) for n in takes)})"
+            )
+    _check(parser, given, lambda **some: Recipe(args.strategy, some))
+    return Recipe(args.strategy, given)
+
+
+def _check(parser: argparse.ArgumentParser, options: dict[str, Any], make: Callable) -> None:
+    """`make(**options)`, or a usage error: naming the flag whose value alone is wrong, else
+    saying which rule between options failed (`chunk_overlap` below `chunk_size`)."""
+    try:
+        make(**options)
+        return
+    except (TypeError, ValueError) as together:
+        problem = str(together)
+    for name, value in options.items():
+        try:
+            make(**{name: value})
+        except (TypeError, ValueError) as error:
+            # Blamed only if the error is about it (validation.py's messages start so), not
+            # about another option's default it clashes with.
+            if str(error).startswith((f"invalid {name} ", f"{name} must")):
+                parser.error(f"argument {flag(name)}: {error}")
+    parser.error(problem)
+
+
+def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
+    sources, problems = expand(args.paths, getattr(args, "glob", None))
+    shown = not args.quiet and (args.progress or sys.stderr.isatty())
+    progress = Progress(len(sources), sum(s.size for s in sources), enabled=shown)
+    for problem in problems:
+        progress.say(f"chunker: {problem}")
+    jobs = args.jobs or (default_jobs() if len(sources) > 1 else 1)
+    failed = len(problems)
+    try:
+        with open_output(args.output) as out:
+            writer = _RecordWriter(out, args.format)
+            batches = batched(sources, _size_of)
+            outcomes: list[Outcome]
+            for outcomes in map_in_order(run_batch, batches, jobs, (task, shared)):
+                for outcome in outcomes:
+                    if outcome.error is not None:
+                        failed += 1
+                        progress.say(f"chunker: {outcome.error}")
+                    writer.write(outcome.records)
+                    progress.advance(outcome.source.size)
+            writer.close()
+    finally:
+        progress.close()
+    if failed and not args.quiet:
+        total = len(sources) + len(problems)
+        print(f"chunker: {failed} of {total} inputs failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _size_of(source: Source) -> int:
+    return source.size
+
+
+class _RecordWriter:
+    """JSON Lines (a record a line), or one JSON array (a record a line inside it)."""
+
+    __slots__ = ("out", "array", "written")
+
+    def __init__(self, out: BinaryIO, format: str) -> None:
+        self.out, self.array, self.written = out, format == "json", 0
+
+    def write(self, records: list[bytes]) -> None:
+        if not records:
+            return
+        if self.array:
+            self.out.write(b"[\n" if not self.written else b",\n")
+            self.out.write(b",\n".join(records))
+        else:
+            self.out.write(b"\n".join(records) + b"\n")
+        self.written += len(records)
+
+    def close(self) -> None:
+        if self.array:
+            self.out.write(b"\n]\n" if self.written else b"[]\n")

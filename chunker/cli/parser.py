@@ -1,0 +1,171 @@
+"""The command line's arguments. Each chunker option becomes a flag named after its Python
+name (`target_size` is `--target-size`), read from the function's signature, so a new option
+appears here by itself; flags left out keep the chunker's own defaults."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+from typing import Any, Callable
+
+from ..recipe import PIPELINE_STRATEGIES, options_of
+
+__all__ = [
+    "build_parser",
+    "EXIT_CODES",
+    "flag",
+    "given_options",
+    "turns_options",
+    "snippet_options",
+]
+
+EXIT_CODES = {
+    0: "every input was cut",
+    1: "some inputs could not be read or cut (each is named on standard error); the rest were",
+    2: "usage error: a bad command, flag or option value (nothing was read)",
+    130: "interrupted (Ctrl-C or SIGTERM); the -o file was not written (an earlier one is kept)",
+}
+
+EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES.items())
+
+
+def flag(name: str) -> str:
+    """`target_size` -> `--target-size`."""
+    return "--" + name.replace("_", "-")
+
+
+def _add_options(parser: argparse.ArgumentParser, title: str, defaults: dict[str, Any]) -> None:
+    group = parser.add_argument_group(title)
+    for name, default in defaults.items():
+        if isinstance(default, bool):
+            group.add_argument(
+                flag(name),
+                dest=name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=f"(default: {default})",
+            )
+        else:
+            group.add_argument(
+                flag(name),
+                dest=name,
+                type=int,
+                default=None,
+                metavar="N",
+                help=f"(default: {default})",
+            )
+
+
+def _signature_defaults(function: Callable[..., Any], *skip: str) -> dict[str, Any]:
+    return {
+        name: parameter.default
+        for name, parameter in inspect.signature(function).parameters.items()
+        if name not in skip
+    }
+
+
+def turns_options() -> dict[str, Any]:
+    """`chunk_turns`' options and their defaults."""
+    from ..turns import chunk_turns
+
+    return _signature_defaults(chunk_turns, "turns")
+
+
+def snippet_options() -> dict[str, Any]:
+    """`snippet_around`'s options and their defaults."""
+    from ..lexical import snippet_around
+
+    return _signature_defaults(snippet_around, "text", "words")
+
+
+def given_options(args: argparse.Namespace, names: Any) -> dict[str, Any]:
+    """The options among `names` given on the command line."""
+    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+
+
+def _add_run_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write here (put in place only when complete), not standard output",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("jsonl", "json"),
+        default="jsonl",
+        help="JSON Lines, one record a line (default), or one JSON array",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        default=None,
+        help="processes (default: one per core when there is more than one input)",
+    )
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress line even when standard error is not a terminal",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress line and no summary (errors are still reported)",
+    )
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser, and each command's own parser by name (for its usage line in errors)."""
+    parser = argparse.ArgumentParser(
+        prog="chunker",
+        description="Cut text files into chunks, transcripts into passages, or find snippets; "
+        "JSON records out.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    paths_help = "files, folders (read recursively) or - for standard input"
+
+    chunking = commands.add_parser(
+        "chunk",
+        help="cut files into chunks",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    chunking.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
+    chunking.add_argument(
+        "--glob", metavar="PATTERN", help="in folders, only files matching this (e.g. '*.md')"
+    )
+    chunking.add_argument(
+        "--strategy",
+        choices=PIPELINE_STRATEGIES,
+        default="semantic",
+        help="semantic (SemanticChunker, the default) or an engine strategy",
+    )
+    _add_options(chunking, "semantic options", options_of("semantic"))
+    _add_options(chunking, "fixed, hierarchical and layout options", options_of("fixed"))
+    _add_run_flags(chunking)
+
+    turns = commands.add_parser(
+        "turns",
+        help="cut transcripts (a JSON list of turns, or JSON Lines) into passages",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    turns.add_argument("paths", nargs="+", metavar="FILE", help="transcripts, or - for stdin")
+    _add_options(turns, "options", turns_options())
+    _add_run_flags(turns)
+
+    snippets = commands.add_parser(
+        "snippet",
+        help="the snippet around each file's first match of QUERY's words",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    snippets.add_argument("query", metavar="QUERY", help="the words to find")
+    snippets.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
+    snippets.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
+    _add_options(snippets, "options", snippet_options())
+    _add_run_flags(snippets)
+    return parser, {"chunk": chunking, "turns": turns, "snippet": snippets}

@@ -1,0 +1,124 @@
+"""One input's work for each command, done where it is sent (this process or a worker):
+read it, cut it, write its records as JSON Lines. Answers bytes, so the parent only copies."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..recipe import Recipe
+from .inputs import InputError, Source, read_text
+
+__all__ = [
+    "Outcome",
+    "run_batch",
+    "TurnsJob",
+    "SnippetJob",
+    "chunk_source",
+    "turns_source",
+    "snippet_source",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one input gave: its records, or why it gave none."""
+
+    source: Source
+    records: list[bytes]
+    """One JSON object each, without the line feed."""
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnsJob:
+    """`chunk_turns`' options, checked by the command line before any input is read."""
+
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SnippetJob:
+    """The query's words and `snippet_around`'s options."""
+
+    words: list[str]
+    options: dict[str, Any]
+
+
+def run_batch(
+    job: tuple[Callable[[Any, Source], Outcome], Any], batch: list[Source]
+) -> list[Outcome]:
+    """A command's task over a batch of inputs (what goes to a worker process at once)."""
+    task, shared = job
+    return [task(shared, source) for source in batch]
+
+
+def _encoded(source: Source, record: dict[str, Any]) -> bytes:
+    return json.dumps({"source": source.name, **record}, ensure_ascii=False).encode()
+
+
+def chunk_source(recipe: Recipe, source: Source) -> Outcome:
+    """`chunker chunk`: a record per chunk, with its spans and the original's fields."""
+    try:
+        text = read_text(source)
+    except InputError as error:
+        return Outcome(source, [], str(error))
+    return Outcome(source, [_encoded(source, c.to_dict(spans=True)) for c in recipe.cut(text)])
+
+
+def turns_source(job: TurnsJob, source: Source) -> Outcome:
+    """`chunker turns`: a transcript (a JSON list of turns, or JSON Lines) into passages."""
+    from ..turns import chunk_turns
+
+    try:
+        turns = _transcript(source.name, read_text(source))
+        passages = chunk_turns(turns, **job.options)
+    except (InputError, TypeError, ValueError) as error:
+        message = str(error)
+        return Outcome(
+            source, [], message if message.startswith(source.name) else f"{source.name}: {message}"
+        )
+    return Outcome(source, [_encoded(source, p.to_dict(spans=True)) for p in passages])
+
+
+def _transcript(name: str, text: str) -> list[Any]:
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError as error:
+        if error.msg != "Extra data":
+            raise InputError(f"{name}: not JSON ({error.msg}, line {error.lineno})") from None
+    else:
+        return whole if isinstance(whole, list) else [whole]
+    turns = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                turns.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise InputError(f"{name}: line {number} is not JSON ({error.msg})") from None
+    return turns
+
+
+def snippet_source(job: SnippetJob, source: Source) -> Outcome:
+    """`chunker snippet`: the snippet of the first match, and where the words match in it."""
+    from ..lexical import match_spans, snippet_around, word_re
+
+    try:
+        text = read_text(source)
+    except InputError as error:
+        return Outcome(source, [], str(error))
+    snippet = snippet_around(text, job.words, **job.options)
+    record: dict[str, Any] = snippet.to_dict()
+    # The matched word's span in the input: from `at` to the end of the word found there.
+    record["match"] = (
+        None
+        if snippet.at < 0
+        else {
+            "start": snippet.at,
+            "end": word_re().match(text, snippet.at).end(),  # type: ignore[union-attr]
+        }
+    )
+    # Where the words fall in the snippet's own text, for the reader to highlight.
+    record["spans"] = [{"start": s, "end": e} for s, e in match_spans(snippet.text, job.words)]
+    return Outcome(source, [_encoded(source, record)])

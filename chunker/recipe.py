@@ -1,0 +1,165 @@
+"""A strategy and its options, checked once: what the pipelines (`chunk_many`, the command
+line, the LangChain, LlamaIndex and Spark adapters) cut texts with.
+
+`semantic` is `SemanticChunker` (its options by their Python names); `fixed`, `hierarchical`
+and `layout` are `ChunkingEngine`'s strategies (`chunk_size`, `chunk_overlap`). The engine's
+own `semantic` needs an `embed_fn`, which a pipeline cannot ship to other processes, so it is
+not offered here. `fields()` is the one flat view of a chunk that every adapter writes.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, Mapping, Union
+
+from .records import Chunk, DocumentChunk
+from .validation import require_text
+
+__all__ = [
+    "Recipe",
+    "PIPELINE_STRATEGIES",
+    "FIELDS",
+    "METADATA_KEYS",
+    "options_of",
+    "fields",
+    "metadata_of",
+    "covered",
+]
+
+AnyChunk = Union[Chunk, DocumentChunk]
+
+# The strategies a pipeline offers, `SemanticChunker` first (the default).
+PIPELINE_STRATEGIES = ("semantic", "fixed", "hierarchical", "layout")
+
+# The flat fields of a chunk (see `fields`), with their Python types, in column order.
+FIELDS: tuple[tuple[str, type], ...] = (
+    ("index", int),
+    ("text", str),
+    ("start", int),
+    ("end", int),
+    ("overlap_start", int),
+    ("overlap_end", int),
+    ("boundary_type", str),
+    ("heading", str),
+    ("heading_level", int),
+    ("ancestor_headings", list),
+    ("block_type", str),
+)
+
+# DocumentChunk.metadata's keys (the original's camelCase) under their field names.
+_ENGINE_METADATA = {
+    "headingLevel": "heading_level",
+    "ancestorHeadings": "ancestor_headings",
+    "type": "block_type",
+}
+
+
+def options_of(strategy: str) -> dict[str, Any]:
+    """The options `strategy` takes, each with its default (the chunker's own, read from it)."""
+    _check_strategy(strategy)
+    if strategy == "semantic":
+        from .semantic_chunker import SemanticChunker
+
+        call = SemanticChunker.__init__
+    else:
+        from .engine import ChunkingEngine
+
+        call = ChunkingEngine.chunk
+    return {
+        name: parameter.default
+        for name, parameter in inspect.signature(call).parameters.items()
+        if name not in ("self", "content", "strategy", "embed_fn")
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """How to cut: a strategy and its options, checked when made. Picklable, so it can be sent
+    to worker processes and Spark executors.
+
+    Example:
+        >>> recipe = Recipe("fixed", {"chunk_size": 8, "chunk_overlap": 0})
+        >>> [c.content for c in recipe.cut("one two three")]
+        ['one two', 'three']
+    """
+
+    strategy: str = "semantic"
+    """One of `PIPELINE_STRATEGIES`."""
+    options: Mapping[str, Any] | None = None
+    """The strategy's options by their Python names; those left out take its defaults."""
+
+    def __post_init__(self) -> None:
+        options = dict(self.options or {})
+        known = options_of(self.strategy)
+        for name in options:
+            if name not in known:
+                names = ", ".join(known)
+                raise TypeError(
+                    f"unknown option {name!r} for strategy {self.strategy!r} (it takes {names})"
+                )
+        object.__setattr__(self, "options", options)
+        self.cut("")  # the chunkers check their options before they look at the text
+
+    def cut(self, text: str) -> list[Chunk] | list[DocumentChunk]:
+        """The chunks of `text`: `Chunk`s for `semantic`, `DocumentChunk`s for the others."""
+        require_text("text", text)
+        if self.strategy == "semantic":
+            from .semantic_chunker import SemanticChunker
+
+            return SemanticChunker(**self.options).chunk(text)  # type: ignore[arg-type]
+        from .engine import ChunkingEngine
+
+        return ChunkingEngine().chunk(text, self.strategy, **self.options)  # type: ignore[arg-type]
+
+
+def fields(chunk: AnyChunk) -> dict[str, Any]:
+    """A chunk as the flat fields of `FIELDS` (None where it has none), for tables and metadata.
+
+    `start`/`end` is the chunk's span in its document; `overlap_start`/`overlap_end` the span
+    of the overlap a `Chunk`'s text starts with (None when it has none).
+    """
+    start, end = chunk.span
+    out: dict[str, Any] = dict.fromkeys(name for name, _ in FIELDS)
+    out.update(index=chunk.index, start=start, end=end)
+    if isinstance(chunk, Chunk):
+        out["text"] = chunk.text
+        out["boundary_type"] = chunk.boundary_type
+        if chunk.overlap_span is not None:
+            out["overlap_start"], out["overlap_end"] = chunk.overlap_span
+        return out
+    out["text"] = chunk.content
+    out["heading"] = chunk.heading
+    for key, value in (chunk.metadata or {}).items():
+        if key in _ENGINE_METADATA:
+            out[_ENGINE_METADATA[key]] = list(value) if key == "ancestorHeadings" else value
+    return out
+
+
+# The fields an adapter puts in a document's metadata, and under which key: `index` would
+# clash with a user's own keys, so it is `chunk_index`. Fields that are None are left out.
+METADATA_KEYS = {
+    "index": "chunk_index",
+    "boundary_type": "boundary_type",
+    "heading": "heading",
+    "heading_level": "heading_level",
+    "ancestor_headings": "ancestor_headings",
+    "block_type": "block_type",
+}
+
+
+def metadata_of(flat: Mapping[str, Any]) -> dict[str, Any]:
+    """The metadata an adapter gives a chunk, from its `fields()`."""
+    return {key: flat[name] for name, key in METADATA_KEYS.items() if flat[name] is not None}
+
+
+def covered(flat: Mapping[str, Any]) -> tuple[int, int]:
+    """The range of the document a chunk's text covers, its overlap included, from `fields()`."""
+    start = flat["overlap_start"] if flat["overlap_start"] is not None else flat["start"]
+    return start, flat["end"]
+
+
+def _check_strategy(strategy: Any) -> None:
+    if require_text("strategy", strategy) not in PIPELINE_STRATEGIES:
+        names = ", ".join(repr(name) for name in PIPELINE_STRATEGIES)
+        raise ValueError(f"unknown strategy {strategy!r} (must be one of {names})")

@@ -1,0 +1,92 @@
+"""`chunk_dataframe`: a PySpark DataFrame of documents into a DataFrame of chunks, cut on the
+executors with the pure-Python core (`pip install 'chunker[spark]'`; on a cluster, ship the
+wheel with `spark-submit --py-files`). The core never imports this module.
+
+Nothing is collected to the driver: the documents' partitions are cut where they are
+(`rdd.mapPartitions`), and no pandas or pyarrow is needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+from ._extras import require
+from .recipe import FIELDS, Recipe, fields
+
+require("pyspark", "spark", "chunker.spark")
+
+from pyspark.sql import DataFrame  # noqa: E402
+from pyspark.sql import types as T  # noqa: E402
+
+__all__ = ["chunk_dataframe", "chunk_schema"]
+
+# Each field's Spark type. Offsets are longs: a document may hold more than 2**31 characters.
+_SPARK_TYPES: dict[type, T.DataType] = {
+    int: T.LongType(),
+    str: T.StringType(),
+    list: T.ArrayType(T.StringType()),
+}
+
+
+def chunk_schema(id_field: T.StructField) -> T.StructType:
+    """The chunks' columns: the document's id (as its own column), then `recipe.FIELDS`."""
+    columns = [T.StructField(id_field.name, id_field.dataType, id_field.nullable)]
+    columns += [T.StructField(name, _SPARK_TYPES[kind], True) for name, kind in FIELDS]
+    columns[2] = T.StructField("text", T.StringType(), False)  # every chunk has a text
+    return T.StructType(columns)
+
+
+def chunk_dataframe(
+    df: DataFrame,
+    text_col: str = "text",
+    id_col: str = "id",
+    strategy: str = "semantic",
+    **options: Any,
+) -> DataFrame:
+    """A DataFrame with a row per chunk of each document of `df`.
+
+    Args:
+        df: the documents, one a row.
+        text_col: the column holding each document's text (a string; a null text has no
+            chunks).
+        id_col: the column identifying each document, copied onto its chunks' rows.
+        strategy: `semantic` (`SemanticChunker`), or the engine's `fixed`, `hierarchical`,
+            `layout`.
+        options: the strategy's options by their Python names, checked here, on the driver.
+
+    Columns: `id_col`, then `index`, `text`, `start`, `end` (the chunk's span),
+    `overlap_start`, `overlap_end`, `boundary_type` (semantic), `heading`, `heading_level`,
+    `ancestor_headings` (hierarchical) and `block_type` (layout), null where a strategy has
+    no such field.
+
+    Example (on a session `spark`)::
+
+        documents = spark.createDataFrame([("a", "# One\n\nTwo.")], ["id", "text"])
+        chunk_dataframe(documents, overlap=0).select("id", "index", "start", "end").collect()
+        # [Row(id='a', index=0, start=0, end=11)]
+    """
+    recipe = Recipe(strategy, options)
+    schema = {field.name: field for field in df.schema.fields}
+    for argument, column in (("text_col", text_col), ("id_col", id_col)):
+        if column not in schema:
+            raise ValueError(f"{argument} {column!r} is not a column of df (it has {list(schema)})")
+    if not isinstance(schema[text_col].dataType, T.StringType):
+        raise TypeError(
+            f"text_col {text_col!r} must be a string column, got {schema[text_col].dataType}"
+        )
+    if id_col in dict(FIELDS):
+        raise ValueError(f"id_col {id_col!r} would clash with the chunks' own column {id_col!r}")
+    documents = df.select(id_col, text_col).rdd
+    rows = documents.mapPartitions(lambda partition: _chunk_rows(recipe, partition))
+    return df.sparkSession.createDataFrame(rows, chunk_schema(schema[id_col]))
+
+
+def _chunk_rows(recipe: Recipe, documents: Iterable[Any]) -> Iterator[tuple[Any, ...]]:
+    """On an executor: a tuple per chunk, in `chunk_schema`'s order."""
+    names = [name for name, _ in FIELDS]
+    for key, text in documents:
+        if text is None:
+            continue
+        for chunk in recipe.cut(text):
+            flat = fields(chunk)
+            yield (key, *(flat[name] for name in names))

@@ -1,0 +1,397 @@
+"""The `chunker` command line, end to end in a subprocess: every command, folders and globs,
+standard input, both formats, jobs, bad files among good ones, bad options, and `-o` that is
+put in place only when complete."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from chunker import (
+    ChunkingEngine,
+    SemanticChunker,
+    chunk_turns,
+    lexical_tokens,
+    match_spans,
+    snippet_around,
+)
+from support.paths import ROOT
+
+DOCUMENT = (
+    "# Refunds 😀\r\n\r\nRefunds go back to the card. Refunds take days.\r\n\r\n"
+    "## Again\n\nRefunds go back to the card. Refunds take days.\n\n"
+    "```\ncode | block\n```\n\nA table:\n\n| a | b |\n| - | - |\n| 1 | 2 |\n"
+)
+
+
+# The subprocesses import this checkout's chunker, wherever they run.
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+}
+
+
+def run(
+    *args: str, stdin: bytes | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
+    env = ENV
+    return subprocess.run(
+        [sys.executable, "-m", "chunker", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+
+
+def lines(output: bytes) -> list[dict]:
+    return [json.loads(line) for line in output.decode().splitlines()]
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """A folder: Markdown at two depths, a text file, a hidden file and a hidden folder."""
+    root = tmp_path / "docs"
+    (root / "guide" / "deep").mkdir(parents=True)
+    (root / ".git").mkdir()
+    files = {
+        "b.md": DOCUMENT,
+        "a.md": "# A\n\nFirst. " * 40,
+        "guide/c.md": DOCUMENT.replace("Refunds", "Returns"),
+        "guide/deep/d.md": "Paragraph one.\n\nParagraph two 😀 with é.\n",
+        "notes.txt": "Plain text, refunds.",
+        ".hidden.md": "# hidden",
+        ".git/e.md": "# hidden too",
+    }
+    for name, text in files.items():
+        (root / name).write_text(text, encoding="utf-8", newline="")
+    return root
+
+
+def expected_chunks(path: Path, name: str, **options) -> list[dict]:
+    text = path.read_bytes().decode("utf-8") if path.exists() else path
+    return [
+        {"source": name, **c.to_dict(spans=True)} for c in SemanticChunker(**options).chunk(text)
+    ]
+
+
+def test_chunk_walks_folders_in_order_and_globs_skip_hidden_files(corpus):
+    result = run("chunk", "--glob", "*.md", "--target-size", "60", "--overlap", "5", str(corpus))
+    assert result.returncode == 0, result.stderr
+    names = ["a.md", "b.md", "guide/c.md", "guide/deep/d.md"]
+    expected = []
+    for name in names:
+        expected += expected_chunks(
+            corpus / name, (corpus / name).as_posix(), target_size=60, overlap=5
+        )
+    records = lines(result.stdout)
+    assert records == expected
+    assert all("span" in r and "overlapSpan" in r for r in records)
+    everything = lines(run("chunk", str(corpus)).stdout)
+    assert {r["source"] for r in everything} == {(corpus / n).as_posix() for n in names} | {
+        (corpus / "notes.txt").as_posix()
+    }
+
+
+def test_chunk_files_and_standard_input_name_their_source(corpus):
+    result = run("chunk", "--min-size", "0", "-", str(corpus / "b.md"), stdin=DOCUMENT.encode())
+    assert result.returncode == 0, result.stderr
+    from_stdin = [
+        {"source": "-", **c.to_dict(spans=True)}
+        for c in SemanticChunker(min_size=0).chunk(DOCUMENT)
+    ]
+    assert lines(result.stdout) == from_stdin + expected_chunks(
+        corpus / "b.md", str(corpus / "b.md"), min_size=0
+    )
+
+
+def test_switches_turn_options_off():
+    result = run(
+        "chunk",
+        "--no-respect-headings",
+        "--no-preserve-code-blocks",
+        "--overlap",
+        "0",
+        "--target-size",
+        "30",
+        "-",
+        stdin=DOCUMENT.encode(),
+    )
+    assert result.returncode == 0, result.stderr
+    chunker = SemanticChunker(
+        respect_headings=False, preserve_code_blocks=False, overlap=0, target_size=30
+    )
+    assert lines(result.stdout) == [
+        {"source": "-", **c.to_dict(spans=True)} for c in chunker.chunk(DOCUMENT)
+    ]
+    assert lines(result.stdout) != lines(
+        run("chunk", "--overlap", "0", "--target-size", "30", "-", stdin=DOCUMENT.encode()).stdout
+    )
+
+
+@pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout"])
+def test_chunk_engine_strategies_take_their_options(corpus, strategy):
+    result = run(
+        "chunk",
+        "--strategy",
+        strategy,
+        "--chunk-size",
+        "40",
+        "--chunk-overlap",
+        "8",
+        str(corpus / "b.md"),
+    )
+    assert result.returncode == 0, result.stderr
+    chunks = ChunkingEngine().chunk(DOCUMENT, strategy, chunk_size=40, chunk_overlap=8)
+    assert lines(result.stdout) == [
+        {"source": str(corpus / "b.md"), **c.to_dict(spans=True)} for c in chunks
+    ]
+
+
+def test_json_format_is_one_array_of_the_same_records(corpus):
+    jsonl = run("chunk", str(corpus))
+    array = run("chunk", "--format", "json", str(corpus))
+    assert array.returncode == 0
+    assert json.loads(array.stdout) == lines(jsonl.stdout)
+    empty = run("chunk", "--format", "json", "-", stdin=b"   \n")
+    assert json.loads(empty.stdout) == [] and empty.returncode == 0
+
+
+def test_jobs_two_gives_the_same_bytes_as_jobs_one(tmp_path):
+    # More files than one batch holds (many.BATCH_ITEMS), so two processes share them.
+    for number in range(150):
+        text = f"# Doc {number}\n\n" + f"Sentence {number} of a paragraph. " * (number * 7 % 90 + 1)
+        (tmp_path / f"{number:03}.md").write_text(text)
+    one = run("chunk", "--jobs", "1", "--target-size", "200", str(tmp_path))
+    two = run("chunk", "--jobs", "2", "--target-size", "200", str(tmp_path))
+    default = run("chunk", "--target-size", "200", str(tmp_path))
+    assert one.returncode == two.returncode == default.returncode == 0
+    assert len(one.stdout) > 10_000
+    assert two.stdout == one.stdout == default.stdout
+
+
+def test_a_bad_file_is_named_and_the_others_go_on(corpus):
+    (corpus / "bad.md").write_bytes(b"# Caf\xe9\n\nLatin-1, not UTF-8.")
+    missing = corpus / "missing.md"
+    result = run("chunk", "--jobs", "2", str(corpus), str(missing))
+    assert result.returncode == 1
+    stderr = result.stderr.decode()
+    assert f"{(corpus / 'bad.md').as_posix()}: not UTF-8 (byte 0xe9 at offset 5)" in stderr
+    assert f"{missing}: no such file or folder" in stderr
+    assert "2 of 7 inputs failed" in stderr
+    sources = {r["source"] for r in lines(result.stdout)}
+    assert (corpus / "a.md").as_posix() in sources and (corpus / "notes.txt").as_posix() in sources
+    assert not any("bad.md" in s for s in sources)
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (["--target-size", "0"], "argument --target-size: invalid target_size 0 (must be >= 1)"),
+        (["--overlap", "-1"], "argument --overlap: invalid overlap -1"),
+        (["--chunk-size", "10"], "--chunk-size does not apply to --strategy semantic"),
+        (
+            ["--strategy", "fixed", "--chunk-size", "0"],
+            "argument --chunk-size: invalid chunk_size 0",
+        ),
+        (
+            ["--strategy", "fixed", "--chunk-size", "10", "--chunk-overlap", "10"],
+            "invalid chunk_overlap 10 (must be less than chunk_size 10",
+        ),
+        (["--strategy", "nope"], "argument --strategy: invalid choice: 'nope'"),
+        (["--target-size", "ten"], "argument --target-size: invalid int value: 'ten'"),
+        (["--jobs", "0"], "argument --jobs: must be at least 1, got 0"),
+    ],
+)
+def test_an_option_out_of_range_is_a_usage_error_naming_it(corpus, tmp_path, flags, named):
+    target = tmp_path / "out.jsonl"
+    result = run("chunk", *flags, "-o", str(target), str(corpus))
+    assert result.returncode == 2
+    assert named in result.stderr.decode()
+    assert "usage: chunker chunk" in result.stderr.decode()
+    assert not target.exists() and result.stdout == b""
+
+
+def test_output_file_is_put_in_place_when_complete(corpus, tmp_path):
+    target = tmp_path / "out.jsonl"
+    target.write_text("an earlier run\n")
+    result = run("chunk", "-o", str(target), str(corpus))
+    assert result.returncode == 0 and result.stdout == b""
+    assert lines(target.read_bytes()) == lines(run("chunk", str(corpus)).stdout)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "out.jsonl"]
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
+    corpus = tmp_path / "big"
+    corpus.mkdir()
+    paragraph = "A sentence of the corpus, long enough. " * 30 + "\n\n"
+    for number in range(400):
+        (corpus / f"{number:04}.md").write_text(f"# {number}\n\n" + paragraph * 60)
+    target = tmp_path / "out.jsonl"
+    target.write_text("an earlier run\n")
+    env = ENV
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chunker", "chunk", "--jobs", "1", "-o", str(target), str(corpus)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        # A run started in the background inherits SIGINT ignored (and rightly keeps it so):
+        # the child gets the default, as from a terminal.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while not any(p.name.endswith(".part") and p.stat().st_size for p in tmp_path.iterdir()):
+        assert process.poll() is None, "the run ended before it could be interrupted"
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    process.send_signal(how)
+    _, stderr = process.communicate(timeout=60)
+    assert target.read_text() == "an earlier run\n"
+    left = sorted(p.name for p in tmp_path.iterdir())
+    if how == signal.SIGKILL:  # nothing can clean up after SIGKILL: only a hidden part file
+        assert [n for n in left if n not in ("big", "out.jsonl")] == [
+            n for n in left if n.startswith(".out.jsonl.") and n.endswith(".part")
+        ]
+    else:
+        assert process.returncode == 130
+        assert f"interrupted; {target} was not written".encode() in stderr
+        assert left == ["big", "out.jsonl"]
+
+
+TURNS = [
+    {"seq": 1, "itemId": "m1", "text": "Hello there.", "startMs": 0, "endMs": 900},
+    {"seq": 2, "itemId": "m2", "text": "Hi! How can I help? 😀", "startMs": 950, "endMs": 2000},
+    {"seq": 3, "text": "My refund has not arrived."},
+    {"seq": 4, "text": "Let me check the refund."},
+]
+
+
+def test_turns_reads_a_json_list_or_json_lines(tmp_path):
+    as_list = tmp_path / "call.json"
+    as_list.write_text(json.dumps(TURNS))
+    as_lines = tmp_path / "call.jsonl"
+    as_lines.write_text("\n".join(json.dumps(t) for t in TURNS) + "\n\n")
+    result = run("turns", "--max-chars", "40", "--overlap-turns", "1", str(as_list), str(as_lines))
+    assert result.returncode == 0, result.stderr
+    passages = [p.to_dict(spans=True) for p in chunk_turns(TURNS, max_chars=40, overlap_turns=1)]
+    assert lines(result.stdout) == [{"source": str(as_list), **p} for p in passages] + [
+        {"source": str(as_lines), **p} for p in passages
+    ]
+
+
+def test_turns_names_a_bad_transcript_and_a_bad_option(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(TURNS))
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"seq": 1, "text": "x"},')
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('[{"seq": "one", "text": "x"}]')
+    result = run("turns", str(broken), str(good), str(wrong))
+    assert result.returncode == 1
+    stderr = result.stderr.decode()
+    assert f"{broken}: not JSON" in stderr
+    assert f"{wrong}: turns[0].seq must be an integer" in stderr
+    assert {r["source"] for r in lines(result.stdout)} == {str(good)}
+    bad_option = run("turns", "--max-chars", "0", str(good))
+    assert bad_option.returncode == 2 and b"argument --max-chars" in bad_option.stderr
+
+
+def test_snippet_gives_each_files_first_match_and_its_span(corpus):
+    result = run("snippet", "--before", "10", "--after", "30", "refund card", str(corpus))
+    assert result.returncode == 0, result.stderr
+    records = {r["source"]: r for r in lines(result.stdout)}
+    words = lexical_tokens("refund card")
+    for path in sorted(corpus.rglob("*")):
+        if path.is_file() and not any(p.startswith(".") for p in path.relative_to(corpus).parts):
+            text = path.read_bytes().decode("utf-8")
+            snippet = snippet_around(text, words, before=10, after=30)
+            record = records.pop(path.as_posix())
+            assert (record["at"], record["text"]) == (snippet.at, snippet.text)
+            spans = [(span["start"], span["end"]) for span in record["spans"]]
+            assert spans == match_spans(snippet.text, words)
+            assert all(snippet.text[a:b].lower().startswith(("refund", "card")) for a, b in spans)
+            assert bool(spans) == (snippet.at >= 0)
+            if snippet.at < 0:
+                assert record["match"] is None
+            else:
+                start, end = record["match"]["start"], record["match"]["end"]
+                assert start == snippet.at
+                assert text[start:end].lower().startswith(("refund", "card"))
+                assert not text[end : end + 1].isalnum()
+    assert records == {}
+    assert run("snippet", "?!", str(corpus)).returncode == 2
+
+
+def test_progress_line_and_quiet(corpus):
+    shown = run("chunk", "--progress", str(corpus))
+    assert shown.returncode == 0
+    stderr = shown.stderr.decode()
+    assert "files 5/5" in stderr and "MB/s" in stderr and "left" in stderr
+    quiet = run("chunk", "--quiet", "--progress", str(corpus))
+    assert quiet.stderr == b"" and quiet.stdout == shown.stdout
+    (corpus / "bad.md").write_bytes(b"\xff")
+    assert b"bad.md: not UTF-8" in run("chunk", "--quiet", str(corpus)).stderr
+
+
+def test_progress_shows_by_itself_on_a_terminal_only(corpus):
+    import pty
+
+    assert run("chunk", str(corpus)).stderr == b""  # a pipe: no progress line
+    primary, terminal = pty.openpty()
+    try:
+        process = subprocess.run(
+            [sys.executable, "-m", "chunker", "chunk", str(corpus)],
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            env=ENV,
+            timeout=120,
+        )
+        os.close(terminal)
+        terminal = -1
+        shown = b""
+        while True:
+            try:
+                data = os.read(primary, 65536)
+            except OSError:  # the terminal closed: everything has been read
+                break
+            if not data:
+                break
+            shown += data
+    finally:
+        os.close(primary)
+        if terminal >= 0:
+            os.close(terminal)
+    assert process.returncode == 0
+    assert b"files 5/5" in shown and b"MB/s" in shown
+
+
+def test_help_lists_every_option_and_the_exit_codes():
+    result = run("chunk", "--help")
+    assert result.returncode == 0
+    text = result.stdout.decode()
+    for option in (
+        "--target-size",
+        "--max-size",
+        "--min-size",
+        "--overlap",
+        "--no-preserve-code-blocks",
+        "--respect-headings",
+        "--chunk-size",
+        "--chunk-overlap",
+        "--glob",
+        "--jobs",
+        "--format",
+        "--progress",
+        "--quiet",
+    ):
+        assert option in text
+    assert "130" in text and "exit codes" in text

@@ -1,0 +1,116 @@
+"""`chunk_dataframe` on a real local Spark (`local[2]`, Java 17): over thousands of documents it
+gives exactly the rows `chunk_many` gives, cut on the executors. One session for the module,
+started and stopped here."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+import pytest
+from pyspark.sql import SparkSession
+from pyspark.sql import types as T
+
+from chunker import chunk_many
+from chunker.recipe import FIELDS, fields
+from chunker.spark import chunk_dataframe
+from support.paths import ROOT
+
+DOCUMENT_COUNT = 2_400
+
+
+def document(number: int) -> str:
+    """Small documents of every shape: headings, repeats, emoji, CRLF, code, tables."""
+    repeated = f"Paragraph {number % 7} says the same thing again."
+    parts = [f"# Doc {number} 😀", repeated, repeated, "```\ncode()\n```", "| a | b |\n| 1 | 2 |"]
+    text = "\n\n".join(parts[: 2 + number % 4]) + "\n\n## End\n\n" + "word " * (number % 50)
+    return text.replace("\n", "\r\n") if number % 5 == 0 else text
+
+
+@pytest.fixture(scope="module")
+def spark():
+    if shutil.which("java") is None:
+        pytest.fail("Spark needs Java 17 (.ci/run installs openjdk-17-jre-headless)")
+    # The executors' Python workers import chunker from this checkout.
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
+    )
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("chunker-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def documents(spark):
+    rows = [(f"doc-{n:05}", document(n)) for n in range(DOCUMENT_COUNT)]
+    return rows, spark.createDataFrame(rows, ["id", "text"]).repartition(8)
+
+
+def expected_rows(rows, strategy, **options):
+    names = [name for name, _ in FIELDS]
+    return sorted(
+        (result.id, *(flat[name] for name in names))
+        for result in chunk_many(rows, jobs=1, strategy=strategy, **options)
+        for flat in map(fields, result.chunks)
+    )
+
+
+@pytest.mark.parametrize(
+    ("strategy", "options"),
+    [
+        ("semantic", {"target_size": 60, "min_size": 10, "overlap": 15}),
+        ("hierarchical", {"chunk_size": 40, "chunk_overlap": 8}),
+        ("layout", {"chunk_size": 30, "chunk_overlap": 0}),
+    ],
+)
+def test_spark_gives_exactly_the_rows_chunk_many_gives(documents, strategy, options):
+    rows, frame = documents
+    chunks = chunk_dataframe(frame, strategy=strategy, **options)
+    assert chunks.columns == ["id", *(name for name, _ in FIELDS)]
+    got = sorted(tuple(row) for row in chunks.collect())
+    expected = expected_rows(rows, strategy, **options)
+    assert len(expected) > DOCUMENT_COUNT
+    assert got == expected
+
+
+def test_the_docstrings_example(spark):
+    documents = spark.createDataFrame([("a", "# One\n\nTwo.")], ["id", "text"])
+    rows = chunk_dataframe(documents, overlap=0).select("id", "index", "start", "end").collect()
+    assert [tuple(row) for row in rows] == [("a", 0, 0, 11)]
+
+
+def test_spark_columns_types_and_named_columns(spark):
+    frame = spark.createDataFrame(
+        [(7, "# Title\n\nBody text."), (8, None)],
+        T.StructType([T.StructField("doc", T.LongType()), T.StructField("body", T.StringType())]),
+    )
+    chunks = chunk_dataframe(frame, text_col="body", id_col="doc", overlap=0)
+    assert chunks.schema["doc"].dataType == T.LongType()
+    assert chunks.schema["start"].dataType == T.LongType()
+    assert chunks.schema["ancestor_headings"].dataType == T.ArrayType(T.StringType())
+    assert [(r["doc"], r["index"], r["start"], r["boundary_type"]) for r in chunks.collect()] == [
+        (7, 0, 0, "heading")
+    ]
+
+
+def test_spark_refuses_bad_arguments_on_the_driver(spark):
+    frame = spark.createDataFrame([("a", 1)], ["id", "n"])
+    with pytest.raises(ValueError, match="text_col 'text' is not a column"):
+        chunk_dataframe(frame)
+    with pytest.raises(TypeError, match="text_col 'n' must be a string column"):
+        chunk_dataframe(frame, text_col="n")
+    with pytest.raises(ValueError, match="invalid target_size 0"):
+        chunk_dataframe(frame, text_col="id", target_size=0)
+    with pytest.raises(ValueError, match="id_col 'index' would clash"):
+        chunk_dataframe(frame.withColumnRenamed("n", "index"), text_col="id", id_col="index")
