@@ -228,7 +228,15 @@ ERROR_CASES = [
     (
         "new api.SemanticChunker({targetSize: 10, colour: 'red'}).chunk('x')",
         ("TypeError", "config of SemanticChunker.chunk has unknown option colour (known: "
-         "targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings)"),
+         "targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings, spans)"),
+    ),
+    (
+        "new api.SemanticChunker({spans: 1}).chunk('x')",
+        ("TypeError", "spans must be True or False, got int 1"),
+    ),
+    (
+        "new api.ChunkingEngine().chunk('x', {strategy: 'fixed', spans: 'yes'})",
+        ("TypeError", "spans must be True or False, got str 'yes'"),
     ),
     (
         "new api.ChunkingEngine().chunk('x', {strategy: 'fixed', chunkSize: 0})",

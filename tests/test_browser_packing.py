@@ -19,9 +19,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from support.strategies import semantic_options, texts
 
-from chunker import SemanticChunker
+from chunker import ChunkingEngine, SemanticChunker
 from chunker.bridge import OPTION_NAMES, JsString, astral_positions, handle
-from chunker.bridge.packing import SECTIONS
+from chunker.bridge.packing import DOCUMENT_SECTIONS, SECTIONS
 
 JS_NAMES = {python: js for js, python in OPTION_NAMES["SemanticChunker.chunk"].items()}
 
@@ -47,13 +47,15 @@ def js_string(text: str) -> JsString:
 js_texts = st.text(st.characters(exclude_categories=()), max_size=200)
 
 
-def read_sections(ints: list[int], packed: dict[str, Any]) -> dict[str, list[tuple[int, ...]]]:
-    """The packed ints by section, as entries of `SECTIONS`' widths, checking that the reply
+def read_sections(
+    ints: list[int], packed: dict[str, Any], table: tuple[tuple[str, int], ...] = SECTIONS
+) -> dict[str, list[tuple[int, ...]]]:
+    """The packed ints by section, as entries of `table`'s widths, checking that the reply
     lists the sections of the table, in its order, and that they fill the ints exactly."""
-    assert [name for name, _ in packed["sections"]] == [name for name, _ in SECTIONS]
+    assert [name for name, _ in packed["sections"]] == [name for name, _ in table]
     assert sum(length for _, length in packed["sections"]) == len(ints)
     named, at = {}, 0
-    for (name, length), (_, width) in zip(packed["sections"], SECTIONS):
+    for (name, length), (_, width) in zip(packed["sections"], table):
         assert length % width == 0, name
         section = ints[at : at + length]
         named[name] = [tuple(section[i : i + width]) for i in range(0, length, width)]
@@ -61,29 +63,35 @@ def read_sections(ints: list[int], packed: dict[str, Any]) -> dict[str, list[tup
     return named
 
 
+def span_dict(start: int, end: int) -> dict[str, int] | None:
+    return None if start < 0 else {"start": start, "end": end}
+
+
 def unpack_chunks(
     text: bytes, packed: dict[str, Any], ints: list[int], ascii: str
 ) -> list[dict[str, Any]]:
-    """chunker.js's `unpackChunks`, with `text` and the chunk texts as UTF-16 code units."""
+    """chunker.js's `unpackChunks` with spans, `text` and the chunk texts as UTF-16 units."""
     sections = read_sections(ints, packed)
     count = packed["count"]
-    assert all(len(sections[name]) == count for name, _ in SECTIONS if name != "leads")
+    assert all(len(sections[name]) == count for name, _ in SECTIONS if name != "pieces")
     literals = iter(packed["texts"])
-    leads = iter(sections["leads"])
+    pieces = iter(sections["pieces"])
     ascii_at = 0
     chunks = []
     for index in range(count):
         start, end = sections["offsets"][index]
+        own_start, own_end, lead_start, lead_end = sections["spans"][index]
         (type_index,), (length,) = sections["boundaryIndex"][index], sections["asciiLength"][index]
         if length >= 0:
             chunk_text = code_units(ascii[ascii_at : ascii_at + length])
             ascii_at += length
         else:
-            lead_from, lead_to = next(leads)
+            lead_from, lead_to, own_from, own_to = next(pieces)
             if lead_from < 0:
+                assert (lead_to, own_from, own_to) == (-1, -1, -1)
                 chunk_text = code_units(next(literals))
             else:
-                chunk_text = text[2 * lead_from : 2 * lead_to] + text[2 * start : 2 * end]
+                chunk_text = text[2 * lead_from : 2 * lead_to] + text[2 * own_from : 2 * own_to]
         chunks.append(
             {
                 "text": chunk_text,
@@ -91,10 +99,49 @@ def unpack_chunks(
                 "startOffset": start,
                 "endOffset": end,
                 "boundaryType": packed["boundaryTypes"][type_index],
+                "span": span_dict(own_start, own_end),
+                "overlapSpan": span_dict(lead_start, lead_end),
             }
         )
-    assert next(leads, None) is None and next(literals, None) is None and ascii_at == len(ascii)
+    assert next(pieces, None) is None and next(literals, None) is None and ascii_at == len(ascii)
     return chunks
+
+
+def unpack_document_chunks(
+    text: bytes, packed: dict[str, Any], ints: list[int], ascii: str
+) -> list[dict[str, Any]]:
+    """chunker.js's `unpackDocumentChunks` with spans, over UTF-16 code units."""
+    sections = read_sections(ints, packed, DOCUMENT_SECTIONS)
+    literals = iter(packed["texts"])
+    extras = {index: (heading, metadata) for index, heading, metadata in packed["extras"]}
+    ascii_at = 0
+    chunks = []
+    for index in range(packed["count"]):
+        (start, end), (where,) = sections["spans"][index], sections["content"][index]
+        if where >= 0:
+            content = code_units(ascii[ascii_at : ascii_at + where])
+            ascii_at += where
+        elif where == -1:
+            content = text[2 * start : 2 * end]
+        else:
+            assert where == -2
+            content = code_units(next(literals))
+        chunk: dict[str, Any] = {"content": content, "index": index}
+        heading, metadata = extras.pop(index, (None, None))
+        if heading is not None:
+            chunk["heading"] = heading
+        if metadata is not None:
+            chunk["metadata"] = metadata
+        chunk["span"] = {"start": start, "end": end}
+        chunks.append(chunk)
+    assert next(literals, None) is None and ascii_at == len(ascii) and not extras
+    return chunks
+
+
+def js_span(text: str, span: tuple[int, int] | None) -> dict[str, int] | None:
+    if span is None:
+        return None
+    return {"start": utf16_offset(text, span[0]), "end": utf16_offset(text, span[1])}
 
 
 # Texts that take each way a chunk crosses: its overlap where it starts, its overlap where
@@ -140,19 +187,72 @@ def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
 def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
     text = code_units(text).decode("utf-16-le", "surrogatepass")  # as JavaScript holds it
     chunks = SemanticChunker(**options).chunk(text)
-    request = json.dumps({"config": {JS_NAMES[name]: value for name, value in options.items()}})
+    config = {JS_NAMES[name]: value for name, value in options.items()}
+    request = json.dumps({"config": {**config, "spans": True}})
     reply = handle("SemanticChunker.chunk", request, "text", js_string(text))
     ints, ascii, packed = read_reply(reply)
+    # Not asked for, the spans do not cross; the rest is the same.
+    plain = read_reply(handle("SemanticChunker.chunk", json.dumps({"config": config}), "text",
+                              js_string(text)))
+    assert dict(plain[2]["result"]["sections"])["spans"] == 0
+    assert plain[1] == ascii and plain[2]["result"]["texts"] == packed["result"]["texts"]
     expected = [
         {
             **chunk.to_dict(),
             "text": code_units(chunk.text),
             "startOffset": utf16_offset(text, chunk.start_offset),
             "endOffset": utf16_offset(text, chunk.end_offset),
+            "span": js_span(text, chunk.span),
+            "overlapSpan": js_span(text, chunk.overlap_span),
         }
         for chunk in chunks
     ]
     assert unpack_chunks(code_units(text), packed["result"], ints, ascii) == expected
+
+
+STRATEGIES = ["fixed", "hierarchical", "layout", "semantic"]
+
+
+@given(st.one_of(texts, js_texts), st.sampled_from(STRATEGIES), st.integers(1, 300),
+       st.integers(0, 60))
+def test_packed_document_chunks_unpack_to_the_chunks(text, strategy, size, overlap):
+    text = code_units(text).decode("utf-16-le", "surrogatepass")
+    options = {"strategy": strategy, "chunk_size": size, "chunk_overlap": overlap}
+    try:
+        chunks = ChunkingEngine().chunk(text, **options)
+    except ValueError:
+        assume(False)  # an overlap not less than the size
+    js_options = {"strategy": strategy, "chunkSize": size, "chunkOverlap": overlap}
+    request = json.dumps({"options": {**js_options, "spans": True}})
+    reply = handle("ChunkingEngine.chunk", request, "content", js_string(text))
+    ints, ascii, packed = read_reply(reply)
+    expected = [
+        {**chunk.to_dict(), "content": code_units(chunk.content), "span": js_span(text, chunk.span)}
+        for chunk in chunks
+    ]
+    assert unpack_document_chunks(code_units(text), packed["result"], ints, ascii) == expected
+
+
+def test_most_fixed_windows_cross_as_slices_of_the_input():
+    text = "Ünïcode words in a row, " * 400
+    request = json.dumps({"options": {"strategy": "fixed", "chunkSize": 200, "chunkOverlap": 20}})
+    reply = handle("ChunkingEngine.chunk", request, "content", js_string(text))
+    ints, _, packed = read_reply(reply)
+    sections = read_sections(ints, packed["result"], DOCUMENT_SECTIONS)
+    at_span = sum(where == -1 for (where,) in sections["content"])
+    assert packed["result"]["count"] > 40 and at_span == packed["result"]["count"]
+    assert packed["result"]["texts"] == []
+
+
+@pytest.mark.parametrize("operation, key, options", [
+    ("SemanticChunker.chunk", "config", {"spans": 1}),
+    ("ChunkingEngine.chunk", "options", {"strategy": "fixed", "spans": "yes"}),
+], ids=["semantic", "engine"])
+def test_spans_option_other_than_a_boolean_is_refused_by_name(operation, key, options):
+    text_key = "text" if operation == "SemanticChunker.chunk" else "content"
+    reply = handle(operation, json.dumps({key: options}), text_key, js_string("Some text."))
+    error = read_reply(reply)[2]["error"]
+    assert error["name"] == "TypeError" and error["message"].startswith("spans must be")
 
 
 @pytest.mark.parametrize("word", ["about", "über"])
@@ -167,17 +267,18 @@ def test_few_chunk_texts_of_markdown_cross_as_json(word):
     ints, ascii, packed = read_reply(reply)
     count = packed["result"]["count"]
     in_ascii = [length >= 0 for (length,) in read_sections(ints, packed["result"])["asciiLength"]]
+    pieces = read_sections(ints, packed["result"])["pieces"]
+    assert sum(lead_from >= 0 for lead_from, *_ in pieces) >= len(pieces) - count // 10
     assert count > 20
     assert len(packed["result"]["texts"]) <= count // 10
     assert sum(in_ascii) == count if word.isascii() else sum(in_ascii) <= count // 10
 
 
 def test_chunker_js_reads_every_section_by_name():
-    """A section added to the table and not read in chunker.js fails here first (the
-    browser tests show what it breaks)."""
+    """A section added to a table and not read in chunker.js fails here first (the browser
+    tests show what it breaks): SemanticChunker's layout, then the engine's."""
     source = (ROOT / "web" / "chunker.js").read_text(encoding="utf-8")
-    read = re.search(r"const \{([^}]*)\} = readSections\(", source)
-    assert read is not None
-    assert sorted(name.strip() for name in read.group(1).split(",")) == sorted(
-        name for name, _ in SECTIONS
-    )
+    read = re.findall(r"const \{([^}]*)\} = readSections\(", source)
+    assert [sorted(name.strip() for name in names.split(",")) for names in read] == [
+        sorted(name for name, _ in table) for table in (SECTIONS, DOCUMENT_SECTIONS)
+    ]

@@ -27,12 +27,16 @@ from support.playground import (
     open_playground,
     quiet,
     runs,
+    set_mode,
+    set_settings,
     settled,
+    show_text,
     wait_until,
 )
+from support.painting import engine_painting, read_document, semantic_painting
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
-from chunker import LexicalIndex, locate_chunks, match_spans
+from chunker import LexicalIndex, match_spans
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")
@@ -83,60 +87,6 @@ def artifacts():
 # --- driving the page ----------------------------------------------------------------------
 
 
-def set_mode(page, mode):
-    if page.is_checked(f'input[name="mode"][value="{mode}"]'):
-        return
-    before = runs(page)
-    page.click(f'label:has(> input[name="mode"][value="{mode}"])')
-    settled(page, before)
-
-
-def show_text(page, text, source="own-document"):
-    """Show `source` (its kind's mode comes with it) holding `text`, and wait for its result."""
-    if page.input_value("#source") != source:
-        before = runs(page)
-        page.select_option("#source", source)
-        settled(page, before)
-    if page.input_value("#text") != text:
-        before = runs(page)
-        put_text(page, text)
-        settled(page, before)
-
-
-def put_text(page, text):
-    """Replace the text as a paste would: one input event (Playwright's fill types a long
-    text in pieces, which takes minutes for half a megabyte)."""
-    page.eval_on_selector(
-        "#text",
-        """(area, text) => {
-          area.value = text;
-          area.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
-        }""",
-        text,
-    )
-
-
-def set_settings(page, **values):
-    """Set settings by their JavaScript names through their fields; waits for the result."""
-    for name, value in values.items():
-        selector = f"#setting-{name}"
-        before = runs(page)
-        kind = page.get_attribute(selector, "type") or "select"
-        if kind == "checkbox":
-            if page.is_checked(selector) == value:
-                continue
-            page.set_checked(selector, value)
-        elif kind == "select":
-            if page.input_value(selector) == value:
-                continue
-            page.select_option(selector, value)
-        else:
-            if page.input_value(selector) == str(value):
-                continue
-            page.fill(selector, str(value))
-        settled(page, before)
-
-
 def semantic_settings(page, **python_values):
     options = {**SEMANTIC_DEFAULTS, **python_values}
     set_settings(
@@ -149,70 +99,6 @@ def semantic_settings(page, **python_values):
         respectHeadings=options["respect_headings"],
     )
     return options
-
-
-# Where each chunk is coloured in the document view, read from the DOM: for every element, its
-# position is the length of the text before it (badges are CSS content, not text).
-READ_DOCUMENT = """() => {
-  const out = {own: {}, lead: {}, badges: [], text: '', selected: []};
-  for (const block of document.querySelectorAll('#document .block')) {
-    let at = Number(block.dataset.start);
-    for (const node of block.childNodes) {
-      const length = node.textContent.length;
-      if (node.nodeType === 1) {
-        for (const c of (node.dataset.c || '').split(' ').filter(Boolean)) {
-          (out.own[c] ??= []).push([at, at + length]);
-        }
-        for (const c of (node.dataset.l || '').split(' ').filter(Boolean)) {
-          (out.lead[c] ??= []).push([at, at + length]);
-        }
-        if (node.dataset.badge) out.badges.push([at, node.dataset.badge]);
-        if (node.classList.contains('selected')) out.selected.push([at, at + length]);
-      }
-      at += length;
-    }
-    out.text += block.textContent;
-  }
-  return out;
-}"""
-
-
-def paint_all(page):
-    """Bring every block of the document view near the viewport once, so all are painted."""
-    while True:
-        left = page.evaluate(
-            """() => {
-              const blocks = [...document.querySelectorAll('#document .block')];
-              const todo = blocks.find((b) => b.dataset.painted !== 'yes');
-              if (todo) todo.scrollIntoView({block: 'nearest'});
-              return !!todo;
-            }"""
-        )
-        if not left:
-            return
-        page.wait_for_timeout(30)
-
-
-def read_document(page):
-    paint_all(page)
-    shown = page.evaluate(READ_DOCUMENT)
-    return {
-        "own": {int(k): merge(v) for k, v in shown["own"].items()},
-        "lead": {int(k): merge(v) for k, v in shown["lead"].items()},
-        "badges": shown["badges"],
-        "text": shown["text"],
-        "selected": merge(shown["selected"]),
-    }
-
-
-def merge(spans):
-    out = []
-    for start, end in sorted(spans):
-        if out and out[-1][1] == start:
-            out[-1][1] = end
-        else:
-            out.append([start, end])
-    return out
 
 
 def list_rows(page):
@@ -238,42 +124,14 @@ def js_offsets(text):
     return convert
 
 
-def js_len(text):
-    return len(text.encode("utf-16-le")) // 2
-
-
 def expected_semantic(text, options):
     chunks = SemanticChunker(**options).chunk(text)
-    to_js, limit = js_offsets(text), js_len(text)
-    own, lead, previous = {}, {}, None
-    for chunk in chunks:
-        start_js, end_js = to_js(chunk.start_offset), to_js(chunk.end_offset)
-        start, end = min(start_js, limit), min(end_js, limit)
-        if end > start:
-            own[chunk.index] = [[start, end]]
-        overlap = max(0, js_len(chunk.text) - (end_js - start_js))
-        if previous and overlap:
-            lead_start = max(previous[0], previous[1] - overlap)
-            if previous[1] > lead_start:
-                lead[chunk.index] = [[lead_start, previous[1]]]
-        previous = (start, end)
-    return chunks, own, lead
+    return (chunks, *semantic_painting(text, chunks))
 
 
 def expected_engine(text, options):
     chunks = ChunkingEngine().chunk(text, **options)
-    spans = locate_chunks(text, [c.content for c in chunks])
-    to_js = js_offsets(text)
-    own, lead, previous_end = {}, {}, -1
-    for chunk, span in zip(chunks, spans):
-        if span is None:
-            continue
-        start, end = to_js(span[0]), to_js(span[1])
-        own[chunk.index] = [[start, end]]
-        if start < previous_end:
-            lead[chunk.index] = [[start, min(previous_end, end)]]
-        previous_end = end
-    return chunks, own, lead
+    return (chunks, *engine_painting(text, chunks))
 
 
 def stats_text(lengths):

@@ -194,27 +194,38 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
       this.#config = config !== null && typeof config === 'object' ? { ...config } : config;
     }
 
-    /** Cut `text`; answers `[{text, index, startOffset, endOffset, boundaryType, metadata?}]`. */
+    /**
+     * Cut `text`; answers `[{text, index, startOffset, endOffset, boundaryType, metadata?}]`,
+     * and with the option `spans: true` also `span: {start, end}` and `overlapSpan`.
+     */
     chunk(text, metadata) {
       // Python checks that metadata is a mapping; the chunks get the caller's own object (here,
       // in unpackChunks), so an object goes across as {}: its contents may be anything the
       // original takes (a cycle, a BigInt), which JSON could not carry.
       const isObject = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata);
       const args = { config: this.#config, text, metadata: isObject ? {} : metadata };
-      const finish = (packed, ints, ascii) => unpackChunks(text, packed, ints, ascii, metadata);
+      const spans = this.#config?.spans === true; // Python refuses any other value but false
+      const finish = (packed, ints, ascii) =>
+        unpackChunks(text, packed, ints, ascii, metadata, spans);
       return call('SemanticChunker.chunk', args, { textKey: 'text', finish });
     }
   }
 
   class ChunkingEngine {
-    /** Cut `content`; options: strategy, chunkSize, chunkOverlap, embedFn (may be async). */
+    /**
+     * Cut `content`; options: strategy, chunkSize, chunkOverlap, embedFn (may be async), and
+     * spans (true adds `span: {start, end}` to each chunk).
+     */
     chunk(content, options) {
+      const spans = options?.spans === true;
+      const finish = (packed, ints, ascii) =>
+        unpackDocumentChunks(content, packed, ints, ascii, spans);
       if (typeof options?.embedFn === 'function') {
         const { embedFn, ...rest } = options;
         const args = { content, options: rest };
-        return call('ChunkingEngine.chunk', args, { textKey: 'content', embedFn });
+        return call('ChunkingEngine.chunk', args, { textKey: 'content', embedFn, finish });
       }
-      return call('ChunkingEngine.chunk', { content, options }, { textKey: 'content' });
+      return call('ChunkingEngine.chunk', { content, options }, { textKey: 'content', finish });
     }
   }
 
@@ -312,7 +323,10 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
       call('snippetAround', { text, words, options }, { textKey: 'text' }),
     /** `[{start, end}]`: where each word of `text` beginning with one of `words` lies. */
     matchSpans: (text, words) => call('matchSpans', { text, words }, { textKey: 'text' }),
-    /** `[{start, end} | null]`: where each chunk content sits in `text`, in order. */
+    /**
+     * `[{start, end} | null]`: where each chunk content sits in `text`, in order, found by
+     * search: for chunks from elsewhere (this API's chunks carry their spans: `spans: true`).
+     */
     locateChunks: (text, contents) =>
       call('locateChunks', { text, contents }, { textKey: 'text' }),
     /** `{chunker, pyodide, python}` version strings. */
@@ -354,12 +368,14 @@ function readReply(reply) {
  * @param {Int32Array} ints the sections that chunker/bridge/packing.py's `SECTIONS` defines
  * @param {string} ascii begins with the chunk texts that are ASCII, joined
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
+ * @param {boolean} withSpans add `span` and `overlapSpan`
  */
-function unpackChunks(text, { count, boundaryTypes, texts, sections }, ints, ascii, metadata) {
-  const { offsets, boundaryIndex, asciiLength, leads } = readSections(ints, sections);
+function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
+  const { count, boundaryTypes, texts, sections } = packed;
+  const { offsets, spans, boundaryIndex, asciiLength, pieces } = readSections(ints, sections);
   const chunks = new Array(count);
   let asciiAt = 0;
-  let lead = 0; // where the next leadFrom and leadTo are
+  let piece = 0; // where the next leadFrom, leadTo, ownFrom and ownTo are
   let literal = 0;
   for (let index = 0; index < count; index++) {
     const startOffset = offsets[2 * index], endOffset = offsets[2 * index + 1];
@@ -368,15 +384,59 @@ function unpackChunks(text, { count, boundaryTypes, texts, sections }, ints, asc
     if (length >= 0) {
       chunkText = ascii.slice(asciiAt, (asciiAt += length));
     } else {
-      const leadFrom = leads[lead++], leadTo = leads[lead++];
+      const leadFrom = pieces[piece], leadTo = pieces[piece + 1];
+      const ownFrom = pieces[piece + 2], ownTo = pieces[piece + 3];
+      piece += 4;
       if (leadFrom < 0) chunkText = texts[literal++];
-      else if (leadTo === startOffset) chunkText = text.slice(leadFrom, endOffset);
-      else chunkText = text.slice(leadFrom, leadTo) + text.slice(startOffset, endOffset);
+      else if (leadTo === ownFrom) chunkText = text.slice(leadFrom, ownTo);
+      else chunkText = text.slice(leadFrom, leadTo) + text.slice(ownFrom, ownTo);
     }
     const boundaryType = boundaryTypes[boundaryIndex[index]];
     const chunk = { text: chunkText, index, startOffset, endOffset, boundaryType };
     // Without metadata the key is absent, as JSON.stringify leaves it in the original.
     if (metadata !== undefined) chunk.metadata = metadata;
+    if (withSpans) {
+      const at = 4 * index;
+      chunk.span = { start: spans[at], end: spans[at + 1] };
+      chunk.overlapSpan = spans[at + 2] < 0 ? null : { start: spans[at + 2], end: spans[at + 3] };
+    }
+    chunks[index] = chunk;
+  }
+  return chunks;
+}
+
+/**
+ * The chunks that `chunker.bridge.pack_document_chunks` describes: each `content` a slice of
+ * `text` at its span, the next ASCII text, or the next of `texts`; heading and metadata from
+ * `extras`, in the original's key order.
+ *
+ * @param {string} text the content as given to `chunk`
+ * @param {{count: number, texts: string[], extras: [number, string|null, object|null][],
+ *   sections: [string, number][]}} packed
+ * @param {Int32Array} ints the sections of chunker/bridge/packing.py's `DOCUMENT_SECTIONS`
+ * @param {string} ascii begins with the contents that are ASCII and not slices, joined
+ * @param {boolean} withSpans add `span`
+ */
+function unpackDocumentChunks(text, { count, texts, extras, sections }, ints, ascii, withSpans) {
+  const { spans, content } = readSections(ints, sections);
+  const chunks = new Array(count);
+  let asciiAt = 0;
+  let literal = 0;
+  let extra = 0;
+  for (let index = 0; index < count; index++) {
+    const start = spans[2 * index], end = spans[2 * index + 1];
+    const where = content[index];
+    let chunkContent;
+    if (where >= 0) chunkContent = ascii.slice(asciiAt, (asciiAt += where));
+    else if (where === -1) chunkContent = text.slice(start, end);
+    else chunkContent = texts[literal++];
+    const chunk = { content: chunkContent, index };
+    if (extras[extra]?.[0] === index) {
+      const [, heading, metadata] = extras[extra++];
+      if (heading !== null) chunk.heading = heading;
+      if (metadata !== null) chunk.metadata = metadata;
+    }
+    if (withSpans) chunk.span = { start, end };
     chunks[index] = chunk;
   }
   return chunks;

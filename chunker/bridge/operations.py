@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 from ..semantic_chunker import SemanticChunker
 from ..validation import require_bool
 from .options import python_options
-from .packing import Packed, pack_chunks
+from .packing import Packed, pack_chunks, pack_document_chunks
 from .utf16 import utf16_offsets
 
 __all__ = ["OPERATIONS", "Astral", "find_operation"]
@@ -24,15 +24,19 @@ Astral = Sequence[int] | None
 
 def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
     text = args.get("text")
-    chunker = SemanticChunker(**python_options("SemanticChunker.chunk", args.get("config")))
-    return pack_chunks(text, chunker.chunk(text, args.get("metadata")), astral)
+    options = python_options("SemanticChunker.chunk", args.get("config"))
+    with_spans = require_bool("spans", options.pop("spans", False))
+    chunker = SemanticChunker(**options)
+    return pack_chunks(text, chunker.chunk(text, args.get("metadata")), astral, with_spans)
 
 
-def _engine_chunk(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
+def _engine_chunk(args: dict[str, Any], astral: Astral) -> Packed:
     from ..engine import ChunkingEngine
 
+    content = args.get("content")
     options = python_options("ChunkingEngine.chunk", args.get("options"))
-    return [c.to_dict() for c in ChunkingEngine().chunk(args.get("content"), **options)]
+    require_bool("spans", options.pop("spans", False))  # the spans place the contents
+    return pack_document_chunks(content, ChunkingEngine().chunk(content, **options), astral)
 
 
 def _chunk_turns(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:

@@ -11,22 +11,41 @@ from __future__ import annotations
 
 from typing import Any, Sequence, get_args
 
-from ..records import BoundaryType, Chunk
+from ..records import BoundaryType, Chunk, DocumentChunk
+from ..whitespace import TEXT_RE
 from .utf16 import utf16_offsets
 
-__all__ = ["BOUNDARY_TYPES", "SECTIONS", "Packed", "pack_chunks"]
+__all__ = [
+    "BOUNDARY_TYPES",
+    "DOCUMENT_SECTIONS",
+    "SECTIONS",
+    "Packed",
+    "pack_chunks",
+    "pack_document_chunks",
+]
 
 # The packed reply's layout, defined here only: the sections of `Packed.ints`, in order, each
 # with its name (as chunker.js and the tests read it) and its ints per entry. An entry is a
-# chunk, except in "leads": a chunk whose text is not in `ascii`. The result lists each
+# chunk, except in "pieces": a chunk whose text is not in `ascii`. The result lists each
 # section's name and length (`sections`), so a reader finds each by its name. To add one:
 # its line here, its ints under its name in `pack_chunks`, and read it by name in chunker.js.
+# Every offset is a JavaScript index.
 SECTIONS: tuple[tuple[str, int], ...] = (
-    ("offsets", 2),  # startOffset and endOffset (JavaScript indices)
+    ("offsets", 2),  # startOffset and endOffset
+    ("spans", 4),  # span's and overlapSpan's start and end (-1 -1: none); asked for only
     ("boundaryIndex", 1),  # the index of the chunk's boundaryType in `boundaryTypes`
     ("asciiLength", 1),  # the length of the chunk's text in `ascii`, or -1: not there
-    ("leads", 2),  # leadFrom and leadTo (JavaScript indices; -1: the next of `texts`)
+    ("pieces", 4),  # leadFrom, leadTo, ownFrom, ownTo (all -1: the next of `texts`)
 )
+
+# The layout of `ChunkingEngine.chunk`'s packed reply, as `SECTIONS`; an entry is a chunk.
+DOCUMENT_SECTIONS: tuple[tuple[str, int], ...] = (
+    ("spans", 2),  # span's start and end
+    # Where `content` is: >= 0, its length in `ascii`; -1: the input at the span, exactly;
+    # -2: the next of `texts`.
+    ("content", 1),
+)
+_AT_SPAN, _IN_TEXTS = -1, -2
 
 # The boundary types a packed chunk names by their index here (chunker.js gets the list).
 BOUNDARY_TYPES: tuple[str, ...] = get_args(BoundaryType)
@@ -47,65 +66,76 @@ class Packed:
 
 
 def pack_chunks(
-    text: str, chunks: Sequence[Chunk], astral: Sequence[int] | None = None
+    text: str,
+    chunks: Sequence[Chunk],
+    astral: Sequence[int] | None = None,
+    with_spans: bool = False,
 ) -> Packed:
     """`SemanticChunker` chunks of `text` as spans of it or ASCII, for chunker.js to cut out.
 
     `ints` holds the sections of `SECTIONS`, in its order, each in the chunks' order; the
     result lists their names and lengths (`sections`), and holds the chunks' `count`, the
-    `boundaryTypes` and the `texts` that come whole as JSON.
+    `boundaryTypes` and the `texts` that come whole as JSON. `with_spans`: each chunk's `span`
+    and `overlap_span` cross as they are, as JavaScript indices (else "spans" is empty: each
+    offset converted costs a bisection, which in Pyodide shows on a slider step).
 
     A chunk whose text is ASCII (most, in most documents) is the next that many characters
     of `ascii`, which joins those texts. Another is `text.slice(leadFrom, leadTo) +
-    text.slice(startOffset, endOffset)`: usually its overlap ends where it starts (one
-    slice), or where the chunk before ended. One that is not the input's own characters (a
-    merge joins its parts with a blank line, the last line gains a line feed) has `leadFrom`
-    -1 and is the next of `texts`. The index is the position and `metadata` the caller's
-    own object. `astral` is as for `utf16_offsets`.
+    text.slice(ownFrom, ownTo)` when its text is the input's own characters there (see
+    `_pieces`), else the next of `texts` (a merge joins its parts with a blank line, the
+    last line gains a line feed). The index is the position and `metadata` the caller's own
+    object. `astral` is as for `utf16_offsets`.
 
-    Why ASCII whole: in Pyodide comparing a chunk's text with the input (or writing it as
-    JSON) reads it character by character, while joining ASCII texts and writing them out
-    are copies of their bytes; chunker.js decodes them in one call. An ASCII text is as long
-    in JavaScript as in Python, and `str.isascii` is free.
+    Why ASCII whole: in Pyodide writing a chunk's text as JSON reads it character by
+    character, while joining ASCII texts and writing them out are copies of their bytes;
+    chunker.js decodes them in one call. An ASCII text is as long in JavaScript as in
+    Python, and `str.isascii` is free.
 
     Example (the first chunk is ASCII; the second, "o.\\n" where the first ended then
     "# B\\n\\nThree 🙂.\\n", is not; 🙂 is two units in JavaScript):
         >>> from chunker import SemanticChunker
         >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree 🙂.\\n"
         >>> chunker = SemanticChunker(target_size=8, min_size=0, overlap=3)
-        >>> packed = pack_chunks(text, chunker.chunk(text))
+        >>> packed = pack_chunks(text, chunker.chunk(text), with_spans=True)
         >>> packed.ints
-        [0, 14, 15, 30, 0, 0, 14, -1, 11, 14]
+        [0, 14, 15, 30, 0, 13, -1, -1, 15, 29, 11, 13, 0, 0, 14, -1, 11, 14, 15, 30]
         >>> packed.ascii
         '# A\\n\\nOne two.\\n'
         >>> packed.result["count"], packed.result["texts"]
         (2, [])
         >>> packed.result["sections"]
-        [['offsets', 4], ['boundaryIndex', 2], ['asciiLength', 2], ['leads', 2]]
+        [['offsets', 4], ['spans', 8], ['boundaryIndex', 2], ['asciiLength', 2], ['pieces', 4]]
     """
-    spans: list[int] = []  # startOffset and endOffset of each chunk
+    offsets: list[int] = []  # startOffset and endOffset of each chunk
+    spans: list[int] = []  # span and overlap span of each chunk
     lengths: list[int] = []
     ascii_texts: list[str] = []
-    leads: list[int] = []  # leadFrom and leadTo of each chunk not in `ascii_texts`
+    pieces: list[int] = []  # leadFrom, leadTo, ownFrom, ownTo of each chunk not in ascii
     texts: list[str] = []
-    previous_end = 0
     for chunk in chunks:
         whole, start, end = chunk.text, chunk.start_offset, chunk.end_offset
-        spans += (start, end)
+        offsets += (start, end)
+        if with_spans:
+            spans += chunk.span
+            spans += chunk.overlap_span or _NO_SPAN
         if whole.isascii():
             lengths.append(len(whole))
             ascii_texts.append(whole)
         else:
             lengths.append(-1)
-            leads += _lead(text, whole, start, end, previous_end)
-            if leads[-1] < 0:
+            found = _pieces(text, whole, end - start, chunk.span, chunk.overlap_span)
+            pieces += found or _NO_PIECES
+            if found is None:
                 texts.append(whole)
-        previous_end = end
+    # One conversion for every offset: each costs a bisection, the call a pass over `astral`.
+    converted = utf16_offsets(text, offsets + spans + pieces, astral)
+    spans_at, pieces_at = len(offsets), len(offsets) + len(spans)
     sections = {
-        "offsets": utf16_offsets(text, spans, astral),
+        "offsets": converted[:spans_at],
+        "spans": converted[spans_at:pieces_at],
         "boundaryIndex": [_BOUNDARY_INDEX[chunk.boundary_type] for chunk in chunks],
         "asciiLength": lengths,
-        "leads": utf16_offsets(text, leads, astral),
+        "pieces": converted[pieces_at:],
     }
     ints: list[int] = []
     for name, _ in SECTIONS:
@@ -119,16 +149,93 @@ def pack_chunks(
     return Packed(ints, "".join(ascii_texts), result)
 
 
-def _lead(text: str, whole: str, start: int, end: int, previous_end: int) -> tuple[int, int]:
-    """Where the overlap of the chunk `whole` (own text at `start`-`end`) lies in `text`,
-    when `whole` is `text`'s own characters; else (-1, -1)."""
-    lead = len(whole) - (end - start)
-    if 0 <= lead <= start and text.startswith(whole, start - lead):
-        return start - lead, start
-    if (
-        0 <= lead <= previous_end
-        and text.startswith(whole[lead:], start)
-        and text.startswith(whole[:lead], previous_end - lead)
-    ):
-        return previous_end - lead, previous_end
-    return -1, -1
+_NO_SPAN = (-1, -1)
+_NO_PIECES = (-1, -1, -1, -1)
+
+
+def _pieces(
+    text: str,
+    whole: str,
+    own_length: int,
+    span: tuple[int, int],
+    overlap_span: tuple[int, int] | None,
+) -> tuple[int, int, int, int] | None:
+    """Where the overlap and the own text of the chunk `whole` lie in `text`, placed from
+    the spans the chunker took, when they are the input's own characters there; else None.
+
+    A chunk's text is its overlap (its first `len(whole) - own_length` characters) then its
+    own text, each cut from the input at its span less the white space before its first
+    character, unless merged or given a line feed. The rule is exact because it is checked:
+    one comparison a piece, at one place, no search.
+    """
+    lead = len(whole) - own_length
+    own_from = span[0] - _space_before_text(whole, lead)
+    if own_from < 0 or not text.startswith(whole[lead:] if lead else whole, own_from):
+        return None
+    own_to = own_from + own_length
+    if not lead:
+        return own_from, own_from, own_from, own_to
+    if overlap_span is None:  # an overlap of white space alone: not placed
+        return None
+    lead_from = overlap_span[0] - _space_before_text(whole, 0)
+    if lead_from < 0 or not text.startswith(whole[:lead], lead_from):
+        return None
+    return lead_from, lead_from + lead, own_from, own_to
+
+
+def _space_before_text(whole: str, at: int) -> int:
+    """How many white space characters `whole` has from `at` to its next other character
+    (0 when none follows: a span of white space alone starts where the white space does)."""
+    found = TEXT_RE.search(whole, at)
+    return 0 if found is None else found.start() - at
+
+
+def pack_document_chunks(
+    text: str, chunks: Sequence[DocumentChunk], astral: Sequence[int] | None = None
+) -> Packed:
+    """`ChunkingEngine` chunks of `text` packed as `pack_chunks` packs, by `DOCUMENT_SECTIONS`.
+
+    A chunk's `content` is the input at its span (most `fixed` windows, sections and blocks:
+    one comparison tells, where the span says), else ASCII in `ascii`, else the next of
+    `texts`. The result's `extras` lists `[index, heading, metadata]` for the chunks that
+    have a heading or metadata (heading None: none); the others are `{content, index}`.
+    The spans always cross: they place the contents.
+
+    Example:
+        >>> from chunker import ChunkingEngine
+        >>> text = "Aé b c d e f g"
+        >>> packed = pack_document_chunks(text, ChunkingEngine().chunk(
+        ...     text, strategy="fixed", chunk_size=6, chunk_overlap=0))
+        >>> packed.ints, packed.result["texts"], packed.result["extras"]
+        ([0, 6, 7, 12, 13, 14, -1, -1, -1], [], [])
+    """
+    spans: list[int] = []
+    contents: list[int] = []
+    ascii_texts: list[str] = []
+    texts: list[str] = []
+    extras: list[list[Any]] = []
+    for chunk in chunks:
+        content, (start, end) = chunk.content, chunk.span
+        spans += (start, end)
+        if end - start == len(content) and text.startswith(content, start):
+            contents.append(_AT_SPAN)
+        elif content.isascii():
+            contents.append(len(content))
+            ascii_texts.append(content)
+        else:
+            contents.append(_IN_TEXTS)
+            texts.append(content)
+        if chunk.heading is not None or chunk.metadata is not None:
+            metadata = None if chunk.metadata is None else dict(chunk.metadata)
+            extras.append([chunk.index, chunk.heading, metadata])
+    sections = {"spans": utf16_offsets(text, spans, astral), "content": contents}
+    ints: list[int] = []
+    for name, _ in DOCUMENT_SECTIONS:
+        ints += sections[name]
+    result = {
+        "count": len(chunks),
+        "texts": texts,
+        "extras": extras,
+        "sections": [[name, len(sections[name])] for name, _ in DOCUMENT_SECTIONS],
+    }
+    return Packed(ints, "".join(ascii_texts), result)

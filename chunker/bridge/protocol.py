@@ -15,7 +15,8 @@ from typing import Any, Awaitable, Callable, Sequence
 from ..validation import field_of
 from .operations import Astral, find_operation
 from .options import python_options
-from .packing import Packed
+from .packing import Packed, pack_document_chunks
+from ..validation import require_bool
 from .utf16 import JsString, as_bytes
 
 __all__ = ["JS_ERROR_NAMES", "handle", "handle_async"]
@@ -71,12 +72,14 @@ async def handle_async(
     async def embed_fn(sentences: list[str]) -> Any:
         return json.loads(as_bytes(await embed(json.dumps(sentences))))
 
-    args, _ = _arguments(request, text_key, text)
+    args, astral = _arguments(request, text_key, text)
     try:
+        content = args.get("content")
         options = python_options(operation, args.get("options"))
+        require_bool("spans", options.pop("spans", False))
         options["embed_fn"] = embed_fn
-        chunks = await ChunkingEngine().achunk(args.get("content"), **options)
-        return _reply([c.to_dict() for c in chunks])
+        chunks = await ChunkingEngine().achunk(content, **options)
+        return _reply(pack_document_chunks(content, chunks, astral))
     except tuple(JS_ERROR_NAMES) as error:
         return _error_reply(error)
 

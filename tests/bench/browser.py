@@ -1,6 +1,6 @@
 """The browser path's speed, all measured side by side in one run.
 
-    python tests/bench/browser.py [--runs N] [--calls N]
+    python tests/bench/browser.py [--runs N] [--calls N] [--before SITE] [--calls-only]
 
 1. Cold start: milliseconds from navigation to `loadChunker()` ready, each run in a fresh
    browser profile (the first visit), then loaded again in the same profile (a repeat visit,
@@ -17,7 +17,9 @@
    facade's overhead is the first minus the second: the messages to and from the worker,
    the text crossing into Python, the chunks' spans back and their texts cut out in
    JavaScript; "facade/Python" is the first over the second. Then the facade on the same
-   text again, as the playground calls it at each change of a setting.
+   text again, as the playground calls it at each change of a setting. With `--before SITE`
+   (a site built from another commit, say main's), that site's facade takes its turn beside
+   each call too, so old and new are compared under the same load.
 
 Run by `python build.py bench` (after tests/bench/core.py), which builds the site first.
 """
@@ -96,42 +98,50 @@ def cold_start_ms(playwright: Any, origin: str, page: str) -> tuple[float, float
             context.close()
 
 
-def facade_and_python_ms(tab: Any, calls: int) -> tuple[float, float, float]:
+def facade_and_python_ms(tab: Any, calls: int) -> dict[str, float]:
     """Median ms of one facade call on `window.text` or a text as long (each call on another
     text than the one before), of the same chunking timed inside Python in the bench's own
-    worker, and of a facade call on the same text again; after a warm-up call.
+    worker, and of a facade call on the same text again; after a warm-up call. With a
+    `window.before` facade (`--before`), the same two facade figures for it too.
 
-    The first two take turns, one call each, so that both see the same load: on a shared
-    machine a figure moves by half from one minute to the next, and their ratio is the point.
+    The calls take turns, one each, so that all see the same load: on a shared machine a
+    figure moves by half from one minute to the next, and their ratios are the point.
     """
-    return tuple(
-        tab.evaluate(
-            """async (calls) => {
-              const chunker = new api.SemanticChunker();
-              const texts = [text, `X${text.slice(1)}`];
-              await chunker.chunk(text);
-              const inPython = () => new Promise((resolve) => {
-                direct.onmessage = ({ data }) => resolve(data);
-                direct.postMessage({ text, runs: 1 });
-              });
-              const time = async (call) => {
-                const start = performance.now();
-                await call();
-                return performance.now() - start;
-              };
-              const facade = [];
-              const python = [];
-              const again = [];
-              for (let i = 0; i < calls; i++) {
-                facade.push(await time(() => chunker.chunk(texts[(i + 1) % 2])));
-                python.push(await inPython());
-              }
-              for (let i = 0; i < calls; i++) again.push(await time(() => chunker.chunk(text)));
-              const median = (times) => times.sort((a, b) => a - b)[Math.floor(calls / 2)];
-              return [median(facade), median(python), median(again)];
-            }""",
-            calls,
-        )
+    return tab.evaluate(
+        """async (calls) => {
+          const facades = { facade: api };
+          if (window.before) facades.before = before;
+          const chunkers = Object.fromEntries(
+            Object.entries(facades).map(([name, f]) => [name, new f.SemanticChunker()]));
+          const texts = [text, `X${text.slice(1)}`];
+          for (const chunker of Object.values(chunkers)) await chunker.chunk(text);
+          const inPython = () => new Promise((resolve) => {
+            direct.onmessage = ({ data }) => resolve(data);
+            direct.postMessage({ text, runs: 1 });
+          });
+          const time = async (call) => {
+            const start = performance.now();
+            await call();
+            return performance.now() - start;
+          };
+          const times = { python: [] };
+          for (let i = 0; i < calls; i++) {
+            for (const [name, chunker] of Object.entries(chunkers)) {
+              (times[name] ??= []).push(await time(() => chunker.chunk(texts[(i + 1) % 2])));
+            }
+            times.python.push(await inPython());
+          }
+          // The same text again: each facade's last text is texts[calls % 2].
+          for (let i = 0; i < calls; i++) {
+            for (const [name, chunker] of Object.entries(chunkers)) {
+              const same = texts[calls % 2];
+              (times[`${name} again`] ??= []).push(await time(() => chunker.chunk(same)));
+            }
+          }
+          const median = (list) => list.sort((a, b) => a - b)[Math.floor(calls / 2)];
+          return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+        }""",
+        calls,
     )
 
 
@@ -163,6 +173,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="cold starts per page (default 5)")
     # Calls are cheap and a loaded machine makes single ones jump: more of them steady a median.
     parser.add_argument("--calls", type=int, default=15, help="calls per figure (default 15)")
+    parser.add_argument("--before", type=Path, help="a site built from another commit, to compare")
+    parser.add_argument("--calls-only", action="store_true", help="skip the cold starts")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -170,66 +182,88 @@ def main() -> int:
     wheel_folder = tempfile.TemporaryDirectory()
     write_empty_wheel(Path(wheel_folder.name))
     mounts = {**MOUNTS, "/_wheel/": Path(wheel_folder.name)}
+    if args.before:
+        mounts["/_before/"] = args.before
     with wheel_folder, served(mounts) as origin, sync_playwright() as playwright:
-        print("Cold start, navigation to ready: first visit in a fresh profile, then a repeat "
-              f"visit in the same profile (ms, median of {args.runs})")
-        print()
-        first: dict[str, list[float]] = {name: [] for name in COLD_PAGES}
-        repeat: dict[str, list[float]] = {name: [] for name in COLD_PAGES}
-        for _ in range(args.runs):  # interleaved, so all see the same machine load
-            for name, page in COLD_PAGES.items():
-                visit, again = cold_start_ms(playwright, origin, page)
-                first[name].append(visit)
-                repeat[name].append(again)
-        print("| page | first visit | repeat visit | first, all runs | repeat, all runs |")
-        print("|---|---|---|---|---|")
-        for name in COLD_PAGES:
-            print(f"| {name} | {statistics.median(first[name]):.0f} | "
-                  f"{statistics.median(repeat[name]):.0f} | {_list(first[name])} | "
-                  f"{_list(repeat[name])} |")
-        print()
-        for visit, runs in (("first visit", first), ("repeat visit", repeat)):
-            _, site, micropip, ours = (statistics.median(times) for times in runs.values())
-            verdict = "within" if ours <= TARGET_RATIO * site else "OVER"
-            print(f"{visit}: ours/bare (site's runtime) {ours / site:.2f}× ({verdict} the "
-                  f"{TARGET_RATIO}× target); micropip and an empty wheel/bare "
-                  f"{micropip / site:.2f}×")
-        print()
-        sys.stdout.flush()
-
-        browser = playwright.chromium.launch(**chromium_options())
-        tab = browser.new_page()
-        tab.goto(f"{origin}/_test/blank.html")
-        tab.evaluate(
-            "async () => { window.api = await (await import('/chunker.js')).loadChunker(); }"
-        )
-        tab.evaluate(START_DIRECT)
-        has_node = ensure_original()
-        print(f"One SemanticChunker().chunk(text) call (ms, median of {args.calls} after a "
-              "warm-up)")
-        print()
-        print("| input | facade call | Python in a Pyodide worker | facade overhead | "
-              "facade/Python | facade, same text again | CPython | original (Node) | "
-              "facade/original |")
-        print("|---|---|---|---|---|---|---|---|---|")
-        for name, size in SIZES.items():
-            text = markdown_corpus(size)
-            tab.evaluate("(t) => { window.text = t; }", text)
-            facade, direct, again = facade_and_python_ms(tab, args.calls)
-            chunker = SemanticChunker()
-            cpython = median_seconds(lambda: chunker.chunk(text), args.calls) * 1000
-            original = original_seconds(text, "semantic", args.calls) if has_node else None
-            original_ms = f"{original * 1000:.1f}" if original is not None else "—"
-            versus = f"{facade / (original * 1000):.1f}×" if original else "—"
-            overhead = f"{facade - direct:.1f} ({(facade - direct) / facade:.0%})"
-            print(f"| {name} | {facade:.1f} | {direct:.1f} | {overhead} | "
-                  f"{facade / direct:.2f}× | {again:.1f} | {cpython:.1f} | {original_ms} | "
-                  f"{versus} |")
-            sys.stdout.flush()
-        print(f"\nround trip of the cheapest call (lexicalTokens('')): "
-              f"{round_trip_ms(tab, 50):.2f} ms")
-        browser.close()
+        if not args.calls_only:
+            cold_starts(playwright, origin, args.runs)
+        calls(playwright, origin, args)
     return 0
+
+
+def cold_starts(playwright: Any, origin: str, count: int) -> None:
+    """Part 1: the cold starts, first and repeat visits, interleaved, with their ratios."""
+    print("Cold start, navigation to ready: first visit in a fresh profile, then a repeat "
+          f"visit in the same profile (ms, median of {count})")
+    print()
+    first: dict[str, list[float]] = {name: [] for name in COLD_PAGES}
+    repeat: dict[str, list[float]] = {name: [] for name in COLD_PAGES}
+    for _ in range(count):  # interleaved, so all see the same machine load
+        for name, page in COLD_PAGES.items():
+            visit, again = cold_start_ms(playwright, origin, page)
+            first[name].append(visit)
+            repeat[name].append(again)
+    print("| page | first visit | repeat visit | first, all runs | repeat, all runs |")
+    print("|---|---|---|---|---|")
+    for name in COLD_PAGES:
+        print(f"| {name} | {statistics.median(first[name]):.0f} | "
+              f"{statistics.median(repeat[name]):.0f} | {_list(first[name])} | "
+              f"{_list(repeat[name])} |")
+    print()
+    for visit, runs in (("first visit", first), ("repeat visit", repeat)):
+        _, site, micropip, ours = (statistics.median(times) for times in runs.values())
+        verdict = "within" if ours <= TARGET_RATIO * site else "OVER"
+        print(f"{visit}: ours/bare (site's runtime) {ours / site:.2f}× ({verdict} the "
+              f"{TARGET_RATIO}× target); micropip and an empty wheel/bare "
+              f"{micropip / site:.2f}×")
+    print()
+    sys.stdout.flush()
+
+
+def calls(playwright: Any, origin: str, args: argparse.Namespace) -> None:
+    """Part 2: one call through the facade (and the one `--before`) against Python."""
+    browser = playwright.chromium.launch(**chromium_options())
+    tab = browser.new_page()
+    tab.goto(f"{origin}/_test/blank.html")
+    tab.evaluate(
+        "async () => { window.api = await (await import('/chunker.js')).loadChunker(); }"
+    )
+    if args.before:
+        tab.evaluate(
+            """async () => { window.before = await (await import('/_before/chunker.js'))
+              .loadChunker({ baseUrl: '/_before/' }); }"""
+        )
+    tab.evaluate(START_DIRECT)
+    has_node = ensure_original()
+    print(f"One SemanticChunker().chunk(text) call (ms, median of {args.calls} after a "
+          "warm-up)")
+    print()
+    print("| input | facade call | Python in a Pyodide worker | facade overhead | "
+          "facade/Python | facade, same text again | CPython | original (Node) | "
+          "facade/original |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, size in SIZES.items():
+        text = markdown_corpus(size)
+        tab.evaluate("(t) => { window.text = t; }", text)
+        times = facade_and_python_ms(tab, args.calls)
+        facade, direct, again = times["facade"], times["python"], times["facade again"]
+        chunker = SemanticChunker()
+        cpython = median_seconds(lambda: chunker.chunk(text), args.calls) * 1000
+        original = original_seconds(text, "semantic", args.calls) if has_node else None
+        original_ms = f"{original * 1000:.1f}" if original is not None else "—"
+        versus = f"{facade / (original * 1000):.1f}×" if original else "—"
+        overhead = f"{facade - direct:.1f} ({(facade - direct) / facade:.0%})"
+        print(f"| {name} | {facade:.1f} | {direct:.1f} | {overhead} | "
+              f"{facade / direct:.2f}× | {again:.1f} | {cpython:.1f} | {original_ms} | "
+              f"{versus} |")
+        if "before" in times:
+            before, before_again = times["before"], times["before again"]
+            print(f"|   before (--before), same calls in turn | {before:.1f} | | | "
+                  f"{before / direct:.2f}× | {before_again:.1f} | | | |")
+        sys.stdout.flush()
+    print(f"\nround trip of the cheapest call (lexicalTokens('')): "
+          f"{round_trip_ms(tab, 50):.2f} ms")
+    browser.close()
 
 
 def _list(values: list[float]) -> str:

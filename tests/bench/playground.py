@@ -1,6 +1,6 @@
 """The playground's figures, in headless Chromium against the built site.
 
-    python tests/bench/playground.py [--runs N]
+    python tests/bench/playground.py [--runs N] [--before SITE] [--sizes 1MB ...]
 
 - time to ready: from navigation to the facade ready and the controls enabled, each run in a
   fresh browser context (an empty cache, as a first visit);
@@ -17,6 +17,8 @@
   every 150 ms as a person types.
 
 Each figure is the median of N runs (5 unless given), after one warm-up for the sliders.
+With `--before SITE` (a site built from another commit, say main's), that site's playground
+takes its turn beside each slider step, so old and new are compared under the same load.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ def time_to_ready(browser, origin: str, count: int) -> list[float]:
     return times
 
 
-def slider_to_redraw(page, text: str, count: int) -> tuple[list[float], list[float]]:
+def show(page, text: str) -> None:
+    """Put `text` in the playground as a paste would, wait for its result, focus the slider."""
     before = runs(page)
     page.eval_on_selector(
         "#text",
@@ -70,17 +73,17 @@ def slider_to_redraw(page, text: str, count: int) -> tuple[list[float], list[flo
         text,
     )
     settled(page, before, timeout=600)
+
+
+def slider_step(page, step: int) -> tuple[float, float]:
+    """One step of the target-size slider by keyboard: the page's ms and the wall ms."""
     page.focus("#setting-targetSize-slider")
-    inside, outside = [], []
-    for step in range(count + 1):  # the first is a warm-up
-        before = runs(page)
-        started = time.perf_counter()
-        page.keyboard.press("ArrowRight" if step % 2 else "ArrowLeft")
-        settled(page, before, timeout=600)
-        if step:
-            outside.append((time.perf_counter() - started) * 1000)
-            inside.append(float(page.evaluate("document.body.dataset.lastRunMs")))
-    return inside, outside
+    before = runs(page)
+    started = time.perf_counter()
+    page.keyboard.press("ArrowRight" if step % 2 else "ArrowLeft")
+    settled(page, before, timeout=600)
+    outside = (time.perf_counter() - started) * 1000
+    return float(page.evaluate("document.body.dataset.lastRunMs")), outside
 
 
 # Long tasks and input events as the page reports them, from here on.
@@ -169,25 +172,43 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--only", choices=["ready", "slider", "edit"],
                         help="run one part only")
+    parser.add_argument("--before", type=Path, help="a site built from another commit, to compare")
+    parser.add_argument("--sizes", nargs="*", choices=list(SIZES), default=list(SIZES))
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     build_web()
     print(f"Playground in Chromium, {platform.machine()}, medians of {args.runs} runs\n")
-    with served({"/": SITE}) as origin, sync_playwright() as playwright:
+    mounts = {"/": SITE, **({"/_before/": args.before} if args.before else {})}
+    with served(mounts) as origin, sync_playwright() as playwright:
         browser = playwright.chromium.launch(**chromium_options())
         if args.only in (None, "ready"):
             ready = time_to_ready(browser, origin, args.runs)
             print(f"{'time to ready (navigation to controls enabled)':<48} "
                   f"{statistics.median(ready):>8.0f} ms   "
                   f"(min {min(ready):.0f}, max {max(ready):.0f})")
-        page, recorder, _ = open_playground(browser, origin)
+        pages = {"ours": open_playground(browser, origin)}
+        if args.before and args.only in (None, "slider"):
+            pages["before"] = open_playground(browser, origin, "_before/")
+        page, recorder, _ = pages["ours"]
         if args.only in (None, "slider"):
             print(f"\n{'slider step to redrawn result':<32} {'page':>10} {'wall':>10}")
-            for name, size in SIZES.items():
-                inside, outside = slider_to_redraw(page, document(size), args.runs)
-                print(f"{name:<32} {statistics.median(inside):>7.0f} ms "
-                      f"{statistics.median(outside):>7.0f} ms")
+            for name in args.sizes:
+                text = document(SIZES[name])
+                for shown, _, _ in pages.values():
+                    show(shown, text)
+                times = {which: ([], []) for which in pages}
+                for step in range(args.runs + 1):  # the first is a warm-up
+                    for which, (shown, _, _) in pages.items():  # in turn: the same load
+                        inside, outside = slider_step(shown, step)
+                        if step:
+                            times[which][0].append(inside)
+                            times[which][1].append(outside)
+                for which, (inside, outside) in times.items():
+                    label = name if which == "ours" else f"{name}, before"
+                    print(f"{label:<32} {statistics.median(inside):>7.0f} ms "
+                          f"{statistics.median(outside):>7.0f} ms")
+                sys.stdout.flush()
         if args.only in (None, "edit"):
             page.select_option("#source", "own-document")
             page.evaluate(WATCH)
@@ -212,8 +233,9 @@ def main() -> int:
                                    ("bare text area: to next paint", bare["paint"])):
                 print(f"{label:<40} {statistics.median(figures):>6.1f} ms "
                       f"{max(figures):>6.1f} ms")
-        if recorder.problems():
-            raise SystemExit(f"the page reported problems: {recorder.problems()}")
+        for _, watched, _ in pages.values():
+            if watched.problems():
+                raise SystemExit(f"the page reported problems: {watched.problems()}")
         browser.close()
     return 0
 

@@ -61,12 +61,15 @@ def quiet(page: Any, calm: float = 0.3, timeout: float = 60.0) -> int:
 
 def open_playground(
     browser: Any, origin: str, query: str = "", *, width: int = 1280, height: int = 900,
-    **context_options: Any,
+    init_script: str | None = None, **context_options: Any,
 ) -> tuple[Any, Recorder, dict[str, Any]]:
     """A new page on the playground at `origin` (with `query`), ready and drawn. Answers the
     page, its recorder, and what was seen while it loaded: `response`, `before` (the
-    controls' state at first sight) and `stages` (each text the loading line showed)."""
+    controls' state at first sight) and `stages` (each text the loading line showed).
+    `init_script` runs in the page before its own scripts."""
     context = browser.new_context(viewport={"width": width, "height": height}, **context_options)
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     recorder = Recorder(origin).attach(page)
     response = page.goto(f"{origin}/{query}", wait_until="domcontentloaded")
@@ -90,6 +93,26 @@ def open_playground(
     return page, recorder, seen
 
 
+def set_mode(page: Any, mode: str) -> None:
+    if page.is_checked(f'input[name="mode"][value="{mode}"]'):
+        return
+    before = runs(page)
+    page.click(f'label:has(> input[name="mode"][value="{mode}"])')
+    settled(page, before)
+
+
+def show_text(page: Any, text: str, source: str = "own-document") -> None:
+    """Show `source` (its kind's mode comes with it) holding `text`, and wait for its result."""
+    if page.input_value("#source") != source:
+        before = runs(page)
+        page.select_option("#source", source)
+        settled(page, before)
+    if page.input_value("#text") != text:
+        before = runs(page)
+        put_text(page, text)
+        settled(page, before)
+
+
 def put_text(page: Any, text: str) -> None:
     """Replace the page's text as a paste would: one input event (Playwright's `fill` types a
     long text in pieces)."""
@@ -101,6 +124,27 @@ def put_text(page: Any, text: str) -> None:
         }""",
         text,
     )
+
+
+def set_settings(page: Any, **values: Any) -> None:
+    """Set settings by their JavaScript names through their fields; waits for the result."""
+    for name, value in values.items():
+        selector = f"#setting-{name}"
+        before = runs(page)
+        kind = page.get_attribute(selector, "type") or "select"
+        if kind == "checkbox":
+            if page.is_checked(selector) == value:
+                continue
+            page.set_checked(selector, value)
+        elif kind == "select":
+            if page.input_value(selector) == value:
+                continue
+            page.select_option(selector, value)
+        else:
+            if page.input_value(selector) == str(value):
+                continue
+            page.fill(selector, str(value))
+        settled(page, before)
 
 
 def choose(page: Any, selector: str, value: Any) -> None:

@@ -11,23 +11,25 @@ import { parseTurns } from './turns-json.js';
  * facade's answer in the original's shape (what the downloads hold), `chunks` the view model:
  * `{index, type, label, text, overlap, length, start, end, leadStart, leadEnd}`: `overlap` is
  * how much of `text` is repeated from the chunk before (JavaScript units), `length` the
- * characters of `text`, `start`/`end` the chunk's span in the shown text (-1 when it cannot be
- * placed) and `leadStart`/`leadEnd` the overlap's span there (-1 when none). Passages also
+ * characters of `text`, `start`/`end` the chunk's span in the shown text (-1 for passages,
+ * which the transcript view places) and `leadStart`/`leadEnd` the overlap's span there (-1
+ * when none). The spans are the chunker's own (the option `spans: true`), taken where it cut,
+ * so one call of the facade makes every view. Passages also
  * carry `turnPositions` (where their turns are in `turns`), `repeatedTurns` (how many of
  * those the passage before holds too) and `passage`, the facade's answer.
  */
 export async function runChunker(api, mode, values, text) {
   const options = optionsOf(mode, values);
   if (mode === 'semantic') {
-    const raw = await new api.SemanticChunker(options).chunk(text);
-    return { mode, raw, chunks: semanticChunks(raw, text.length) };
+    const found = await new api.SemanticChunker({ ...options, spans: true }).chunk(text);
+    const raw = found.map(({ span, overlapSpan, ...chunk }) => chunk); // the original's shape
+    return { mode, raw, chunks: semanticChunks(found) };
   }
   if (mode === 'engine') {
     const embedFn = values.strategy === 'semantic' ? demoEmbed : undefined;
-    const raw = await new api.ChunkingEngine().chunk(text, { ...options, embedFn });
-    // The engine answers contents only, as the original does; the facade finds them.
-    const spans = await api.locateChunks(text, raw.map((chunk) => chunk.content));
-    return { mode, raw, chunks: engineChunks(raw, spans, values.strategy) };
+    const found = await new api.ChunkingEngine().chunk(text, { ...options, embedFn, spans: true });
+    const raw = found.map(({ span, ...chunk }) => chunk);
+    return { mode, raw, chunks: engineChunks(found, values.strategy) };
   }
   const turns = parseTurns(text);
   const passages = await api.chunkTurns(turns, { ...options, spans: true });
@@ -36,40 +38,28 @@ export async function runChunker(api, mode, values, text) {
   return { mode, raw, turns, chunks: passageChunks(passages, raw, turns) };
 }
 
-function semanticChunks(raw, textLength) {
-  let previous = null;
-  return raw.map((chunk) => {
-    // Offsets can pass the end of the text by a few characters (the spec says so): clamp.
-    const start = Math.min(chunk.startOffset, textLength);
-    const end = Math.min(chunk.endOffset, textLength);
-    // The text is the overlap then the chunk's own text; the overlap is the tail of the
-    // previous chunk's own text, so it is drawn at the end of the previous span.
+function semanticChunks(found) {
+  return found.map((chunk) => {
+    // The text is the overlap then the chunk's own text: this much of it is repeated.
     const overlap = Math.max(0, chunk.text.length - (chunk.endOffset - chunk.startOffset));
-    let leadStart = -1;
-    let leadEnd = -1;
-    if (previous && overlap > 0) {
-      leadEnd = previous.end;
-      leadStart = Math.max(previous.start, leadEnd - overlap);
-    }
-    previous = { index: chunk.index, type: chunk.boundaryType, text: chunk.text, overlap,
-      length: codePointLength(chunk.text), start, end, leadStart, leadEnd,
+    const lead = chunk.overlapSpan;
+    return { index: chunk.index, type: chunk.boundaryType, text: chunk.text, overlap,
+      length: codePointLength(chunk.text), start: chunk.span.start, end: chunk.span.end,
+      leadStart: lead ? lead.start : -1, leadEnd: lead ? lead.end : -1,
       label: chunk.boundaryType };
-    return previous;
   });
 }
 
 const UNNAMED = { layout: 'text', hierarchical: 'section' };
 
-function engineChunks(raw, spans, strategy) {
+function engineChunks(found, strategy) {
   let previousEnd = -1;
-  return raw.map((chunk, i) => {
-    const span = spans[i];
-    const start = span ? span.start : -1;
-    const end = span ? span.end : -1;
+  return found.map((chunk) => {
+    const { start, end } = chunk.span;
     // A window that starts before the last one ended repeats that much of it: its overlap.
-    const overlaps = span !== null && start < previousEnd;
+    const overlaps = start < previousEnd;
     const leadEnd = overlaps ? Math.min(previousEnd, end) : -1;
-    if (span) previousEnd = end;
+    previousEnd = end;
     // What kind of piece it is: layout names its code blocks and tables (the rest is text),
     // hierarchical gives the heading's level (a section before any heading has none).
     const level = chunk.metadata?.headingLevel;
