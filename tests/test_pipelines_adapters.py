@@ -220,7 +220,7 @@ def test_llama_index_ingestion_pipeline_and_options():
     # The options as the model's own field, as LlamaIndex's `to_dict()` writes them.
     as_field = ChunkerNodeParser("hierarchical", options={"chunk_size": 50, "chunk_overlap": 5})
     assert as_field.to_dict()["options"] == parser.to_dict()["options"]
-    with pytest.raises(ValueError, match="invalid chunk_overlap 50"):
+    with pytest.raises(ValueError, match="chunk_overlap 50 must be less than chunk_size 50"):
         ChunkerNodeParser("fixed", chunk_size=50, chunk_overlap=50)
     with pytest.raises(TypeError, match="unknown option 'target_size' for strategy 'layout'"):
         ChunkerNodeParser("layout", target_size=3)

@@ -204,7 +204,7 @@ def test_a_bad_file_is_named_and_the_others_go_on(corpus):
         ),
         (
             ["--strategy", "fixed", "--chunk-size", "10", "--chunk-overlap", "10"],
-            "invalid chunk_overlap 10 (must be less than chunk_size 10",
+            "chunk_overlap 10 must be less than chunk_size 10",
         ),
         (["--strategy", "nope"], "argument --strategy: invalid choice: 'nope'"),
         (["--target-size", "ten"], "argument --target-size: invalid int value: 'ten'"),
