@@ -113,6 +113,15 @@ def chunker_recorder(chunker_session: tuple[Any, Recorder, list]) -> Recorder:
     return chunker_session[1]
 
 
+@pytest.fixture
+def page(booted: Any) -> Iterator[Any]:
+    """The page of a playground module's own `booted` fixture (one page booted per module);
+    the test fails if the page reports any problem while it runs."""
+    seen = len(booted.recorder.problems())
+    yield booted.page
+    assert booted.recorder.problems()[seen:] == [], "the page reported problems"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # The wheel's checks are quick and explain a broken browser test: run them first.
     items.sort(key=lambda item: not item.nodeid.startswith("tests/test_wheel"))

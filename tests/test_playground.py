@@ -70,14 +70,6 @@ def booted(browser, site_url):
     page.context.close()
 
 
-@pytest.fixture
-def page(booted):
-    """The booted page; the test fails if the page reports any problem while it runs."""
-    seen = len(booted.recorder.problems())
-    yield booted.page
-    assert booted.recorder.problems()[seen:] == [], "the page reported problems"
-
-
 @pytest.fixture(scope="module")
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)

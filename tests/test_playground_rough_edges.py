@@ -42,13 +42,6 @@ def booted(browser, site_url):
     page.context.close()
 
 
-@pytest.fixture
-def page(booted):
-    seen = len(booted.recorder.problems())
-    yield booted.page
-    assert booted.recorder.problems()[seen:] == [], "the page reported problems"
-
-
 def set_mode(page, mode):
     if page.is_checked(f'input[name="mode"][value="{mode}"]'):
         return

@@ -54,14 +54,6 @@ def booted(browser, site_url):
     page.context.close()
 
 
-@pytest.fixture
-def page(booted):
-    """The booted page; the test fails if the page reports any problem while it runs."""
-    seen = len(booted.recorder.problems())
-    yield booted.page
-    assert booted.recorder.problems()[seen:] == [], "the page reported problems"
-
-
 def test_the_document_drifts_from_its_offsets():
     """The point of the document: colouring from startOffset/endOffset would be wrong."""
     chunks = SemanticChunker(**SEMANTIC).chunk(DRIFTING)

@@ -44,13 +44,6 @@ def booted(browser, site_url):
     page.context.close()
 
 
-@pytest.fixture
-def page(booted):
-    seen = len(booted.recorder.problems())
-    yield booted.page
-    assert booted.recorder.problems()[seen:] == [], "the page reported problems"
-
-
 def facade(page: Any, expression: str, argument: Any = None) -> Any:
     """Await `expression` with the page's facade as `api` and `argument` as `arg`; answer its
     value or `{"error": [name, message]}`."""
