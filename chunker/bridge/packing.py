@@ -137,14 +137,12 @@ def pack_chunks(
         "asciiLength": lengths,
         "pieces": converted[pieces_at:],
     }
-    ints: list[int] = []
-    for name, _ in SECTIONS:
-        ints += sections[name]
+    ints, layout = _laid_out(sections, SECTIONS)
     result = {
         "count": len(chunks),
         "boundaryTypes": BOUNDARY_TYPES,
         "texts": texts,
-        "sections": [[name, len(sections[name])] for name, _ in SECTIONS],
+        "sections": layout,
     }
     return Packed(ints, "".join(ascii_texts), result)
 
@@ -229,13 +227,17 @@ def pack_document_chunks(
             metadata = None if chunk.metadata is None else dict(chunk.metadata)
             extras.append([chunk.index, chunk.heading, metadata])
     sections = {"spans": utf16_offsets(text, spans, astral), "content": contents}
-    ints: list[int] = []
-    for name, _ in DOCUMENT_SECTIONS:
-        ints += sections[name]
-    result = {
-        "count": len(chunks),
-        "texts": texts,
-        "extras": extras,
-        "sections": [[name, len(sections[name])] for name, _ in DOCUMENT_SECTIONS],
-    }
+    ints, layout = _laid_out(sections, DOCUMENT_SECTIONS)
+    result = {"count": len(chunks), "texts": texts, "extras": extras, "sections": layout}
     return Packed(ints, "".join(ascii_texts), result)
+
+
+def _laid_out(
+    sections: dict[str, list[int]], table: Sequence[tuple[str, int]]
+) -> tuple[list[int], list[list[Any]]]:
+    """The sections' ints joined in `table`'s order, and the `[name, length]` list that
+    chunker.js reads them back by."""
+    ints: list[int] = []
+    for name, _ in table:
+        ints += sections[name]
+    return ints, [[name, len(sections[name])] for name, _ in table]

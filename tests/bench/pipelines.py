@@ -19,11 +19,9 @@ import argparse
 import os
 import platform
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Callable
 
@@ -31,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from chunker import chunk_many  # noqa: E402
+from core import median_seconds  # noqa: E402  (tests/bench/, this script's folder)
 
 
 def npm_markdown() -> list[Path]:
@@ -48,16 +47,6 @@ def make_corpus(folder: Path, copies: int) -> list[str]:
             data = source.read_bytes().decode("utf-8", errors="replace").encode()
             (folder / f"{copy:03}-{number:04}-{source.name}").write_bytes(data)
     return [path.read_text(encoding="utf-8") for path in sorted(folder.iterdir())]
-
-
-def median_seconds(call: Callable[[], object], runs: int) -> float:
-    call()  # warm-up
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def command_line(folder: Path, jobs: int) -> None:
