@@ -280,8 +280,11 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     }
 
     /**
-     * The best `topK` (10) documents for the words of `query`: `[{id, score, metadata?}]`.
-     * @param {{match?: 'any'|'all', prefix?: boolean}} [options]
+     * The best `topK` (10) documents for the words of `query`: `[{id, score, metadata?}]`;
+     * with `snippet` (true, or snippetAround's `{before, after}`) each hit also has
+     * `snippet: {at, text, spans}`, its snippet and the matchSpans of the query's words in it.
+     * @param {{match?: 'any'|'all', prefix?: boolean,
+     *   snippet?: boolean|{before?: number, after?: number}}} [options]
      */
     search(query, topK, options) {
       return this.#call('search', { query, topK, options });
