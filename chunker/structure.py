@@ -176,7 +176,8 @@ def split_by_structure(
         if closer_at == NOT_FOUND:  # a code block left open
             add(special_at, length, "code-block", fence_at, "\n")
             if kept:
-                # The original's repeat: the same text, so the same span, out of order.
+                # The original's repeat: the same text, so the same span, out of order. The
+                # same tuple, which is how `SemanticChunker.chunk` tells a repeat.
                 segments.append(segments[-2])
             return segments
         close_end = text.find("\n", closer_at)
