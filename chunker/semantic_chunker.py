@@ -323,17 +323,22 @@ _text_of = itemgetter(0)
 def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:
     """Where each chunk starts in `segments`: at the first segment, each heading and code
     block, and each other segment with at least `min_size` characters of text; the segments
-    between join the chunk before. A comprehension, as it runs once a segment
-    (tests/bench/core.py, SemanticChunker)."""
+    between join the chunk before.
+
+    A comprehension that reads a segment's fields by index, the type first, as it runs once
+    a segment and most are headings (tests/bench/core.py, SemanticChunker). Of a segment that
+    is one slice of the input (an int source), the text without its white space at the ends
+    is its span; joiners are no longer than the white space they stand for, so a joined
+    text's is no longer than its span."""
     return [
         number
-        for number, (text, _, boundary, span_start, span_end, source) in enumerate(segments)
-        if not number
-        or boundary == "heading"
-        or boundary == "code-block"
+        for number, segment in enumerate(segments)
+        if segment[2] == "heading"
+        or segment[2] == "code-block"
+        or not number
         or (
-            span_end - span_start >= min_size
-            and (source.__class__ is int or len(text.strip(JS_WHITESPACE)) >= min_size)
+            segment[4] - segment[3] >= min_size
+            and (segment[5].__class__ is int or len(segment[0].strip(JS_WHITESPACE)) >= min_size)
         )
     ]
 
