@@ -282,7 +282,8 @@ class SemanticChunker:
                     else:
                         try:
                             # One slice of the input (an int source): the place is read off.
-                            lead_span = source + len(own) - len(tail), span_end
+                            at = source + len(own) - len(tail)  # type: ignore[operator]
+                            lead_span = at, span_end
                         except TypeError:  # the source is a PieceMap: joined pieces
                             lead_span = _overlap_span(own, [segments[start]], len(lead))
             else:
