@@ -16,6 +16,7 @@ answer from.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import Any, Callable, Mapping
 
 from .records import BoundaryType, Chunk, ChunkDraft
@@ -127,17 +128,29 @@ class SemanticChunker:
             )
         if is_blank(text):
             return []
-        max_size = self.max_size
-        segments: list[Segment] = []
         structure = split_by_structure(
             text, self.target_size, self.preserve_code_blocks, self.respect_headings
         )
+        # Segments come in the input's order but for one case: the original repeats the text
+        # before a code block left open after it, which step 1 gives as the same segment
+        # again, last. `ordered` counts the segments before that repeat.
+        repeated = len(structure) > 2 and structure[-1] is structure[-3]
+        segments = self._split_long(structure[:-1] if repeated else structure)
+        ordered = len(segments)
+        if repeated:
+            segments += self._split_long(structure[-1:])
+        return self._build(segments, ordered, metadata)
+
+    def _split_long(self, structure: list[Segment]) -> list[Segment]:
+        """Step 2 for each segment longer than `max_size`."""
+        max_size = self.max_size
+        segments: list[Segment] = []
         for segment in structure:
             if len(segment[0]) <= max_size:
                 segments.append(segment)
             else:
                 segments += self._split_oversized(segment[0], segment[1], segment[5])
-        return self._build(segments, metadata)
+        return segments
 
     def _split_oversized(self, text: str, offset: int, source: Source) -> list[Segment]:
         """Step 2: split at blank lines, falling back to sentences for what is still long."""
@@ -235,64 +248,99 @@ class SemanticChunker:
             position = SPACES_RE.match(text, end).end()  # type: ignore[union-attr]
         return results
 
-    def _build(self, segments: list[Segment], metadata: Mapping[str, Any] | None) -> list[Chunk]:
+    def _build(
+        self, segments: list[Segment], ordered: int, metadata: Mapping[str, Any] | None
+    ) -> list[Chunk]:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
-        before, then make each segment a chunk that starts with the end of the one before."""
+        before, then make each segment a chunk that starts with the end of the one before.
+
+        `segments[:ordered]` are in the input's order (see `chunk`)."""
         overlap = self.overlap
+        last_chars = slice(-overlap, None)  # made once, not once a chunk
         chunks: list[Chunk] = []
         starts = _chunk_starts(segments, self.min_size)
         lead, lead_span = "", None  # the next chunk's overlap and where it came from
-        for start, stop in zip(starts, starts[1:] + [len(segments)]):
+        # This loop runs once a chunk, so its common case, a chunk of one segment, takes as
+        # few Python steps as it can (tests/bench/core.py, SemanticChunker).
+        for index, (start, stop) in enumerate(zip(starts, starts[1:] + [len(segments)])):
             # segments[start:stop] make a chunk.
             own, offset, boundary, span_start, span_end, source = segments[start]
-            if stop - start == 1:
-                span = span_start, span_end
-                last_text = own
-            else:
-                group = segments[start:stop]
-                own = "\n\n".join([segment[0] for segment in group])
-                span = _hull(group)
-                last_text, _, _, _, span_end, source = group[-1]
             # A draft, not Chunk(...): this runs once per chunk (see records.py).
             chunk = ChunkDraft()
-            chunk.text = lead + own
-            chunk.index = len(chunks)
+            chunk.overlap_span = lead_span
+            if stop - start == 1:
+                chunk.text = lead + own
+                chunk.span = span_start, span_end
+                if overlap:
+                    # The next chunk's overlap, placed where its segment is known: from its
+                    # first text (`str.lstrip` gives the same string when there is no white
+                    # space to strip) to the end of this chunk's span.
+                    lead = own[last_chars]
+                    tail = lead.lstrip(JS_WHITESPACE)
+                    if not tail:
+                        lead_span = None
+                    else:
+                        try:
+                            # One slice of the input (an int source): the place is read off.
+                            at = source + len(own) - len(tail)  # type: ignore[operator]
+                            lead_span = at, span_end
+                        except TypeError:  # the source is a PieceMap: joined pieces
+                            lead_span = _overlap_span(own, [segments[start]], len(lead))
+            else:
+                group = segments[start:stop]
+                own = "\n\n".join(map(_text_of, group))
+                chunk.text = lead + own
+                last_text, _, _, last_start, last_end, source = group[-1]
+                if stop <= ordered and span_start < span_end and last_start < last_end:
+                    # Segments in order, the first and last holding text: most joins.
+                    chunk.span = span_start, last_end
+                else:
+                    chunk.span = _hull(group)
+                if overlap:
+                    lead = own[last_chars]
+                    tail = lead.lstrip(JS_WHITESPACE)
+                    at = len(last_text) - len(tail)  # where that starts in the last segment
+                    if not tail:
+                        lead_span = None
+                    elif at >= 0 and source.__class__ is int:
+                        # In the last segment, one slice of the input: read off.
+                        lead_span = source + at, last_end  # type: ignore[operator]
+                    else:
+                        lead_span = _overlap_span(own, group, len(lead))
+            chunk.index = index
             chunk.start_offset = offset
             chunk.end_offset = offset + len(own)
             chunk.boundary_type = boundary
             chunk.metadata = metadata
-            chunk.span = span
-            chunk.overlap_span = lead_span
             chunk.__class__ = Chunk
             chunks.append(chunk)  # type: ignore[arg-type]
-            if overlap:
-                # The next chunk's overlap is placed here, where its last segment is known.
-                lead = own[-overlap:]
-                tail = lead.lstrip(JS_WHITESPACE)  # the overlap from its first text on
-                at = len(last_text) - len(tail)  # where that starts in the last segment
-                if not tail:
-                    lead_span = None
-                elif at >= 0 and source.__class__ is int:
-                    # Most overlaps: in the last segment, one slice of the input; placed
-                    # without a call or a search (tests/bench/core.py, SemanticChunker).
-                    lead_span = source + at, span_end  # type: ignore[operator]
-                else:
-                    lead_span = _overlap_span(own, segments[start:stop], len(lead))
         return chunks
+
+
+# A segment's text, for `str.join` over segments without a Python step each.
+_text_of = itemgetter(0)
 
 
 def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:
     """Where each chunk starts in `segments`: at the first segment, each heading and code
     block, and each other segment with at least `min_size` characters of text; the segments
-    between join the chunk before. A comprehension, as it runs once a segment
-    (tests/bench/core.py, SemanticChunker)."""
+    between join the chunk before.
+
+    A comprehension that reads a segment's fields by index, the type first, as it runs once
+    a segment and most are headings (tests/bench/core.py, SemanticChunker). Of a segment that
+    is one slice of the input (an int source), the text without its white space at the ends
+    is its span; joiners are no longer than the white space they stand for, so a joined
+    text's is no longer than its span."""
     return [
         number
-        for number, (text, _, boundary, _, _, _) in enumerate(segments)
-        if not number
-        or boundary == "heading"
-        or boundary == "code-block"
-        or (len(text) >= min_size and len(text.strip(JS_WHITESPACE)) >= min_size)
+        for number, segment in enumerate(segments)
+        if segment[2] == "heading"
+        or segment[2] == "code-block"
+        or not number
+        or (
+            segment[4] - segment[3] >= min_size
+            and (segment[5].__class__ is int or len(segment[0].strip(JS_WHITESPACE)) >= min_size)
+        )
     ]
 
 
