@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Callable, Iterable, Literal, Mapping
 
+from .collector import collector_paused
 from .lexical import lexical_tokens
 from .validation import require_bool, require_int, require_number, require_text
 
@@ -199,8 +200,9 @@ class LexicalIndex:
                     doc.get("metadata"),
                 )
             )
-        for args in prepared:
-            self._insert(*args)
+        with collector_paused():  # tests/bench/search.py: indexing, as the chunkers
+            for args in prepared:
+                self._insert(*args)
 
     def remove_document(self, id: str) -> bool:
         """Forget the document `id`; answer whether there was one."""

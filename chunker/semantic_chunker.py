@@ -19,6 +19,7 @@ import re
 from operator import itemgetter
 from typing import Any, Callable, Mapping
 
+from .collector import collector_paused
 from .records import BoundaryType, Chunk, ChunkDraft
 from .sourcemap import Source, after, joined, to_input
 from .structure import Segment, split_by_structure
@@ -128,18 +129,19 @@ class SemanticChunker:
             )
         if is_blank(text):
             return []
-        structure = split_by_structure(
-            text, self.target_size, self.preserve_code_blocks, self.respect_headings
-        )
-        # Segments come in the input's order but for one case: the original repeats the text
-        # before a code block left open after it, which step 1 gives as the same segment
-        # again, last. `ordered` counts the segments before that repeat.
-        repeated = len(structure) > 2 and structure[-1] is structure[-3]
-        segments = self._split_long(structure[:-1] if repeated else structure)
-        ordered = len(segments)
-        if repeated:
-            segments += self._split_long(structure[-1:])
-        return self._build(segments, ordered, metadata)
+        with collector_paused():
+            structure = split_by_structure(
+                text, self.target_size, self.preserve_code_blocks, self.respect_headings
+            )
+            # Segments come in the input's order but for one case: the original repeats the text
+            # before a code block left open after it, which step 1 gives as the same segment
+            # again, last. `ordered` counts the segments before that repeat.
+            repeated = len(structure) > 2 and structure[-1] is structure[-3]
+            segments = self._split_long(structure[:-1] if repeated else structure)
+            ordered = len(segments)
+            if repeated:
+                segments += self._split_long(structure[-1:])
+            return self._build(segments, ordered, metadata)
 
     def _split_long(self, structure: list[Segment]) -> list[Segment]:
         """Step 2 for each segment longer than `max_size`."""

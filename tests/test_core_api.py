@@ -129,6 +129,7 @@ def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
         "chunker.bridge.packing",
         "chunker.bridge.protocol",
         "chunker.bridge.utf16",
+        "chunker.collector",
         "chunker.records",
         "chunker.semantic_chunker",
         "chunker.sourcemap",

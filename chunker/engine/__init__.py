@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Awaitable, Callable, Sequence
 
+from ..collector import collector_paused
 from ..records import DocumentChunk
 from ..validation import ArgumentTypeError, ArgumentValueError, require_int, require_text
 from ..whitespace import tight_span
@@ -58,10 +59,11 @@ class ChunkingEngine:
             chunk_overlap: characters each `fixed` window starts before the end of the last.
             embed_fn: for `semantic`, called once with the sentences; answers one vector each.
         """
-        request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
-        sentences = request.sentences_to_embed()
-        if sentences is None:
-            return request.without_embeddings()
+        with collector_paused():  # not around embed_fn: the caller's code, cycles and all
+            request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
+            sentences = request.sentences_to_embed()
+            if sentences is None:
+                return request.without_embeddings()
         vectors = request.embed_fn(sentences)  # type: ignore[misc]
         if inspect.isawaitable(vectors):
             _close(vectors)
@@ -79,10 +81,11 @@ class ChunkingEngine:
         embed_fn: AsyncEmbedFn | EmbedFn | None = None,
     ) -> list[DocumentChunk]:
         """`chunk()` for an async `embed_fn` (a plain one works too), as the original's Promise."""
-        request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
-        sentences = request.sentences_to_embed()
-        if sentences is None:
-            return request.without_embeddings()
+        with collector_paused():  # not around embed_fn: the caller's code, cycles and all
+            request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
+            sentences = request.sentences_to_embed()
+            if sentences is None:
+                return request.without_embeddings()
         vectors = request.embed_fn(sentences)  # type: ignore[misc]
         if inspect.isawaitable(vectors):
             vectors = await vectors

@@ -1,0 +1,88 @@
+"""The cyclic collector is paused while a chunker cuts, and left as the caller had it."""
+
+from __future__ import annotations
+
+import gc
+from typing import Callable, Iterator
+
+import pytest
+
+from chunker import ChunkingEngine, SemanticChunker
+from chunker.collector import collector_paused
+
+TEXT = "# Title\n\nOne paragraph. Another sentence.\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n"
+
+SEMANTIC = SemanticChunker(overlap=10)
+ENGINE = ChunkingEngine()
+CUTS: dict[str, Callable[[str], object]] = {
+    "SemanticChunker": SEMANTIC.chunk,
+    **{
+        strategy: (lambda text, strategy=strategy: ENGINE.chunk(text, strategy))
+        for strategy in ("fixed", "hierarchical", "layout", "semantic")
+    },
+}
+
+
+@pytest.fixture
+def collector_state() -> Iterator[None]:
+    was, threshold = gc.isenabled(), gc.get_threshold()
+    yield
+    gc.set_threshold(*threshold)
+    gc.enable() if was else gc.disable()
+
+
+def collections_during(call: Callable[[], object]) -> int:
+    """How many times the collector ran during `call`, set to run at nearly every allocation."""
+    runs = 0
+
+    def count(phase: str, info: dict) -> None:
+        nonlocal runs
+        runs += phase == "start"
+
+    call()  # anything made once, on first use, made now
+    gc.collect()  # the count of allocations since the last run starts at 0
+    gc.callbacks.append(count)
+    gc.set_threshold(1)
+    try:
+        call()
+    finally:
+        gc.callbacks.remove(count)
+    return runs
+
+
+@pytest.mark.parametrize("name", sorted(CUTS))
+def test_the_collector_does_not_run_more_for_a_longer_text(
+    name: str, collector_state: None
+) -> None:
+    cut = CUTS[name]
+    gc.enable()
+    short = collections_during(lambda: cut(TEXT))
+    long = collections_during(lambda: cut(TEXT * 100))
+    assert long == short  # unpaused, a hundred times the records make it run far more often
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize("name", sorted(CUTS))
+def test_a_collector_turned_off_stays_off(name: str, collector_state: None) -> None:
+    gc.disable()
+    CUTS[name](TEXT)
+    assert not gc.isenabled()
+
+
+def test_the_collector_comes_back_after_an_error(collector_state: None) -> None:
+    gc.enable()
+    with pytest.raises(RuntimeError):
+        with collector_paused():
+            assert not gc.isenabled()
+            raise RuntimeError("inside")
+    assert gc.isenabled()
+
+
+def test_pauses_nest(collector_state: None) -> None:
+    gc.enable()
+    with collector_paused():
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
