@@ -6,7 +6,8 @@
 //   text.slice(chunks[0].startOffset, chunks[0].endOffset);
 //
 // Every call answers a Promise of plain objects in the original's JSON shape. Offsets are
-// JavaScript string indices (UTF-16), converted on the Python side (chunker/bridge/utf16.py).
+// JavaScript string indices (UTF-16), converted from Python's by chunker/bridge/utf16.py, or
+// for the packed chunks here (`toUtf16`).
 // Bad input rejects with a RangeError or TypeError carrying Python's message, and as
 // `.field` the Python name of the argument it concerns ("chunk_overlap"); the worker
 // lives on. Sizes count characters as Python does (code points): an emoji is one.
