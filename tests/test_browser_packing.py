@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from typing import Any
 
 import pytest
@@ -67,13 +68,26 @@ def span_dict(start: int, end: int) -> dict[str, int] | None:
     return None if start < 0 else {"start": start, "end": end}
 
 
+def to_utf16(entries: list[tuple[int, ...]], astral: list[tuple[int]]) -> list[tuple[int, ...]]:
+    """chunker.js's `toUtf16` over a section's entries: code points to JavaScript indices, by
+    the characters outside the BMP (`astral`) before each; a negative one stays."""
+    positions = [at for (at,) in astral]
+    assert positions == sorted(set(positions))
+    return [
+        tuple(o if o < 0 else o + bisect_left(positions, o) for o in entry) for entry in entries
+    ]
+
+
 def unpack_chunks(
     text: bytes, packed: dict[str, Any], ints: list[int], ascii: str
 ) -> list[dict[str, Any]]:
     """chunker.js's `unpackChunks` with spans, `text` and the chunk texts as UTF-16 units."""
     sections = read_sections(ints, packed)
     count = packed["count"]
-    assert all(len(sections[name]) == count for name, _ in SECTIONS if name != "pieces")
+    per_chunk = [name for name, _ in SECTIONS if name not in ("pieces", "astral")]
+    assert all(len(sections[name]) == count for name in per_chunk)
+    for name in ("offsets", "spans", "pieces"):
+        sections[name] = to_utf16(sections[name], sections["astral"])
     literals = iter(packed["texts"])
     pieces = iter(sections["pieces"])
     ascii_at = 0
@@ -112,6 +126,7 @@ def unpack_document_chunks(
 ) -> list[dict[str, Any]]:
     """chunker.js's `unpackDocumentChunks` with spans, over UTF-16 code units."""
     sections = read_sections(ints, packed, DOCUMENT_SECTIONS)
+    sections["spans"] = to_utf16(sections["spans"], sections["astral"])
     literals = iter(packed["texts"])
     extras = {index: (heading, metadata) for index, heading, metadata in packed["extras"]}
     ascii_at = 0

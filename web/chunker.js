@@ -6,7 +6,8 @@
 //   text.slice(chunks[0].startOffset, chunks[0].endOffset);
 //
 // Every call answers a Promise of plain objects in the original's JSON shape. Offsets are
-// JavaScript string indices (UTF-16), converted on the Python side (chunker/bridge/utf16.py).
+// JavaScript string indices (UTF-16), converted from Python's by chunker/bridge/utf16.py, or
+// for the packed chunks here (`toUtf16`).
 // Bad input rejects with a RangeError or TypeError carrying Python's message, and as
 // `.field` the Python name of the argument it concerns ("chunk_overlap"); the worker
 // lives on. Sizes count characters as Python does (code points): an emoji is one.
@@ -384,20 +385,27 @@ function readReply(reply) {
  */
 function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
   const { count, boundaryTypes, texts, sections } = packed;
-  const { offsets, spans, boundaryIndex, asciiLength, pieces } = readSections(ints, sections);
+  const { offsets, spans, boundaryIndex, asciiLength, pieces, astral } = readSections(
+    ints,
+    sections,
+  );
+  // As JavaScript indices.
+  const [jsOffsets, jsSpans, jsPieces] = [offsets, spans, pieces].map((section) =>
+    toUtf16(section, astral),
+  );
   const chunks = new Array(count);
   let asciiAt = 0;
   let piece = 0; // where the next leadFrom, leadTo, ownFrom and ownTo are
   let literal = 0;
   for (let index = 0; index < count; index++) {
-    const startOffset = offsets[2 * index], endOffset = offsets[2 * index + 1];
+    const startOffset = jsOffsets[2 * index], endOffset = jsOffsets[2 * index + 1];
     const length = asciiLength[index];
     let chunkText;
     if (length >= 0) {
       chunkText = ascii.slice(asciiAt, (asciiAt += length));
     } else {
-      const leadFrom = pieces[piece], leadTo = pieces[piece + 1];
-      const ownFrom = pieces[piece + 2], ownTo = pieces[piece + 3];
+      const leadFrom = jsPieces[piece], leadTo = jsPieces[piece + 1];
+      const ownFrom = jsPieces[piece + 2], ownTo = jsPieces[piece + 3];
       piece += 4;
       if (leadFrom < 0) chunkText = texts[literal++];
       else if (leadTo === ownFrom) chunkText = text.slice(leadFrom, ownTo);
@@ -409,8 +417,9 @@ function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
     if (metadata !== undefined) chunk.metadata = metadata;
     if (withSpans) {
       const at = 4 * index;
-      chunk.span = { start: spans[at], end: spans[at + 1] };
-      chunk.overlapSpan = spans[at + 2] < 0 ? null : { start: spans[at + 2], end: spans[at + 3] };
+      chunk.span = { start: jsSpans[at], end: jsSpans[at + 1] };
+      chunk.overlapSpan =
+        jsSpans[at + 2] < 0 ? null : { start: jsSpans[at + 2], end: jsSpans[at + 3] };
     }
     chunks[index] = chunk;
   }
@@ -430,13 +439,14 @@ function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
  * @param {boolean} withSpans add `span`
  */
 function unpackDocumentChunks(text, { count, texts, extras, sections }, ints, ascii, withSpans) {
-  const { spans, content } = readSections(ints, sections);
+  const { spans, content, astral } = readSections(ints, sections);
+  const jsSpans = toUtf16(spans, astral); // as JavaScript indices
   const chunks = new Array(count);
   let asciiAt = 0;
   let literal = 0;
   let extra = 0;
   for (let index = 0; index < count; index++) {
-    const start = spans[2 * index], end = spans[2 * index + 1];
+    const start = jsSpans[2 * index], end = jsSpans[2 * index + 1];
     const where = content[index];
     let chunkContent;
     if (where >= 0) chunkContent = ascii.slice(asciiAt, (asciiAt += where));
@@ -467,6 +477,31 @@ function readSections(ints, sections) {
   let at = 0;
   for (const [name, length] of sections) named[name] = ints.subarray(at, (at += length));
   return named;
+}
+
+/**
+ * The JavaScript (UTF-16) indices of the code-point `offsets`: chunker/bridge/utf16.py's
+ * `utf16_offsets` here, for the packed chunks (packing.py says why). Each character outside
+ * the BMP before an offset adds one unit; a negative offset, which means "none", stays.
+ *
+ * @param {Int32Array} offsets
+ * @param {Int32Array} astral where the characters outside the BMP are, in code points, in order
+ * @returns {Int32Array} `offsets` itself when the text has none (most texts)
+ */
+function toUtf16(offsets, astral) {
+  if (!astral.length) return offsets;
+  const indices = new Int32Array(offsets.length);
+  for (let at = 0; at < offsets.length; at++) {
+    const offset = offsets[at];
+    let before = 0; // how many of `astral` lie before `offset`: a bisection
+    for (let high = astral.length; before < high; ) {
+      const middle = (before + high) >> 1;
+      if (astral[middle] < offset) before = middle + 1;
+      else high = middle;
+    }
+    indices[at] = offset < 0 ? offset : offset + before;
+  }
+  return indices;
 }
 
 // JSON for the bridge. JSON would turn NaN and Infinity into null, which reads as "use the

@@ -16,7 +16,8 @@ One job a module:
 - `operations`: the table of operations, and each one;
 - `indexes`: the `LexicalIndex` operations, and the indexes the worker keeps by id;
 - `options`: the one table of option names, JavaScript's and Python's;
-- `packing`: `SemanticChunker` chunks packed as ints and ASCII (`pack_chunks`);
+- `packing`: `SemanticChunker` chunks packed as ints and ASCII (`pack_chunks`), their offsets
+  in code points beside where the text's characters outside the BMP are;
 - `utf16`: JavaScript strings (`JsString`) and their offsets (`utf16_offsets`).
 """
 

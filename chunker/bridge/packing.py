@@ -5,6 +5,11 @@ the chunk's own text). Joined ASCII texts cross as their bytes, which JavaScript
 one call and slices, a slice of the input costs JavaScript nothing, and the spans go as ints,
 read where they lie (an `Int32Array`); writing 1 MB of chunk texts as JSON in Pyodide and
 parsing it back cost about as much as the chunking itself.
+
+Offsets cross as Python counts them (code points), beside where the input's characters
+outside the BMP are: chunker.js turns them into JavaScript indices (`toUtf16`, the rule of
+utf16.py's `utf16_offsets`) in a loop over plain ints, where Python pays a bisection an
+offset, which was most of the packing's own work on a text with an emoji.
 """
 
 from __future__ import annotations
@@ -12,8 +17,8 @@ from __future__ import annotations
 from typing import Any, Sequence, get_args
 
 from ..records import BoundaryType, Chunk, DocumentChunk
-from ..whitespace import TEXT_RE
-from .utf16 import utf16_offsets
+from ..whitespace import JS_WHITESPACE
+from .utf16 import astral_positions_of
 
 __all__ = [
     "BOUNDARY_TYPES",
@@ -29,13 +34,15 @@ __all__ = [
 # chunk, except in "pieces": a chunk whose text is not in `ascii`. The result lists each
 # section's name and length (`sections`), so a reader finds each by its name. To add one:
 # its line here, its ints under its name in `pack_chunks`, and read it by name in chunker.js.
-# Every offset is a JavaScript index.
+# Every offset counts code points; "astral" (an entry: a character) turns them into JavaScript
+# indices: each character outside the BMP before an offset adds one.
 SECTIONS: tuple[tuple[str, int], ...] = (
     ("offsets", 2),  # startOffset and endOffset
     ("spans", 4),  # span's and overlapSpan's start and end (-1 -1: none); asked for only
     ("boundaryIndex", 1),  # the index of the chunk's boundaryType in `boundaryTypes`
     ("asciiLength", 1),  # the length of the chunk's text in `ascii`, or -1: not there
     ("pieces", 4),  # leadFrom, leadTo, ownFrom, ownTo (all -1: the next of `texts`)
+    ("astral", 1),  # where the input's characters outside the BMP are, in order
 )
 
 # The layout of `ChunkingEngine.chunk`'s packed reply, as `SECTIONS`; an entry is a chunk.
@@ -44,6 +51,7 @@ DOCUMENT_SECTIONS: tuple[tuple[str, int], ...] = (
     # Where `content` is: >= 0, its length in `ascii`; -1: the input at the span, exactly;
     # -2: the next of `texts`.
     ("content", 1),
+    ("astral", 1),  # as in `SECTIONS`
 )
 _AT_SPAN, _IN_TEXTS = -1, -2
 
@@ -76,15 +84,15 @@ def pack_chunks(
     `ints` holds the sections of `SECTIONS`, in its order, each in the chunks' order; the
     result lists their names and lengths (`sections`), and holds the chunks' `count`, the
     `boundaryTypes` and the `texts` that come whole as JSON. `with_spans`: each chunk's `span`
-    and `overlap_span` cross as they are, as JavaScript indices (else "spans" is empty: each
-    offset converted costs a bisection, which in Pyodide shows on a slider step).
+    and `overlap_span` cross as they are (else "spans" is empty: four ints a chunk that
+    chunker.js would convert and drop).
 
     A chunk whose text is ASCII (most, in most documents) is the next that many characters
     of `ascii`, which joins those texts. Another is `text.slice(leadFrom, leadTo) +
     text.slice(ownFrom, ownTo)` when its text is the input's own characters there (see
     `_pieces`), else the next of `texts` (a merge joins its parts with a blank line, the
     last line gains a line feed). The index is the position and `metadata` the caller's own
-    object. `astral` is as for `utf16_offsets`.
+    object. `astral` is as for `utf16_offsets`; it crosses as "astral".
 
     Why ASCII whole: in Pyodide writing a chunk's text as JSON reads it character by
     character, while joining ASCII texts and writing them out are copies of their bytes;
@@ -92,19 +100,19 @@ def pack_chunks(
     Python, and `str.isascii` is free.
 
     Example (the first chunk is ASCII; the second, "o.\\n" where the first ended then
-    "# B\\n\\nThree 🙂.\\n", is not; 🙂 is two units in JavaScript):
+    "# B\\n\\nThree 🙂.\\n", is not; 🙂, character 26, is two units in JavaScript):
         >>> from chunker import SemanticChunker
         >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree 🙂.\\n"
         >>> chunker = SemanticChunker(target_size=8, min_size=0, overlap=3)
         >>> packed = pack_chunks(text, chunker.chunk(text), with_spans=True)
         >>> packed.ints
-        [0, 14, 15, 30, 0, 13, -1, -1, 15, 29, 11, 13, 0, 0, 14, -1, 11, 14, 15, 30]
+        [0, 14, 15, 29, 0, 13, -1, -1, 15, 28, 11, 13, 0, 0, 14, -1, 11, 14, 15, 29, 26]
         >>> packed.ascii
         '# A\\n\\nOne two.\\n'
         >>> packed.result["count"], packed.result["texts"]
         (2, [])
-        >>> packed.result["sections"]
-        [['offsets', 4], ['spans', 8], ['boundaryIndex', 2], ['asciiLength', 2], ['pieces', 4]]
+        >>> packed.result["sections"][:2], packed.result["sections"][4:]
+        ([['offsets', 4], ['spans', 8]], [['pieces', 4], ['astral', 1]])
     """
     offsets: list[int] = []  # startOffset and endOffset of each chunk
     spans: list[int] = []  # span and overlap span of each chunk
@@ -127,15 +135,13 @@ def pack_chunks(
             pieces += found or _NO_PIECES
             if found is None:
                 texts.append(whole)
-    # One conversion for every offset: each costs a bisection, the call a pass over `astral`.
-    converted = utf16_offsets(text, offsets + spans + pieces, astral)
-    spans_at, pieces_at = len(offsets), len(offsets) + len(spans)
     sections = {
-        "offsets": converted[:spans_at],
-        "spans": converted[spans_at:pieces_at],
+        "offsets": offsets,
+        "spans": spans,
         "boundaryIndex": [_BOUNDARY_INDEX[chunk.boundary_type] for chunk in chunks],
         "asciiLength": lengths,
-        "pieces": converted[pieces_at:],
+        "pieces": pieces,
+        "astral": astral_positions_of(text, astral),
     }
     ints, layout = _laid_out(sections, SECTIONS)
     result = {
@@ -183,9 +189,12 @@ def _pieces(
 
 def _space_before_text(whole: str, at: int) -> int:
     """How many white space characters `whole` has from `at` to its next other character
-    (0 when none follows: a span of white space alone starts where the white space does)."""
-    found = TEXT_RE.search(whole, at)
-    return 0 if found is None else found.start() - at
+    (0 when none follows: a span of white space alone starts where the white space does).
+    `str.lstrip`, not a search: it runs once a chunk that is not ASCII, as a copy and a scan
+    of the white space alone (tests/bench/browser.py)."""
+    rest = whole[at:] if at else whole
+    text_on = rest.lstrip(JS_WHITESPACE)
+    return len(rest) - len(text_on) if text_on else 0
 
 
 def pack_document_chunks(
@@ -206,6 +215,8 @@ def pack_document_chunks(
         ...     text, strategy="fixed", chunk_size=6, chunk_overlap=0))
         >>> packed.ints, packed.result["texts"], packed.result["extras"]
         ([0, 6, 7, 12, 13, 14, -1, -1, -1], [], [])
+        >>> packed.result["sections"]
+        [['spans', 6], ['content', 3], ['astral', 0]]
     """
     spans: list[int] = []
     contents: list[int] = []
@@ -226,7 +237,7 @@ def pack_document_chunks(
         if chunk.heading is not None or chunk.metadata is not None:
             metadata = None if chunk.metadata is None else dict(chunk.metadata)
             extras.append([chunk.index, chunk.heading, metadata])
-    sections = {"spans": utf16_offsets(text, spans, astral), "content": contents}
+    sections = {"spans": spans, "content": contents, "astral": astral_positions_of(text, astral)}
     ints, layout = _laid_out(sections, DOCUMENT_SECTIONS)
     result = {"count": len(chunks), "texts": texts, "extras": extras, "sections": layout}
     return Packed(ints, "".join(ascii_texts), result)

@@ -1,8 +1,9 @@
 """JavaScript strings in Python: their UTF-16 code units decoded once, and offsets converted.
 
 Offsets are counted in code points in Python and in UTF-16 code units in JavaScript; they
-are converted here and nowhere else, so `text.slice(startOffset, endOffset)` in JavaScript
-selects what `text[start_offset:end_offset]` selects in Python.
+are converted here, so `text.slice(startOffset, endOffset)` in JavaScript selects what
+`text[start_offset:end_offset]` selects in Python; or, for the packed chunks, by chunker.js
+(`toUtf16`) from the positions `astral_positions_of` gives (packing.py says why).
 
 Why UTF-16: the text comes as JavaScript's own code units, which the worker writes straight
 into a `bytearray`: that costs a third of encoding UTF-8 once the text holds a non-Latin-1
@@ -16,7 +17,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any, Iterable, Iterator, Sequence
 
-__all__ = ["JsString", "as_bytes", "astral_positions", "utf16_offsets"]
+__all__ = ["JsString", "as_bytes", "astral_positions", "astral_positions_of", "utf16_offsets"]
 
 # A byte table for `bytes.translate` over the high bytes of UTF-16LE units: 1 for a high
 # surrogate (D800-DBFF), which starts each character outside the BMP, else 0.
@@ -79,14 +80,26 @@ def utf16_offsets(
         >>> utf16_offsets("😀 ok", [0, 2, 4])
         [0, 3, 5]
     """
-    if astral is None:
-        # An ASCII text (`isascii()` is O(1)) has none; "surrogatepass": a lone surrogate
-        # from JavaScript is one unit, as it was there.
-        utf16 = b"" if text.isascii() else text.encode("utf-16-le", "surrogatepass")
-        astral = astral_positions(utf16)
+    astral = astral_positions_of(text, astral)
     if not astral:
         return list(offsets)
     return [offset + bisect_left(astral, offset) for offset in offsets]
+
+
+def astral_positions_of(text: str, astral: Sequence[int] | None = None) -> Sequence[int]:
+    """`astral` when the caller knows it (a `JsString`'s), else where the characters outside
+    the BMP are in `text`, found.
+
+    Example:
+        >>> astral_positions_of("a😀b"), astral_positions_of("a😀b", (1,))
+        ([1], (1,))
+    """
+    if astral is not None:
+        return astral
+    # An ASCII text (`isascii()` is O(1)) has none; "surrogatepass": a lone surrogate from
+    # JavaScript is one unit, as it was there.
+    utf16 = b"" if text.isascii() else text.encode("utf-16-le", "surrogatepass")
+    return astral_positions(utf16)
 
 
 def astral_positions(utf16: bytes | bytearray, highs: Iterable[int] | None = None) -> list[int]:
