@@ -19,7 +19,8 @@
 
 Each figure is the median of N runs (5 unless given), after one warm-up for the sliders.
 With `--before SITE` (a site built from another commit, say main's), that site's playground
-takes its turn beside each slider step, so old and new are compared under the same load.
+takes its turn beside each slider step and each ten keys, so old and new are compared under
+the same load.
 """
 
 from __future__ import annotations
@@ -198,7 +199,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--only", choices=["ready", "slider", "edit", "keys"],
                         help="run one part only (keys: the typing of edit alone)")
-    parser.add_argument("--before", type=Path, help="a site built from another commit, to compare")
+    parser.add_argument("--before", type=Path,
+                        help="a site built from another commit, to compare (slider, keys)")
     parser.add_argument("--sizes", nargs="*", choices=list(SIZES), default=list(SIZES))
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -214,7 +216,7 @@ def main() -> int:
                   f"{statistics.median(ready):>8.0f} ms   "
                   f"(min {min(ready):.0f}, max {max(ready):.0f})")
         pages = {"ours": open_playground(browser, origin)}
-        if args.before and args.only in (None, "slider"):
+        if args.before and args.only in (None, "slider", "keys"):
             pages["before"] = open_playground(browser, origin, "_before/")
         page, recorder, _ = pages["ours"]
         if args.only in (None, "slider"):
@@ -248,24 +250,38 @@ def main() -> int:
                 print(f"{label:<40} {statistics.median(pasted[key]):>6.0f} ms "
                       f"{max(pasted[key]):>6.0f} ms")
         if args.only in (None, "edit", "keys"):
-            before = runs(page)
-            put_text(page, document(1_000_000))
-            settled(page, before, timeout=600)
-            keys = typing_into(page, "#text", document(1_000_000), 10 * args.runs)
-            # Beside the page's own: one at the end of the page had Event Timing entries for
-            # only the first of its keys here, so no figure.
+            # Each text area in turn, ten keys at a time, so that all see the same load: the
+            # page's, the page's of --before, and a bare one beside the page's (one at the end
+            # of the page had Event Timing entries for only the first of its keys here).
+            areas = {"ours": (page, "#text")}
+            if "before" in pages:
+                areas["before"] = (pages["before"][0], "#text")
+                pages["before"][0].select_option("#source", "own-document")
+                pages["before"][0].evaluate(WATCH)
+            for shown, _ in areas.values():  # the page's own, holding the text
+                before = runs(shown)
+                put_text(shown, document(1_000_000))
+                settled(shown, before, timeout=600)
             page.evaluate("document.getElementById('text').after(Object.assign("
                           "document.createElement('textarea'), {id: 'bench-bare', rows: 14}))")
-            bare = typing_into(page, "#bench-bare", document(1_000_000), 10 * args.runs)
+            areas["bare text area"] = (page, "#bench-bare")
+            keys = {which: {"paint": [], "handlers": [], "edit": []} for which in areas}
+            for _ in range(args.runs):
+                for which, (shown, selector) in areas.items():
+                    for figure, values in typing_into(shown, selector, document(1_000_000),
+                                                      10).items():
+                        keys[which][figure] += values
             page.evaluate("document.getElementById('bench-bare').remove()")
             print(f"\n{'a key typed into 1 MB':<40} {'median':>9} {'max':>9}")
-            for label, figures in (("to next paint", keys["paint"]),
-                                   ("in the page's handlers", keys["handlers"]),
-                                   ("the browser's own edit", keys["edit"]),
-                                   ("bare text area: to next paint", bare["paint"]),
-                                   ("bare text area: the browser's edit", bare["edit"])):
-                print(f"{label:<40} {statistics.median(figures):>6.1f} ms "
-                      f"{max(figures):>6.1f} ms")
+            for which, figures in keys.items():
+                for label, figure in (("to next paint", "paint"),
+                                      ("in the page's handlers", "handlers"),
+                                      ("the browser's own edit", "edit")):
+                    if which == "bare text area" and figure == "handlers":
+                        continue
+                    values = figures[figure] or [float("nan")]
+                    print(f"{f'{which}: {label}':<40} {statistics.median(values):>6.1f} ms "
+                          f"{max(values):>6.1f} ms")
         for _, watched, _ in pages.values():
             if watched.problems():
                 raise SystemExit(f"the page reported problems: {watched.problems()}")
