@@ -79,21 +79,31 @@ class LexicalIndexStats:
         return self.to_dict()[key]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # eq=False: hashed by identity, as the postings hold them
 class _Document:
+    id: str
     terms: dict[str, int]
     """Each distinct word of the document and how often it holds it."""
     length: int
     metadata: dict[str, Any] | None
+    removed: bool = False
+    """Set when it is removed or replaced: the postings drop it lazily."""
 
 
 class LexicalIndex:
     """Documents by id, searched by their words (`lexical_tokens` unless told otherwise).
 
-    Adding costs time linear in the document's words; removing, in its distinct words. A
-    search touches only the postings of the query's words (with `prefix`, of the stored words
-    they begin, found in log time in a sorted vocabulary that the first prefix search after a
-    change sorts again), then sorts the documents it reached.
+    Adding costs time linear in the document's words; removing, in its distinct words
+    (amortized). A search touches only the postings of the query's words (with `prefix`, of
+    the stored words they begin, found in log time in a sorted vocabulary that the first
+    prefix search after a change sorts again), then sorts the documents it reached.
+
+    A word's postings are one list of the documents holding it and how often, in turn
+    (`[document, count, document, count, ...]`), in the order they were added: appending to
+    a list costs a third of filing an id into a dict per word, and reading it back is faster
+    too (tests/bench/search.py: indexing). A removed document is marked, counted against each
+    of its words, and dropped from a word's list when a search reads it, or once half the
+    list is removed ones: each entry is dropped once.
 
     Example:
         >>> index = LexicalIndex()
@@ -105,7 +115,10 @@ class LexicalIndex:
         ['refunds']
     """
 
-    __slots__ = ("_k1", "_b", "_tokenize", "_documents", "_postings", "_total_length", "_sorted")
+    __slots__ = (
+        "_k1", "_b", "_tokenize", "_documents", "_postings", "_removed", "_total_length",
+        "_sorted",
+    )
 
     def __init__(
         self, k1: float = 1.2, b: float = 0.75, tokenize: Tokenize = lexical_tokens
@@ -120,7 +133,9 @@ class LexicalIndex:
         self._tokenize = tokenize
         # Both in the order documents were (last) added: the original's order for ties.
         self._documents: dict[str, _Document] = {}
-        self._postings: dict[str, dict[str, int]] = {}
+        self._postings: dict[str, list[_Document | int]] = {}
+        # For each word whose postings still list removed documents, how many.
+        self._removed: dict[str, int] = {}
         self._total_length = 0
         # The vocabulary sorted, for prefix search; None once a word comes or goes.
         self._sorted: list[str] | None = None
@@ -192,12 +207,16 @@ class LexicalIndex:
         document = self._documents.pop(require_text("id", id), None)
         if document is None:
             return False
+        document.removed = True
+        removed = self._removed
         for term in document.terms:
-            postings = self._postings[term]
-            del postings[id]
-            if not postings:
-                del self._postings[term]
+            holding = len(self._postings[term]) // 2
+            count = removed[term] = removed.get(term, 0) + 1
+            if count == holding:  # no document holds it any more
+                del self._postings[term], removed[term]
                 self._sorted = None
+            elif 2 * count > holding:
+                self._live(term)
         self._total_length -= document.length
         return True
 
@@ -231,21 +250,20 @@ class LexicalIndex:
         words = self._words("query", query)
         if not words or not self._documents:
             return []
-        scores: dict[str, float] = {}
-        holders: dict[str, set[str]] = {}
+        scores: dict[_Document, float] = {}
+        holders: dict[str, set[_Document]] = {}
         for word in words:
             terms = self._beginning_with(word) if prefix else (word,)
             self._add_scores(scores, terms)
             if match == "all" and word not in holders:
-                holders[word] = set().union(*(self._postings.get(term, ()) for term in terms))
+                holders[word] = set().union(
+                    *(self._postings.get(term, [])[::2] for term in terms)
+                )
         if match == "all":
             kept = set.intersection(*holders.values())
-            scores = {id: score for id, score in scores.items() if id in kept}
+            scores = {doc: score for doc, score in scores.items() if doc in kept}
         best = heapq.nlargest(top_k, scores.items(), key=itemgetter(1))
-        documents = self._documents
-        return [
-            LexicalHit(id, score, _copy(documents[id].metadata)) for id, score in best
-        ]
+        return [LexicalHit(doc.id, score, _copy(doc.metadata)) for doc, score in best]
 
     def stats(self) -> LexicalIndexStats:
         """How many documents and distinct words the index holds, and their mean length."""
@@ -322,14 +340,16 @@ class LexicalIndex:
         # Removed first, so a replaced document moves to the end, as in the original.
         if id in self._documents:
             self.remove_document(id)
-        self._documents[id] = _Document(terms, length, metadata)
+        document = self._documents[id] = _Document(id, terms, length, metadata)
         self._total_length += length
         postings = self._postings
         for term, count in terms.items():
             try:
-                postings[term][id] = count
+                held = postings[term]
+                held.append(document)
+                held.append(count)
             except KeyError:  # a new word
-                postings[term] = {id: count}
+                postings[term] = [document, count]
                 self._sorted = None
 
     def _restore(self, where: str, entry: Any) -> None:
@@ -376,10 +396,9 @@ class LexicalIndex:
             end += 1
         return vocabulary[start:end]
 
-    def _add_scores(self, scores: dict[str, float], terms: Iterable[str]) -> None:
+    def _add_scores(self, scores: dict[_Document, float], terms: Iterable[str]) -> None:
         """Add to `scores` each document's BM25 score for each of `terms`."""
-        documents = self._documents
-        count = len(documents)
+        count = len(self._documents)
         # As the original: an index whose documents hold no words divides by 1, not 0.
         average = self._total_length / count or 1
         k1, b = self._k1, self._b
@@ -387,12 +406,24 @@ class LexicalIndex:
             postings = self._postings.get(term)
             if postings is None:
                 continue
-            holding = len(postings)
+            if term in self._removed:
+                postings = self._live(term)
+            holding = len(postings) // 2
             idf = math.log((count - holding + 0.5) / (holding + 0.5) + 1)
+            pairs = iter(postings)
             # Each step in the original's order of operations, so ties come out equal.
-            for id, tf in postings.items():
-                norm = k1 * (1 - b + b * (documents[id].length / average))
-                scores[id] = scores.get(id, 0.0) + idf * (tf * (k1 + 1) / (tf + norm))
+            for doc, tf in zip(pairs, pairs):
+                norm = k1 * (1 - b + b * (doc.length / average))
+                scores[doc] = scores.get(doc, 0.0) + idf * (tf * (k1 + 1) / (tf + norm))
+
+    def _live(self, term: str) -> list[_Document | int]:
+        """The postings of `term` without the removed documents it still listed."""
+        pairs = iter(self._postings[term])
+        postings = self._postings[term] = [
+            item for doc, tf in zip(pairs, pairs) if not doc.removed for item in (doc, tf)
+        ]
+        del self._removed[term]
+        return postings
 
 
 def _copy(metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:

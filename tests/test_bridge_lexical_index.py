@@ -12,7 +12,7 @@ from support.reply import read_reply
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunker import LexicalIndex, match_spans
+from chunker import LexicalIndex, lexical_tokens, match_spans, snippet_around
 from chunker.bridge import JsString, handle
 
 
@@ -109,3 +109,113 @@ def test_match_spans_in_javascript_indices(text, words):
         for start, end in match_spans(text, words)
     ]
     assert got == expected
+
+
+def as_javascript(text: str) -> str:
+    """`text` as Python reads it from JavaScript's UTF-16."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def expected_snippet(text: str, words: list[str], **around: int) -> dict[str, Any]:
+    """What search's `snippet` option should answer for a hit on `text`, from the Python
+    functions themselves, in JavaScript indices."""
+    snippet = snippet_around(text, words, **around)
+    return {
+        "at": utf16_offset(text, snippet.at) if snippet.at >= 0 else -1,
+        "text": snippet.text,
+        "spans": [
+            {"start": utf16_offset(snippet.text, start), "end": utf16_offset(snippet.text, end)}
+            for start, end in match_spans(snippet.text, words)
+        ],
+    }
+
+
+@settings(deadline=None)
+@given(
+    st.lists(texts, min_size=1, max_size=6),
+    st.lists(st.sampled_from(["a", "b", "😀", "𝐀", "é", "東", "ab"]), min_size=1, max_size=3),
+    st.sampled_from([True, {"before": 1, "after": 2}, {"after": 0}]),
+    st.booleans(),
+)
+def test_a_search_with_snippets_answers_each_hit_with_its_snippet_and_spans(
+    parts, words, snippet, prefix
+):
+    parts = [part for part in parts if not "\ud800" <= part[-1] <= "\udbff"] or ["a"]
+    docs = [{"id": f"d{number}", "text": part} for number, part in enumerate(parts)]
+    args, text = joined(docs)
+    index = call("LexicalIndex.create", {})
+    call("LexicalIndex.addDocuments", {"index": index, **args}, text)
+    query = " ".join(words)
+    plain = {"index": index, "query": query, "topK": 10, "options": {"prefix": prefix}}
+    hits = call("LexicalIndex.search", plain)
+    with_snippets = call(
+        "LexicalIndex.search", {**plain, "options": {"prefix": prefix, "snippet": snippet}}
+    )
+    # The same hits, each with the snippet of its text.
+    assert [{k: v for k, v in hit.items() if k != "snippet"} for hit in with_snippets] == hits
+    around = {} if snippet is True else snippet
+    # As the worker reads each text: two halves of a pair, side by side, are one character.
+    by_id = {doc["id"]: as_javascript(doc["text"]) for doc in docs}
+    for hit in with_snippets:
+        expected = expected_snippet(by_id[hit["id"]], lexical_tokens(query), **around)
+        assert hit["snippet"] == expected
+    call("LexicalIndex.dispose", {"index": index})
+
+
+def test_snippets_follow_the_documents_as_they_are_replaced_removed_and_restored():
+    index = call("LexicalIndex.create", {})
+    call("LexicalIndex.addDocument", {"index": index, "id": "a", "metadata": {"n": 1}},
+         "old refund text")
+    call("LexicalIndex.addDocuments",
+         {"index": index, "docs": [{"id": "a", "text": "a new 😀 refund"},
+                                   {"id": "b", "text": "refund b"}]})
+    assert call("LexicalIndex.removeDocument", {"index": index, "id": "b"}) is True
+    query = {"query": "refund", "options": {"snippet": True}}
+    [hit] = call("LexicalIndex.search", {"index": index, **query})
+    assert hit["snippet"] == expected_snippet("a new 😀 refund", ["refund"])
+    assert hit["snippet"]["spans"] == [{"start": 9, "end": 15}]
+    # A restored index keeps no texts: its hits say they have no snippet.
+    saved = call("LexicalIndex.toJSON", {"index": index})
+    restored = call("LexicalIndex.fromJSON", {"data": saved})
+    [hit] = call("LexicalIndex.search", {"index": restored, **query})
+    assert hit == {"id": "a", "score": hit["score"], "snippet": None}
+    call("LexicalIndex.addDocument", {"index": restored, "id": "c"}, "refund c")
+    hits = call("LexicalIndex.search", {"index": restored, **query})
+    assert {h["id"]: h["snippet"] is not None for h in hits} == {"a": False, "c": True}
+
+
+@pytest.mark.parametrize(
+    ("snippet", "error", "words"),
+    [
+        (3, "TypeError", ["snippet must be true, false or {before, after}", "int 3"]),
+        ("yes", "TypeError", ["snippet must be", "'yes'"]),
+        ({"around": 1}, "TypeError", ["snippet", "around", "before, after"]),
+        ({"before": -1}, "RangeError", ["invalid before -1"]),
+        ({"after": 1.5}, "TypeError", ["after"]),
+    ],
+)
+def test_a_bad_snippet_option_is_named(snippet, error, words):
+    index = call("LexicalIndex.create", {})
+    call("LexicalIndex.addDocument", {"index": index, "id": "a"}, "a refund")
+    with pytest.raises(LookupError) as raised:
+        call("LexicalIndex.search",
+             {"index": index, "query": "refund", "options": {"snippet": snippet}})
+    name, message = raised.value.args
+    assert name == error and all(word in message for word in words), message
+
+
+def test_the_facade_names_its_indexes_counting_up():
+    last = call("LexicalIndex.create", {})
+    assert call("LexicalIndex.create", {"index": last + 5}) == last + 5
+    assert call("LexicalIndex.create", {}) == last + 6
+    for taken in (last + 6, last, 0, -3, True, "9", 2.5):
+        with pytest.raises(LookupError) as raised:
+            call("LexicalIndex.create", {"index": taken})
+        name, message = raised.value.args
+        assert name in ("RangeError", "TypeError") and "invalid index" in message, message
+    restored = call("LexicalIndex.fromJSON", {"index": last + 9,
+                                              "data": {"version": 1, "k1": 1.2, "b": 0.75,
+                                                       "documents": []}})
+    assert restored == last + 9
+    for index in (last, last + 5, last + 6, last + 9):
+        call("LexicalIndex.dispose", {"index": index})

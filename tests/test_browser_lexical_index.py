@@ -192,3 +192,59 @@ def test_match_spans_slice_the_words_in_javascript(chunker_page):
         text,
     )
     assert got == ["Refund", "𝐀𝐁𝐂", "refunds", "e\u0301clair", "Éclairs"]
+
+
+def test_a_search_with_snippets_answers_what_snippet_around_and_match_spans_do(chunker_page):
+    # One round trip for a hit's snippet and its marks: the same answers as the two calls.
+    got = chunker_page.evaluate(
+        """async (docs) => {
+          const index = new api.LexicalIndex();
+          await index.addDocuments(docs);
+          const words = await api.lexicalTokens('refund 𝐀 card');
+          const answers = [];
+          for (const snippet of [true, { before: 2, after: 5 }]) {
+            const hits = await index.search('refund 𝐀 card', 10, { prefix: true, snippet });
+            const options = snippet === true ? undefined : snippet;
+            for (const hit of hits) {
+              const text = docs.find((doc) => doc.id === hit.id).text;
+              const alone = await api.snippetAround(text, words, options);
+              const spans = await api.matchSpans(alone.text, words);
+              answers.push([hit.snippet, { ...alone, spans },
+                            hit.snippet.spans.map(({ start, end }) =>
+                              hit.snippet.text.slice(start, end))]);
+            }
+          }
+          const plain = await index.search('refund 𝐀 card', 10, { prefix: true });
+          await index.dispose();
+          return { answers, plain };
+        }""",
+        ASTRAL_DOCS,
+    )
+    assert len(got["answers"]) == 2 * len(got["plain"]) >= 8
+    for from_search, from_calls, marked in got["answers"]:
+        assert from_search == from_calls
+        assert marked and all(word.lower().startswith(("refund", "𝐀", "card"))
+                              for word in marked)
+    assert all("snippet" not in hit for hit in got["plain"])
+
+
+def test_calls_sent_before_the_index_is_made_reject_with_the_reason(chunker_page):
+    # The page names its indexes, so calls go out at once; a bad option is still the answer.
+    got = chunker_page.evaluate(
+        """async () => {
+          const bad = new api.LexicalIndex({ k1: -1 });
+          const answers = await Promise.all([
+            bad.addDocument('a', 'text'), bad.search('text'), bad.stats(),
+          ].map((call) => call.then(() => 'answered', (e) => [e.constructor.name, e.message])));
+          const good = new api.LexicalIndex();
+          const added = good.addDocument('a', 'text');  // before it is made
+          const hits = await good.search('text');
+          return { answers, freed: [await bad.dispose(), await good.dispose()],
+                   hits: hits.map((hit) => hit.id), added: await added.then(() => 'added') };
+        }"""
+    )
+    with pytest.raises(ValueError) as raised:
+        LexicalIndex(k1=-1)
+    assert got["answers"] == [["RangeError", str(raised.value)]] * 3
+    assert got["freed"] == [False, True]  # never made: nothing to free
+    assert got["hits"] == ["a"] and got["added"] == "added"

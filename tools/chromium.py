@@ -20,6 +20,16 @@ CHROMIUM_ARGS = (
 )
 
 
+def has_chromium() -> bool:
+    """Whether a Chromium is there to launch: Debian's, or one Playwright installed before."""
+    if SYSTEM_CHROMIUM.exists():
+        return True
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        return Path(playwright.chromium.executable_path).exists()
+
+
 def chromium_options() -> dict[str, object]:
     """Playwright launch options for the tests and benchmarks: Debian's Chromium if present."""
     options: dict[str, object] = {"args": list(CHROMIUM_ARGS)}

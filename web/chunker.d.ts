@@ -209,6 +209,12 @@ export interface SearchOptions {
   match?: 'any' | 'all';
   /** Let a stored word that begins with a query word count as that word. */
   prefix?: boolean;
+  /**
+   * Answer each hit with its `snippet`: `snippetAround` of its text for the query's words
+   * (true: before 80, after 120), with the `matchSpans` of those words in it. One round
+   * trip to the worker for all a page draws of its hits.
+   */
+  snippet?: boolean | SnippetOptions;
 }
 
 export interface LexicalHit<M extends Metadata = Record<string, unknown>> {
@@ -217,6 +223,18 @@ export interface LexicalHit<M extends Metadata = Record<string, unknown>> {
   score: number;
   /** Absent when the document has none. */
   metadata?: M;
+}
+
+/** What `snippet` adds to a hit: indices into its document's text, then into `text`. */
+export interface HitSnippet extends Snippet {
+  /** Where each word of `text` that begins with one of the query's words lies. */
+  spans: Span[];
+}
+
+export interface LexicalHitWithSnippet<M extends Metadata = Record<string, unknown>>
+  extends LexicalHit<M> {
+  /** null for a document of an index restored by `fromJSON`, which keeps no texts. */
+  snippet: HitSnippet | null;
 }
 
 /** What `stats()` answers: the original's `getStats()` shape. */
@@ -247,6 +265,11 @@ export interface LexicalIndex<M extends Metadata = Record<string, unknown>> {
   /** Whether there was such a document. */
   removeDocument(id: string): Promise<boolean>;
   /** The best `topK` (default 10, at least 1) documents for the words of `query`. */
+  search(
+    query: string,
+    topK: number | undefined,
+    options: SearchOptions & { snippet: true | SnippetOptions },
+  ): Promise<LexicalHitWithSnippet<M>[]>;
   search(query: string, topK?: number, options?: SearchOptions): Promise<LexicalHit<M>[]>;
   stats(): Promise<LexicalIndexStats>;
   toJSON(): Promise<LexicalIndexJSON<M>>;

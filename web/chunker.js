@@ -229,25 +229,31 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     }
   }
 
-  // An index lives in the worker, in Python, under an id this object holds (a promise of
-  // it, as the worker makes it): its documents never cross back. Many may live at once;
-  // dispose() frees one. Bad options reject the first call (a constructor cannot wait).
+  // An index lives in the worker, in Python, under an id this object holds: its documents
+  // never cross back. Many may live at once; dispose() frees one. The page names each index
+  // (ids count up), so that a call need not wait for the index to be made: the worker takes
+  // messages in order, and makes it first. Bad options reject every call (a constructor
+  // cannot wait), with the reason the index was not made.
+  let lastIndex = 0;
+
   class LexicalIndex {
-    #id;
+    #index = ++lastIndex;
+    #made;
     #disposed = null; // dispose()'s promise, once called
 
     /** @param {{k1?: number, b?: number}} [options] BM25's k1 (1.2) and b (0.75) */
     constructor(options, restored) {
-      this.#id = restored?.[RESTORED] ?? call('LexicalIndex.create', { options });
-      this.#id.catch(() => {}); // reported by each call instead, not as unhandled
+      const index = this.#index;
+      this.#made = restored
+        ? call('LexicalIndex.fromJSON', { index, data: restored[RESTORED] })
+        : call('LexicalIndex.create', { index, options });
+      this.#made.catch(() => {}); // reported by each call instead, not as unhandled
     }
 
     /** An index answering as the one whose toJSON() gave `json`. */
     static fromJSON(json) {
-      const index = new LexicalIndex(undefined, {
-        [RESTORED]: call('LexicalIndex.fromJSON', { data: json }),
-      });
-      return index.#id.then(() => index);
+      const index = new LexicalIndex(undefined, { [RESTORED]: json });
+      return index.#made.then(() => index);
     }
 
     /** Index `docs`, each `{id, text, metadata?}`; a document added again is replaced. */
@@ -274,8 +280,11 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     }
 
     /**
-     * The best `topK` (10) documents for the words of `query`: `[{id, score, metadata?}]`.
-     * @param {{match?: 'any'|'all', prefix?: boolean}} [options]
+     * The best `topK` (10) documents for the words of `query`: `[{id, score, metadata?}]`;
+     * with `snippet` (true, or snippetAround's `{before, after}`) each hit also has
+     * `snippet: {at, text, spans}`, its snippet and the matchSpans of the query's words in it.
+     * @param {{match?: 'any'|'all', prefix?: boolean,
+     *   snippet?: boolean|{before?: number, after?: number}}} [options]
      */
     search(query, topK, options) {
       return this.#call('search', { query, topK, options });
@@ -293,17 +302,20 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
 
     /** Free the index in the worker; later calls on it reject. */
     dispose() {
-      this.#disposed ??= this.#id.then(
-        (index) => call('LexicalIndex.dispose', { index }),
-        () => false, // never made: nothing to free
-      );
+      // An index never made is not there to free: the worker answers false.
+      this.#disposed ??= call('LexicalIndex.dispose', { index: this.#index });
       return this.#disposed;
     }
 
     async #call(method, args, textKey) {
       if (this.#disposed) throw new Error(`LexicalIndex.${method}: this index was disposed`);
-      const index = await this.#id;
-      return call(`LexicalIndex.${method}`, { index, ...args }, { textKey });
+      const answer = call(`LexicalIndex.${method}`, { index: this.#index, ...args }, { textKey });
+      // Not made: the reason, rather than the worker's "no such index".
+      await this.#made.catch((error) => {
+        answer.catch(() => {});
+        throw error;
+      });
+      return answer;
     }
   }
 

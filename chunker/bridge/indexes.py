@@ -1,16 +1,22 @@
 """The facade's `LexicalIndex` objects: each lives here, in the worker, under an id.
 
 An index's documents never cross back to the page: the facade holds the id, each call names
-it, and `LexicalIndex.dispose` frees it. Many may live at once. The one registry below is
-the worker's state between calls; nothing else in the bridge keeps any.
+it, and `LexicalIndex.dispose` frees it. Many may live at once. Beside each index the worker
+keeps its documents' texts, so that a search can answer each hit with its snippet and the
+spans of its matching words: one round trip for what a page draws of a hit, not one a hit.
+The one registry below is the worker's state between calls; nothing else in the bridge
+keeps any.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from ..validation import ArgumentTypeError, ArgumentValueError
 from .options import python_options
+from .utf16 import utf16_offsets
 
 if TYPE_CHECKING:
     from ..lexical_index import LexicalIndex
@@ -19,25 +25,45 @@ if TYPE_CHECKING:
 __all__ = ["INDEX_OPERATIONS", "IndexRegistry"]
 
 
+@dataclass(slots=True)
+class Indexed:
+    """An index of the facade's, and the text of each document it was given (none for the
+    documents of an index restored from JSON, which keeps no texts)."""
+
+    index: LexicalIndex
+    texts: dict[str, str] = field(default_factory=dict)
+
+
 class IndexRegistry:
     """Indexes by id: ids count up from 1 and are never given twice."""
 
     __slots__ = ("_indexes", "_last")
 
     def __init__(self) -> None:
-        self._indexes: dict[int, LexicalIndex] = {}
+        self._indexes: dict[int, Indexed] = {}
         self._last = 0
 
     def __len__(self) -> int:
         return len(self._indexes)
 
-    def add(self, index: LexicalIndex) -> int:
-        """Keep `index`; answer its id."""
-        self._last += 1
-        self._indexes[self._last] = index
-        return self._last
+    def add(self, index: LexicalIndex, id: Any = None) -> int:
+        """Keep `index` under `id` (the next one when None); answer the id.
 
-    def get(self, id: Any) -> LexicalIndex:
+        The facade names its indexes, so that its calls need not wait for one to be made;
+        an id must be above every id given before.
+        """
+        if id is None:
+            id = self._last + 1
+        elif isinstance(id, bool) or not isinstance(id, int) or id <= self._last:
+            raise ArgumentValueError(
+                "index",
+                f"invalid index {id!r:.40} (a new LexicalIndex needs an id above {self._last})",
+            )
+        self._last = id
+        self._indexes[id] = Indexed(index)
+        return id
+
+    def get(self, id: Any) -> Indexed:
         """The index `id`; a `ValueError` when there is none (disposed, or never made)."""
         index = self._indexes.get(id) if isinstance(id, int) else None
         if index is None:
@@ -58,21 +84,23 @@ def _create(args: dict[str, Any], _astral: Astral) -> int:
     from ..lexical_index import LexicalIndex
 
     options = python_options("LexicalIndex", args.get("options"))
-    return _INDEXES.add(LexicalIndex(**options))
+    return _INDEXES.add(LexicalIndex(**options), args.get("index"))
 
 
 def _from_json(args: dict[str, Any], _astral: Astral) -> int:
     from ..lexical_index import LexicalIndex
 
-    return _INDEXES.add(LexicalIndex.from_json(args.get("data")))
+    return _INDEXES.add(LexicalIndex.from_json(args.get("data")), args.get("index"))
 
 
 def _add_documents(args: dict[str, Any], astral: Astral) -> None:
-    index = _INDEXES.get(args.get("index"))
+    indexed = _INDEXES.get(args.get("index"))
     docs = args.get("docs")
     if args.get("lengths") is not None:
         docs = _joined(docs, args["lengths"], args.get("text"), astral)
-    index.add_documents(docs)
+    indexed.index.add_documents(docs)
+    # Checked and added: each is a mapping whose id and text are non-empty strings.
+    indexed.texts.update((doc["id"], doc["text"]) for doc in docs)
 
 
 def _joined(
@@ -94,28 +122,79 @@ def _joined(
 
 
 def _add_document(args: dict[str, Any], _astral: Astral) -> None:
-    index = _INDEXES.get(args.get("index"))
-    index.add_document(args.get("id"), args.get("text"), args.get("metadata"))
+    indexed = _INDEXES.get(args.get("index"))
+    id, text = args.get("id"), args.get("text")
+    indexed.index.add_document(id, text, args.get("metadata"))
+    indexed.texts[id] = text
 
 
 def _remove_document(args: dict[str, Any], _astral: Astral) -> bool:
-    return _INDEXES.get(args.get("index")).remove_document(args.get("id"))
+    indexed = _INDEXES.get(args.get("index"))
+    id = args.get("id")
+    removed = indexed.index.remove_document(id)
+    indexed.texts.pop(id, None)
+    return removed
 
 
 def _search(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
-    index = _INDEXES.get(args.get("index"))
+    indexed = _INDEXES.get(args.get("index"))
     options = python_options("LexicalIndex.search", args.get("options"))
     if args.get("topK") is not None:  # as the original's `topK = 10`
         options["top_k"] = args["topK"]
-    return [hit.to_dict() for hit in index.search(args.get("query"), **options)]
+    around = _snippet_options(options.pop("snippet", False))
+    query = args.get("query")
+    hits = [hit.to_dict() for hit in indexed.index.search(query, **options)]
+    if around is not None:
+        from ..lexical import lexical_tokens
+
+        words = lexical_tokens(query)
+        for hit in hits:
+            text = indexed.texts.get(hit["id"])
+            hit["snippet"] = None if text is None else _snippet(text, words, around)
+    return hits
+
+
+def _snippet_options(given: Any) -> dict[str, Any] | None:
+    """The `snippetAround` options that search's `snippet` option asks for (true: the
+    defaults), or None for no snippets."""
+    if given is False:
+        return None
+    if given is True:
+        return {}
+    if isinstance(given, Mapping):
+        try:
+            return python_options("snippetAround", dict(given))
+        except TypeError as error:  # an unknown option: said of `snippet`, where it was
+            raise ArgumentTypeError("snippet", f"snippet: {error}") from None
+    raise ArgumentTypeError(
+        "snippet",
+        f"snippet must be true, false or {{before, after}}, got "
+        f"{type(given).__name__} {given!r:.80}",
+    )
+
+
+def _snippet(text: str, words: list[str], around: dict[str, Any]) -> dict[str, Any]:
+    """`snippetAround(text, words)` with the `matchSpans` of its words inside its text, as
+    `{at, text, spans}` in JavaScript indices: what a page draws of a hit."""
+    from ..lexical import match_spans, snippet_around
+
+    snippet = snippet_around(text, words, **around)
+    at = utf16_offsets(text, [snippet.at])[0]
+    spans = match_spans(snippet.text, words)
+    offsets = iter(utf16_offsets(snippet.text, [o for span in spans for o in span]))
+    return {
+        "at": at,
+        "text": snippet.text,
+        "spans": [{"start": start, "end": next(offsets)} for start in offsets],
+    }
 
 
 def _stats(args: dict[str, Any], _astral: Astral) -> dict[str, Any]:
-    return _INDEXES.get(args.get("index")).stats().to_dict()
+    return _INDEXES.get(args.get("index")).index.stats().to_dict()
 
 
 def _to_json(args: dict[str, Any], _astral: Astral) -> dict[str, Any]:
-    return _INDEXES.get(args.get("index")).to_json()
+    return _INDEXES.get(args.get("index")).index.to_json()
 
 
 def _dispose(args: dict[str, Any], _astral: Astral) -> bool:

@@ -27,7 +27,8 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
     "chunkTurns": {"maxChars": "max_chars", "overlapTurns": "overlap_turns", "spans": "spans"},
     "snippetAround": {"before": "before", "after": "after"},
     "LexicalIndex": {"k1": "k1", "b": "b"},
-    "LexicalIndex.search": {"match": "match", "prefix": "prefix"},
+    # `snippet` is the worker's own: each hit with its snippet and matching words' spans.
+    "LexicalIndex.search": {"match": "match", "prefix": "prefix", "snippet": "snippet"},
 }
 
 

@@ -1,7 +1,7 @@
 """`LexicalIndex`'s speed: in CPython, in the worker through the facade, and the playground's
 search on a large document.
 
-    python tests/bench/search.py [--runs N] [--cpython-only]
+    python tests/bench/search.py [--runs N] [--cpython-only] [--before SITE]
 
 Documents: the chunks `SemanticChunker()` cuts from the technical guide sample repeated to
 1 MB and 5 MB (the playground's sample, as tests/bench/playground.py uses it).
@@ -14,11 +14,15 @@ Documents: the chunks `SemanticChunker()` cuts from the technical guide sample r
    call to its answer, the chunks' texts crossing into the worker included.
 3. The playground, on the 5 MB document: from focusing the query box to the chunks indexed;
    a query typed one key at a time, then from the search's start to its best 20 hits drawn
-   with snippets and marks (the page's own measure); and the longest the page's main thread
-   was busy at once while typing (long tasks, and the slowest key's event handling), which
-   says whether typing was ever held up.
+   with snippets and marks (the page's own measure), and from the last key to those hits
+   painted (the 150 ms pause the page waits for typing to stop included); and the longest
+   the page's main thread was busy at once while typing (long tasks, and the slowest key's
+   event handling), which says whether typing was ever held up.
 
-Each figure is the median of N runs (5 unless given) after a warm-up.
+Each figure is the median of N runs (5 unless given) after a warm-up. With `--before SITE`
+(a site built from another commit, say main's) its page takes turns with ours, run by run,
+and each figure is given for both: on a shared machine only figures taken side by side
+compare.
 """
 
 from __future__ import annotations
@@ -92,10 +96,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--cpython-only", action="store_true", help="skip the browser")
+    parser.add_argument("--before", type=Path, help="a site built from another commit, to compare")
     args = parser.parse_args()
     cpython(args.runs)
     if not args.cpython_only:
-        browser(args.runs)
+        browser(args.runs, args.before)
     return 0
 
 
@@ -145,7 +150,7 @@ WATCH = """() => {
 QUERIES = ["chunk overlap", "tokens budget", "retrieval index", "headings code", "model cost"]
 
 
-def browser(runs: int) -> None:
+def browser(runs: int, before: Path | None) -> None:
     from support.playground import open_playground, settled, wait_until
     from playwright.sync_api import sync_playwright
 
@@ -155,93 +160,137 @@ def browser(runs: int) -> None:
     from tools.site import build_web
 
     build_web()
-    with served({"/": SITE}) as origin, sync_playwright() as playwright:
+    mounts = {"/": SITE, **({"/_before/": before} if before else {})}
+    with served(mounts) as origin, sync_playwright() as playwright:
         chromium = playwright.chromium.launch(**chromium_options())
-        page, recorder, _ = open_playground(chromium, origin)
-        page.evaluate("window.chunkerReady.then((api) => { window.api = api; })")
+        pages = {"ours": open_playground(chromium, origin)}
+        if before:
+            pages["before"] = open_playground(chromium, origin, "_before/")
+        for page, _, _ in pages.values():
+            page.evaluate("window.chunkerReady.then((api) => { window.api = api; })")
         print(f"\nThe worker through the facade (Chromium), medians of {runs} runs, ms\n")
-        print(f"{'chunks of':<10} {'chunks':>7} {'index':>8} {'any':>7} {'all':>7} "
+        print(f"{'chunks of':<18} {'chunks':>7} {'index':>8} {'any':>7} {'all':>7} "
               f"{'prefix 1st':>11} {'prefix':>7}")
         for name, size in SIZES.items():
-            got = page.evaluate(WORKER_RUNS, [document(size), runs, QUERY, PREFIX_QUERY])
-            medians = {key: statistics.median(values) for key, values in got["times"].items()}
-            print(f"{name:<10} {got['count']:>7,} {medians['indexing']:>8.0f} "
-                  f"{medians['any']:>7.1f} {medians['all']:>7.1f} "
-                  f"{medians['prefixFirst']:>11.1f} {medians['prefix']:>7.1f}")
-        playground(page, runs, settled, wait_until)
-        if recorder.problems():
-            raise SystemExit(f"the page reported problems: {recorder.problems()}")
+            text = document(size)
+            times: dict[str, dict[str, list[float]]] = {which: {} for which in pages}
+            count = 0
+            for _ in range(runs):  # the pages take turns, a run each
+                for which, (page, _, _) in pages.items():
+                    got = page.evaluate(WORKER_RUNS, [text, 1, QUERY, PREFIX_QUERY])
+                    count = got["count"]
+                    for key, values in got["times"].items():
+                        times[which].setdefault(key, []).extend(values)
+            for which, measured in times.items():
+                medians = {key: statistics.median(values) for key, values in measured.items()}
+                label = name if which == "ours" else f"{name}, before"
+                print(f"{label:<18} {count:>7,} {medians['indexing']:>8.0f} "
+                      f"{medians['any']:>7.1f} {medians['all']:>7.1f} "
+                      f"{medians['prefixFirst']:>11.1f} {medians['prefix']:>7.1f}")
+        playground(pages, runs, settled, wait_until)
+        for page, recorder, _ in pages.values():
+            if recorder.problems():
+                raise SystemExit(f"the page reported problems: {recorder.problems()}")
         chromium.close()
 
 
-def playground(page: Any, runs: int, settled: Any, wait_until: Any) -> None:
-    """The playground's search on the 5 MB document, as a user types."""
+def playground(pages: dict[str, Any], runs: int, settled: Any, wait_until: Any) -> None:
+    """The playground's search on the 5 MB document, as a user types; the pages in turn."""
     text = document(SIZES["5 MB"])
-    before = int(page.evaluate("Number(document.body.dataset.runs || 0)"))
-    page.eval_on_selector(
-        "#text",
-        """(area, text) => {
-          area.value = text;
-          area.dispatchEvent(new InputEvent('input', {bubbles: true}));
-        }""",
-        text,
-    )
-    settled(page, before, timeout=600)
-    chunks = page.text_content('#stats [data-stat="count"] dd')
-    page.evaluate(WATCH)
-    # A plain input beside the query box, for the floor: the same keys, in the same place of
-    # the page's layout, no search behind them.
-    page.evaluate("document.getElementById('query').after(Object.assign("
-                  "document.createElement('input'), { id: 'bench-plain' }))")
-    indexing, drawn, walls = [], [], []
-    busy: dict[str, list[float]] = {"long": [], "events": [], "plainLong": [], "plainEvents": []}
-    for number, query in enumerate(QUERIES[: max(runs, 1)]):
-        # A new target size makes new chunks, which the page indexes again once the query
-        # box has the focus.
-        page.evaluate("delete document.body.dataset.indexMs")
+    chunks = ""
+    for page, _, _ in pages.values():
         before = int(page.evaluate("Number(document.body.dataset.runs || 0)"))
-        page.fill("#query", "")
-        page.fill("#setting-targetSize", str(1000 + 10 * (number + 1)))
+        page.eval_on_selector(
+            "#text",
+            """(area, text) => {
+              area.value = text;
+              area.dispatchEvent(new InputEvent('input', {bubbles: true}));
+            }""",
+            text,
+        )
         settled(page, before, timeout=600)
-        page.focus("#query")
-        indexing.append(float(wait_until(page, "document.body.dataset.indexMs", 600)))
-        page.focus("#bench-plain")
-        page.evaluate("window.__busy.long.length = window.__busy.events.length = 0")
-        page.keyboard.type(query, delay=40)
-        page.wait_for_timeout(600)
-        plain = page.evaluate("window.__busy")
-        busy["plainLong"] += plain["long"]
-        busy["plainEvents"] += plain["events"]
-        page.focus("#query")
-        page.evaluate("window.__busy.long.length = window.__busy.events.length = 0")
-        searched = int(page.evaluate("Number(document.body.dataset.searches || 0)"))
-        page.keyboard.type(query, delay=40)
-        typed = time.perf_counter()
-        wait_until(page, f"Number(document.body.dataset.searches || 0) > {searched} && "
-                         f"document.getElementById('query').value === {query!r}", 600)
-        # The search of the whole query, not of a prefix typed before it: wait for calm.
-        count, stamp = -1, typed
-        while count != page.evaluate("Number(document.body.dataset.searches)"):
-            count = page.evaluate("Number(document.body.dataset.searches)")
-            stamp = time.perf_counter()
-            page.wait_for_timeout(400)
-        walls.append((stamp - typed) * 1000)
-        drawn.append(float(page.evaluate("document.body.dataset.searchMs")))
-        searching = page.evaluate("window.__busy")
-        busy["long"] += searching["long"]
-        busy["events"] += searching["events"]
-    print(f"\nThe playground, 5 MB ({chunks} chunks), medians of {len(drawn)}, ms\n")
-    print(f"{'indexing the chunks (focus to indexed)':<52} {statistics.median(indexing):>7.0f}")
-    print(f"{'a query: search start to 20 hits drawn':<52} {statistics.median(drawn):>7.0f}")
-    print(f"{'the last key to its hits drawn (150 ms debounce)':<52} "
-          f"{statistics.median(walls):>7.0f}")
-    for label, long, events in (("typing into the query box", "long", "events"),
-                                ("typing into a plain input beside it (the floor)", "plainLong",
-                                 "plainEvents")):
-        print(f"{label:<52} longest task {max(busy[long], default=0):>5.0f} "
-              f"({len(busy[long])} over 50 ms), slowest key {max(busy[events], default=0):>5.0f} "
-              f"({len(busy[events])} over 16 ms)")
+        chunks = page.text_content('#stats [data-stat="count"] dd')
+        page.evaluate(WATCH)
+        page.evaluate(PAINTED)
+        # A plain input beside the query box, for the floor: the same keys, in the same
+        # place of the page's layout, no search behind them.
+        page.evaluate("document.getElementById('query').after(Object.assign("
+                      "document.createElement('input'), { id: 'bench-plain' }))")
+    figures = {which: {"indexing": [], "drawn": [], "walls": [], "painted": [], "long": [],
+                       "events": [], "plainLong": [], "plainEvents": []} for which in pages}
+    for number, query in enumerate(QUERIES[: max(runs, 1)]):
+        for which, (page, _, _) in pages.items():
+            typing_round(page, number, query, figures[which], settled, wait_until)
+    print(f"\nThe playground, 5 MB ({chunks} chunks), medians of {min(runs, len(QUERIES))}, ms")
+    for which, got in figures.items():
+        print(f"\n{'ours' if which == 'ours' else 'before (--before)'}")
+        median = statistics.median
+        print(f"{'indexing the chunks (focus to indexed)':<52} {median(got['indexing']):>7.0f}")
+        print(f"{'a query: search start to 20 hits drawn':<52} {median(got['drawn']):>7.0f}")
+        print(f"{'the last key to its hits drawn (150 ms debounce)':<52} "
+              f"{median(got['walls']):>7.0f}")
+        print(f"{'the last key to its hits painted (150 ms debounce)':<52} "
+              f"{median(got['painted']):>7.0f}")
+        for label, long, events in (
+            ("typing into the query box", "long", "events"),
+            ("typing into a plain input beside it (the floor)", "plainLong", "plainEvents"),
+        ):
+            print(f"{label:<52} longest task {max(got[long], default=0):>5.0f} "
+                  f"({len(got[long])} over 50 ms), slowest key "
+                  f"{max(got[events], default=0):>5.0f} ({len(got[events])} over 16 ms)")
 
+
+# The time of the last key typed into the query box, and of the first paint after the
+# search's results change (a frame, then a task after it): `__painted - __lastKey`.
+PAINTED = """() => {
+  const query = document.getElementById('query');
+  query.addEventListener('keydown', () => { window.__lastKey = performance.now(); }, true);
+  new MutationObserver(() => requestAnimationFrame(() => setTimeout(() => {
+    window.__painted = performance.now();
+  }))).observe(document.getElementById('search-results'), { childList: true });
+}"""
+
+
+def typing_round(
+    page: Any, number: int, query: str, got: dict[str, list[float]], settled: Any,
+    wait_until: Any,
+) -> None:
+    """New chunks, the query box focused (the page indexes them), then `query` typed."""
+    # A new target size makes new chunks, which the page indexes again once the query box
+    # has the focus.
+    page.evaluate("delete document.body.dataset.indexMs")
+    before = int(page.evaluate("Number(document.body.dataset.runs || 0)"))
+    page.fill("#query", "")
+    page.fill("#setting-targetSize", str(1000 + 10 * (number + 1)))
+    settled(page, before, timeout=600)
+    page.focus("#query")
+    got["indexing"].append(float(wait_until(page, "document.body.dataset.indexMs", 600)))
+    page.focus("#bench-plain")
+    page.evaluate("window.__busy.long.length = window.__busy.events.length = 0")
+    page.keyboard.type(query, delay=40)
+    page.wait_for_timeout(600)
+    plain = page.evaluate("window.__busy")
+    got["plainLong"] += plain["long"]
+    got["plainEvents"] += plain["events"]
+    page.focus("#query")
+    page.evaluate("window.__busy.long.length = window.__busy.events.length = 0")
+    searched = int(page.evaluate("Number(document.body.dataset.searches || 0)"))
+    page.keyboard.type(query, delay=40)
+    typed = time.perf_counter()
+    wait_until(page, f"Number(document.body.dataset.searches || 0) > {searched} && "
+                     f"document.getElementById('query').value === {query!r}", 600)
+    # The search of the whole query, not of a prefix typed before it: wait for calm.
+    count, stamp = -1, typed
+    while count != page.evaluate("Number(document.body.dataset.searches)"):
+        count = page.evaluate("Number(document.body.dataset.searches)")
+        stamp = time.perf_counter()
+        page.wait_for_timeout(400)
+    got["walls"].append((stamp - typed) * 1000)
+    got["drawn"].append(float(page.evaluate("document.body.dataset.searchMs")))
+    got["painted"].append(float(page.evaluate("window.__painted - window.__lastKey")))
+    searching = page.evaluate("window.__busy")
+    got["long"] += searching["long"]
+    got["events"] += searching["events"]
 
 
 if __name__ == "__main__":

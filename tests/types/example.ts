@@ -7,6 +7,7 @@ import {
   type ChunkWithSpans,
   type DocumentChunk,
   type InputError,
+  type HitSnippet,
   type LexicalHit,
   type LexicalIndexJSON,
   type LexicalIndexStats,
@@ -75,6 +76,12 @@ export async function example(text: string): Promise<void> {
     prefix: true,
   });
   const source: string | undefined = hits[0]?.metadata?.source;
+  // Each hit with its snippet and the spans of its matching words: one call for all.
+  const shown = await index.search('refund', 20, { snippet: { before: 60, after: 140 } });
+  const drawn: HitSnippet | null = shown[0].snippet;
+  const marked: string[] = (drawn?.spans ?? []).map((s) => drawn!.text.slice(s.start, s.end));
+  // @ts-expect-error: without the snippet option a hit has no snippet
+  (await index.search('refund', 20)).map((hit) => hit.snippet);
   // @ts-expect-error: match is 'any' or 'all'
   await index.search('refund', 20, { match: 'some' });
   // @ts-expect-error: a document needs its text
@@ -98,5 +105,5 @@ export async function example(text: string): Promise<void> {
   }
   api.close();
   console.log(version, booted, first, own, overlap, page, level, where, semantic, said);
-  console.log(repeated, at, marks, spans, removed, source, again, count, terms, freed);
+  console.log(repeated, at, marks, spans, removed, source, again, count, terms, freed, marked);
 }

@@ -1,7 +1,7 @@
 // Search the chunks, ranked: the worker indexes the current chunks (api.LexicalIndex, BM25
-// over the words of lexicalTokens) and answers the best hits for the query; the page draws
-// each with its snippet (snippetAround) and the matching words marked where matchSpans puts
-// them. What a word is, and when one matches, is decided in Python alone.
+// over the words of lexicalTokens) and answers the best hits for the query, each with its
+// snippet (snippetAround) and where its matching words are (matchSpans), which the page
+// marks. What a word is, and when one matches, is decided in Python alone.
 
 import { el } from './dom.js';
 import { formatCount } from './format.js';
@@ -51,8 +51,10 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
       return made;
     });
     index = { chunks, ready };
-    // The worker frees the old one; an index never made has nothing to free.
-    old?.ready.then((previous) => previous.dispose(), () => {});
+    // The worker frees the old one (an index never made has nothing to free) once the new
+    // one is made: freeing a large index takes a while, which indexing need not wait for.
+    const free = () => old?.ready.then((previous) => previous.dispose(), () => {});
+    ready.then(free, free);
     return ready;
   }
 
@@ -67,30 +69,30 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
     }
     const options = { match: matchAll.checked ? 'all' : 'any', prefix: prefix.checked };
     const searched = chunks;
+    // The hits come with their snippets and the spans of their matching words: one round
+    // trip to the worker for all the page draws (tests/bench/search.py: query drawn).
     const [tokens, hits] = await Promise.all([
       api.lexicalTokens(query),
-      indexed().then((ready) => ready.search(query, SHOWN, options)),
+      indexed().then((ready) => ready.search(query, SHOWN, { ...options, snippet: SNIPPET })),
     ]);
     if (mine !== generation) return;
-    tokensOut.replaceChildren(...(tokens.length
+    // Drawn at once, words and hits: each change to the page costs it a layout.
+    const words = tokens.length
       ? ['Words: ', ...tokens.map((token) => el('code', { className: 'token' }, token))]
-      : ['No words in the query: a word starts with a letter or a digit.']));
-    const found = hits.map((hit) => searched[Number(hit.id)]);
-    const snippets = await Promise.all(
-      found.map((chunk) => api.snippetAround(chunk.text, tokens, SNIPPET)));
-    const spans = await spansOf(api, snippets.map((snippet) => snippet.text), tokens);
-    const shown = hits.map((hit, i) => (
-      { hit, chunk: found[i], snippet: snippets[i], spans: spans[i] }));
-    if (mine !== generation) return;
+      : ['No words in the query: a word starts with a letter or a digit.'];
     const count = !tokens.length ? []
       : [el('li', { className: 'hits-count' }, hits.length
         ? `The best ${formatCount(hits.length)} of ${formatCount(searched.length)} chunks`
         : `No chunk holds ${options.match === 'all' ? 'all of ' : ''}these words`)];
-    const items = shown.map(({ hit, chunk, snippet, spans }) => el('li', {},
-      el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
-        el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`,
-          el('span', { className: 'hit-score' }, `score ${hit.score.toFixed(3)}`)),
-        el('span', { className: 'hit-snippet' }, ...marked(snippet.text, spans)))));
+    const items = hits.map(({ id, score, snippet }) => {
+      const chunk = searched[Number(id)];
+      return el('li', {},
+        el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
+          el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`,
+            el('span', { className: 'hit-score' }, `score ${score.toFixed(3)}`)),
+          el('span', { className: 'hit-snippet' }, ...marked(snippet.text, snippet.spans))));
+    });
+    tokensOut.replaceChildren(...words);
     resultsOut.replaceChildren(...count, ...items);
     // From the search's start to the hits drawn; tests and the benchmark read these.
     document.body.dataset.searchMs = Math.round(performance.now() - started);
@@ -105,22 +107,6 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
       if (input.value.trim()) search();
     },
   };
-}
-
-/** Each of `texts`' matching words, found by one matchSpans call on the texts joined by a
- *  line break, which no word crosses: one round trip, not one per hit (tests/bench/search.py:
- *  query drawn). */
-async function spansOf(api, texts, tokens) {
-  if (!texts.length) return [];
-  const all = await api.matchSpans(texts.join('\n'), tokens);
-  const out = texts.map(() => []);
-  let text = 0;
-  let start = 0; // where texts[text] starts in the joined text
-  for (const span of all) {
-    while (span.start >= start + texts[text].length + 1) start += texts[text++].length + 1;
-    out[text].push({ start: span.start - start, end: span.end - start });
-  }
-  return out;
 }
 
 /** `text` as text nodes, each of `spans` ({start, end}, in order) wrapped in `<mark>`. */
