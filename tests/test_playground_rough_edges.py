@@ -22,6 +22,7 @@ from support.playground import (
     quiet,
     runs,
     settled,
+    show_text,
     wait_until,
 )
 
@@ -372,16 +373,16 @@ def test_on_a_wide_screen_there_are_no_tabs_and_every_part_shows(page):
 def test_keys_typed_just_before_a_reload_are_kept(browser, site_url):
     page, recorder, _ = open_playground(browser, site_url)
     try:
-        page.select_option("#source", "own-document")
-        before = runs(page)
         big = (GUIDE * (600_000 // len(GUIDE) + 1))[:600_000]  # long enough to wait to be kept
-        put_text(page, big)
-        settled(page, before, timeout=120)
+        # The own text's result first, then the big one's: counted from before the first,
+        # `settled` could take the empty text's result for the big one's.
+        show_text(page, big, "own-document", timeout=120)
         page.focus("#text")
         page.keyboard.press("Control+End")
         page.keyboard.type("kept?")
-        # At once: the pause before keeping has not passed, only the page being left.
-        page.reload(wait_until="domcontentloaded")
+        # At once: the pause before keeping has not passed, only the page being left. As
+        # long as the waits here: on a loaded machine, the page and its 600 KB take a while.
+        page.reload(wait_until="domcontentloaded", timeout=120_000)
         wait_until(page, "document.getElementById('text').value.length > 0", timeout=120)
         assert page.input_value("#text") == big + "kept?"
         assert page.input_value("#source") == "own-document"

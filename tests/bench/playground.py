@@ -8,17 +8,20 @@
   page has redrawn the stats, histogram, list and the visible part of the document, on the
   technical guide sample repeated to 100 KB, 1 MB and 5 MB. "page" is the page's own
   measure (from the input event to the end of the redraw); "wall" adds the round trips of
-  the browser protocol, as seen from here;
+  the browser protocol, as seen from here; "redraw" is the part of "page" after the facade's
+  answer became the page's chunks (the rest is that call and that step);
 - editing a large text: a 5 MB text pasted over a 1 MB one (as a paste ends: the new value
   and its input event), until the page paints again, until the chunks are redrawn, and the
   longest stretch the main thread was blocked meanwhile, beside the same paste into a bare
-  text area on the same page; and a key typed at the end of a 1 MB text,
-  from the key to the next frame painted (the Event Timing API, 8 ms steps), one key about
-  every 150 ms as a person types.
+  text area on the same page; and a key typed at the end of a 1 MB text, one key about
+  every 150 ms as a person types, with the Event Timing API (8 ms steps): from the key to the
+  next frame painted, the time in the page's handlers, and the browser's own edit (inserting
+  the character into the text area), beside the same keys in a bare text area.
 
 Each figure is the median of N runs (5 unless given), after one warm-up for the sliders.
 With `--before SITE` (a site built from another commit, say main's), that site's playground
-takes its turn beside each slider step, so old and new are compared under the same load.
+takes its turn beside each slider step and each ten keys, so old and new are compared under
+the same load.
 """
 
 from __future__ import annotations
@@ -75,32 +78,32 @@ def show(page, text: str) -> None:
     settled(page, before, timeout=600)
 
 
-def slider_step(page, step: int) -> tuple[float, float]:
-    """One step of the target-size slider by keyboard: the page's ms and the wall ms."""
+def slider_step(page, step: int) -> tuple[float, float, float]:
+    """One step of the target-size slider by keyboard: the page's ms, the wall ms, and the
+    page's ms from the chunks' arrival in its own shape to the end of the redraw."""
     page.focus("#setting-targetSize-slider")
     before = runs(page)
     started = time.perf_counter()
     page.keyboard.press("ArrowRight" if step % 2 else "ArrowLeft")
     settled(page, before, timeout=600)
     outside = (time.perf_counter() - started) * 1000
-    return float(page.evaluate("document.body.dataset.lastRunMs")), outside
+    inside, drawing = page.evaluate(
+        "[document.body.dataset.lastRunMs, document.body.dataset.lastDrawMs ?? 'NaN']")
+    return float(inside), outside, float(drawing)
 
 
 # Long tasks and input events as the page reports them, from here on.
 WATCH = """() => {
   window.benchLongTasks = [];
-  window.benchKeys = new Map();
+  window.benchEvents = [];
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) benchLongTasks.push(entry.duration);
   }).observe({type: 'longtask'});
-  // Per key: to the next paint (the longest of its events), and the time in its handlers.
+  // Every event entry of the keys typed, read per key by `per_key`.
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      if (!entry.interactionId) continue;
-      const key = benchKeys.get(entry.interactionId) ?? {paint: 0, handlers: 0};
-      key.paint = Math.max(key.paint, entry.duration);
-      key.handlers += entry.processingEnd - entry.processingStart;
-      benchKeys.set(entry.interactionId, key);
+      const {name, interactionId, startTime, duration, processingStart, processingEnd} = entry;
+      benchEvents.push({name, interactionId, startTime, duration, processingStart, processingEnd});
     }
   }).observe({type: 'event', durationThreshold: 0});
 }"""
@@ -153,26 +156,55 @@ def paste_over(page, small: str, big: str, count: int) -> dict[str, list[float]]
 
 
 def typing_into(page, selector: str, text: str, count: int) -> dict[str, list[float]]:
-    """Per key typed at the end of `text` in `selector`: ms to the next frame painted, and ms
-    spent in the page's handlers of the key."""
+    """Per key typed at the end of `text` in `selector`: ms to the next frame painted, ms in
+    the page's handlers, and ms of the browser's own edit (see `per_key`)."""
     page.eval_on_selector(selector, "(area, text) => { area.value = text; }", text)
     page.focus(selector)
     page.keyboard.press("Control+End")
-    page.evaluate("benchKeys.clear()")
+    page.evaluate(NEXT_FRAME)
+    page.evaluate("benchEvents.length = 0")
     for _ in range(count):
         page.keyboard.press("x")
         time.sleep(0.15)
     quiet(page, timeout=600)
-    keys = page.evaluate("[...benchKeys.values()]")
-    return {"paint": [key["paint"] for key in keys], "handlers": [key["handlers"] for key in keys]}
+    # Entries come after the frame they led to, late on a busy main thread; a key done in
+    # under 16 ms has none (Event Timing's least threshold), so do not wait for ever.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and page.evaluate(
+            "benchEvents.filter((e) => e.name === 'keypress').length") < count:
+        time.sleep(0.1)
+    return per_key(page.evaluate("benchEvents"))
+
+
+def per_key(events: list[dict]) -> dict[str, list[float]]:
+    """Each key's figures from its Event Timing entries. Chromium inserts the character as
+    keypress's default action, inside its dispatch, and fires beforeinput and input from
+    there: keypress's processing is the browser's edit with those two events' handlers in
+    it (the page has no keypress handler). The handlers' time is every event's processing
+    but keypress's; the edit, keypress's less the events nested in it."""
+    def processing(event: dict) -> float:
+        return event["processingEnd"] - event["processingStart"]
+
+    figures: dict[str, list[float]] = {"paint": [], "handlers": [], "edit": []}
+    for key in (event for event in events if event["name"] == "keypress"):
+        nested = [event for event in events if event is not key
+                  and key["processingStart"] <= event["startTime"] <= key["processingEnd"]]
+        related = nested + [event for event in events if event is not key
+                            and event["interactionId"] == key["interactionId"]
+                            and event not in nested]
+        figures["paint"].append(max(event["duration"] for event in [key, *related]))
+        figures["handlers"].append(sum(processing(event) for event in related))
+        figures["edit"].append(processing(key) - sum(processing(event) for event in nested))
+    return figures
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
-    parser.add_argument("--only", choices=["ready", "slider", "edit"],
-                        help="run one part only")
-    parser.add_argument("--before", type=Path, help="a site built from another commit, to compare")
+    parser.add_argument("--only", choices=["ready", "slider", "edit", "keys"],
+                        help="run one part only (keys: the typing of edit alone)")
+    parser.add_argument("--before", type=Path,
+                        help="a site built from another commit, to compare (slider, keys)")
     parser.add_argument("--sizes", nargs="*", choices=list(SIZES), default=list(SIZES))
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -188,30 +220,34 @@ def main() -> int:
                   f"{statistics.median(ready):>8.0f} ms   "
                   f"(min {min(ready):.0f}, max {max(ready):.0f})")
         pages = {"ours": open_playground(browser, origin)}
-        if args.before and args.only in (None, "slider"):
+        if args.before and args.only in (None, "slider", "keys"):
             pages["before"] = open_playground(browser, origin, "_before/")
         page, recorder, _ = pages["ours"]
         if args.only in (None, "slider"):
-            print(f"\n{'slider step to redrawn result':<32} {'page':>10} {'wall':>10}")
+            print(f"\n{'slider step to redrawn result':<32} {'page':>10} {'wall':>10} "
+                  f"{'redraw':>10}")
             for name in args.sizes:
                 text = document(SIZES[name])
                 for shown, _, _ in pages.values():
                     show(shown, text)
-                times = {which: ([], []) for which in pages}
+                times = {which: ([], [], []) for which in pages}
                 for step in range(args.runs + 1):  # the first is a warm-up
                     for which, (shown, _, _) in pages.items():  # in turn: the same load
-                        inside, outside = slider_step(shown, step)
+                        figures = slider_step(shown, step)
                         if step:
-                            times[which][0].append(inside)
-                            times[which][1].append(outside)
-                for which, (inside, outside) in times.items():
+                            for kept, figure in zip(times[which], figures):
+                                kept.append(figure)
+                for which, (inside, outside, drawing) in times.items():
                     label = name if which == "ours" else f"{name}, before"
+                    # A site from before the page said how long its redraw took: nan.
                     print(f"{label:<32} {statistics.median(inside):>7.0f} ms "
-                          f"{statistics.median(outside):>7.0f} ms")
+                          f"{statistics.median(outside):>7.0f} ms "
+                          f"{statistics.median(drawing):>7.1f} ms")
                 sys.stdout.flush()
-        if args.only in (None, "edit"):
+        if args.only in (None, "edit", "keys"):
             page.select_option("#source", "own-document")
             page.evaluate(WATCH)
+        if args.only in (None, "edit"):
             pasted = paste_over(page, document(1_000_000), document(5_000_000), args.runs)
             print(f"\n{'5 MB pasted over 1 MB':<40} {'median':>9} {'max':>9}")
             for label, key in (("page answers again", "answers"),
@@ -220,19 +256,39 @@ def main() -> int:
                                ("bare text area: answers again", "bare")):
                 print(f"{label:<40} {statistics.median(pasted[key]):>6.0f} ms "
                       f"{max(pasted[key]):>6.0f} ms")
-            before = runs(page)
-            put_text(page, document(1_000_000))
-            settled(page, before, timeout=600)
-            keys = typing_into(page, "#text", document(1_000_000), 10 * args.runs)
-            page.evaluate("document.body.append(Object.assign("
-                          "document.createElement('textarea'), {id: 'bench-bare'}))")
-            bare = typing_into(page, "#bench-bare", document(1_000_000), 10 * args.runs)
-            print(f"{'a key typed into 1 MB':<40} {'median':>9} {'max':>9}")
-            for label, figures in (("to next paint", keys["paint"]),
-                                   ("in the page's handlers", keys["handlers"]),
-                                   ("bare text area: to next paint", bare["paint"])):
-                print(f"{label:<40} {statistics.median(figures):>6.1f} ms "
-                      f"{max(figures):>6.1f} ms")
+        if args.only in (None, "edit", "keys"):
+            # Each text area in turn, ten keys at a time, so that all see the same load: the
+            # page's, the page's of --before, and a bare one beside the page's (one at the end
+            # of the page had Event Timing entries for only the first of its keys here).
+            areas = {"ours": (page, "#text")}
+            if "before" in pages:
+                areas["before"] = (pages["before"][0], "#text")
+                pages["before"][0].select_option("#source", "own-document")
+                pages["before"][0].evaluate(WATCH)
+            for shown, _ in areas.values():  # the page's own, holding the text
+                before = runs(shown)
+                put_text(shown, document(1_000_000))
+                settled(shown, before, timeout=600)
+            page.evaluate("document.getElementById('text').after(Object.assign("
+                          "document.createElement('textarea'), {id: 'bench-bare', rows: 14}))")
+            areas["bare text area"] = (page, "#bench-bare")
+            keys = {which: {"paint": [], "handlers": [], "edit": []} for which in areas}
+            for _ in range(args.runs):
+                for which, (shown, selector) in areas.items():
+                    for figure, values in typing_into(shown, selector, document(1_000_000),
+                                                      10).items():
+                        keys[which][figure] += values
+            page.evaluate("document.getElementById('bench-bare').remove()")
+            print(f"\n{'a key typed into 1 MB':<40} {'median':>9} {'max':>9}")
+            for which, figures in keys.items():
+                for label, figure in (("to next paint", "paint"),
+                                      ("in the page's handlers", "handlers"),
+                                      ("the browser's own edit", "edit")):
+                    if which == "bare text area" and figure == "handlers":
+                        continue
+                    values = figures[figure] or [float("nan")]
+                    print(f"{f'{which}: {label}':<40} {statistics.median(values):>6.1f} ms "
+                          f"{max(values):>6.1f} ms")
         for _, watched, _ in pages.values():
             if watched.problems():
                 raise SystemExit(f"the page reported problems: {watched.problems()}")

@@ -101,16 +101,16 @@ def set_mode(page: Any, mode: str) -> None:
     settled(page, before)
 
 
-def show_text(page: Any, text: str, source: str = "own-document") -> None:
+def show_text(page: Any, text: str, source: str = "own-document", timeout: float = 60.0) -> None:
     """Show `source` (its kind's mode comes with it) holding `text`, and wait for its result."""
     if page.input_value("#source") != source:
         before = runs(page)
         page.select_option("#source", source)
-        settled(page, before)
+        settled(page, before, timeout)
     if page.input_value("#text") != text:
         before = runs(page)
         put_text(page, text)
-        settled(page, before)
+        settled(page, before, timeout)
 
 
 def put_text(page: Any, text: str) -> None:

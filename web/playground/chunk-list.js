@@ -20,12 +20,20 @@ export function createChunkList(container, { onSelect }) {
   let selected = -1;
   let frame = 0;
 
+  // Where the list is scrolled to and how tall it is, as last seen by a scroll event or a
+  // resize: reading `scrollTop` or `clientHeight` in a redraw, after the views changed the
+  // page, would make the browser lay the whole page out there and then, and again at paint.
+  let scrolledTo = 0;
+  let viewHeight = 0;
+
   function measure() {
     // One row's height, read from the stylesheet through a real row.
     const probe = row(0);
     spacer.append(probe);
     rowHeight = probe.offsetHeight;
     probe.remove();
+    viewHeight = container.clientHeight;
+    scrolledTo = container.scrollTop;
   }
 
   function row(index) {
@@ -45,8 +53,11 @@ export function createChunkList(container, { onSelect }) {
   function render() {
     frame = 0;
     if (!chunks.length || !rowHeight) return;
-    const first = Math.max(0, Math.floor(container.scrollTop / rowHeight) - OVERSCAN);
-    const visible = Math.ceil(container.clientHeight / rowHeight) + 2 * OVERSCAN;
+    // The browser moves a list scrolled past its new end back at the next layout, and says
+    // so with a scroll event; until then, the rows of the end are shown.
+    const top = Math.min(scrolledTo, Math.max(0, chunks.length * rowHeight - viewHeight));
+    const first = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN);
+    const visible = Math.ceil(viewHeight / rowHeight) + 2 * OVERSCAN;
     const last = Math.min(chunks.length, first + visible);
     const rows = [];
     for (let index = first; index < last; index += 1) rows.push(row(index));
@@ -54,8 +65,22 @@ export function createChunkList(container, { onSelect }) {
   }
 
   container.addEventListener('scroll', () => {
+    scrolledTo = container.scrollTop;
     frame ||= requestAnimationFrame(render);
   }, { passive: true });
+  // Shown or hidden (the narrow layout's tabs), or resized: as many rows as fit.
+  new ResizeObserver(() => {
+    if (container.clientHeight === viewHeight) return;
+    viewHeight = container.clientHeight;
+    if (chunks.length) sizeRows();  // a list shown hidden had no row to measure
+    frame ||= requestAnimationFrame(render);
+  }).observe(container);
+
+  function sizeRows() {
+    // Rows are sized in rem, so one measure holds for the page's life (it forces a layout).
+    if (!rowHeight) measure();
+    spacer.style.height = `${chunks.length * rowHeight}px`;
+  }
 
   container.addEventListener('click', (event) => {
     const node = event.target.closest?.('[data-index]');
@@ -90,23 +115,29 @@ export function createChunkList(container, { onSelect }) {
         container.removeAttribute('aria-activedescendant');
         return;
       }
-      // Rows are sized in rem, so one measure holds for the page's life (it forces a layout).
-      if (!rowHeight) measure();
-      spacer.style.height = `${chunks.length * rowHeight}px`;
+      sizeRows();
       render();
     },
 
     /** Mark row `index` as selected and, with `scroll`, bring it into view. */
     select(index, { scroll = false } = {}) {
+      for (const node of spacer.querySelectorAll('[aria-selected="true"]')) {
+        node.setAttribute('aria-selected', 'false');
+      }
       selected = index;
+      document.getElementById(`chunk-row-${index}`)?.setAttribute('aria-selected', 'true');
       if (scroll && rowHeight) {
+        // A person chose the row: read where the list is now, whatever that costs.
         const top = index * rowHeight;
-        if (top < container.scrollTop) container.scrollTop = top;
-        else if (top + rowHeight > container.scrollTop + container.clientHeight) {
-          container.scrollTop = top + rowHeight - container.clientHeight;
+        scrolledTo = container.scrollTop;
+        viewHeight = container.clientHeight;
+        const wanted = top < scrolledTo ? top
+          : top + rowHeight > scrolledTo + viewHeight ? top + rowHeight - viewHeight : scrolledTo;
+        if (wanted !== scrolledTo) {
+          container.scrollTop = scrolledTo = wanted;
+          render();
         }
       }
-      render();
       if (index >= 0) container.setAttribute('aria-activedescendant', `chunk-row-${index}`);
       else container.removeAttribute('aria-activedescendant');
     },

@@ -31,16 +31,11 @@ export function firstWords(text, limit = 90) {
   return head.length > limit ? `${head.slice(0, limit - 1)}…` : head;
 }
 
+// A high surrogate followed by a low one: one character in two JavaScript units.
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
+
 /** The length of `text` in characters (code points), as the chunker's sizes count them. */
 export function codePointLength(text) {
-  let length = text.length;
-  for (let i = 0; i < text.length; i += 1) {
-    const unit = text.charCodeAt(i);
-    // A high surrogate followed by a low one is one character in two JavaScript units.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) { length -= 1; i += 1; }
-    }
-  }
-  return length;
+  // The regex engine counts the pairs several times faster than a loop over the units.
+  return text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
 }
