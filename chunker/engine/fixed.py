@@ -10,7 +10,6 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ..records import DocumentChunk, DocumentChunkDraft
-from ..sourcemap import Source, to_input
 from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
 
 __all__ = ["fixed_chunks"]
@@ -23,7 +22,7 @@ def fixed_chunks(
     start_index: int = 0,
     metadata: Mapping[str, Any] | None = None,
     heading: str | None = None,
-    source: Source = 0,
+    offset: int = 0,
 ) -> list[DocumentChunk]:
     """Cut `content` into windows of at most `chunk_size` characters, trimmed.
 
@@ -35,8 +34,8 @@ def fixed_chunks(
     Wherever the original ends, the two agree.
 
     Each chunk gets its own copy of `metadata` when it is given (even empty), as the original,
-    and `heading` (for `hierarchical`'s long sections). Its span is the window trimmed, placed
-    in the input by `source` (where `content`'s characters are there).
+    and `heading` (for `hierarchical`'s long sections). Its span is the window trimmed, in the
+    input that `content` starts `offset` characters into.
     """
     chunks: list[DocumentChunk] = []
     index = start_index
@@ -45,22 +44,23 @@ def fixed_chunks(
         window = content[start:end]
         part = window.strip(JS_WHITESPACE)
         if part:
-            # White space alone stands before the part's first character, so that character
-            # is found first where the part starts: one look, no pattern, as this runs once a
-            # window (tests/bench/core.py, fixed).
-            part_start = start + window.find(part[0])
             # A draft (see records.py): a call per window would cost as much as the record.
             chunk = DocumentChunkDraft()
             chunk.content = part
             chunk.index = index
             chunk.heading = heading
             chunk.metadata = None if metadata is None else dict(metadata)
-            if source.__class__ is int:
-                at = source + part_start  # type: ignore[operator]
+            if part is not window:
+                # The part starts where the window's white space ends: `lstrip` tells where
+                # with no search (`str.find` parses its arguments slowly on 3.11).
+                at = end - len(window.lstrip(JS_WHITESPACE)) + offset
                 chunk.span = at, at + len(part)
+            elif offset:
+                chunk.span = start + offset, end + offset
             else:
-                last = part_start + len(part) - 1
-                chunk.span = to_input(source, part_start), to_input(source, last) + 1
+                # Most windows start and end on text, and CPython's `strip` then returns
+                # the window itself: the span is the window's (tests/bench/core.py, fixed).
+                chunk.span = start, end
             chunk.__class__ = DocumentChunk
             chunks.append(chunk)  # type: ignore[arg-type]
             index += 1
@@ -83,7 +83,6 @@ def _window_ends(content: str, size: int, overlap: int) -> list[int]:
             # Every later window searches the `step` characters after the end before: one
             # regex scan finds them all, not a call per window (tests/bench/core.py, fixed).
             ends += _steady_ends(content, previous_end, step)
-            start = ends[-1] - overlap
             break
         floor = start if start > previous_end else previous_end  # max() costs a call
         found = LAST_WHITESPACE_RE.match(content, floor + 1, start + size + 1)

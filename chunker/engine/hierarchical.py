@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..records import DocumentChunk, DocumentChunkDraft
-from ..whitespace import LINE_TERMINATORS, WS_CLASS, tight_span, trimmed
+from ..whitespace import JS_WHITESPACE, LINE_TERMINATORS, WS_CLASS, tight_span
 from .fixed import fixed_chunks
 
 __all__ = ["hierarchical_chunks"]
@@ -16,9 +16,16 @@ __all__ = ["hierarchical_chunks"]
 # "Intro", as in the original; "#Intro" and "####### x" are not headings. The pattern starts
 # with a literal `#`, then checks that no other character than a line terminator stands
 # before it, so the scan jumps from `#` to `#`.
+# Its groups hold every character it passes, so that the lengths of what `split` answers
+# place each piece in the input, with no search (tests/bench/core.py, hierarchical): the
+# `#`s; the rest of the heading's line and the white space after it, which starts the body
+# and holds no heading (one starts with `#`); within that, the white space after the `#`s and
+# the heading's text (which starts on a character that is not white space, or holds white
+# space alone, when only white space follows it). `(.+)$` needs no `$` here, as `[^...]+`
+# runs to the end of the line.
 HEADING_RE = re.compile(
-    rf"#(?<![^{LINE_TERMINATORS}]#)(#{{0,5}})[{WS_CLASS}]+([^{LINE_TERMINATORS}]+)"
-    rf"(?=[{LINE_TERMINATORS}]|\Z)"
+    rf"(#(?<![^{LINE_TERMINATORS}]#)#{{0,5}})(([{WS_CLASS}]+)([^{LINE_TERMINATORS}]+)"
+    rf"[{WS_CLASS}]*)"
 )
 
 
@@ -29,38 +36,61 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
     takes the heading's span (empty, where the heading's text would start, if it is blank).
     """
     chunks: list[DocumentChunk] = []
-    # For each heading: its `#`s after the first, its text; its body runs to the next.
-    headings = list(HEADING_RE.finditer(content))
-    if not headings:
+    # The text before the first heading, then for each heading the groups above and the
+    # rest of its body, up to the next heading.
+    parts = HEADING_RE.split(content)
+    if len(parts) == 1:
         # Untrimmed, as the original: white space alone makes a chunk, its span empty at 0.
         if content:
             span = tight_span(content, 0, len(content)) or (0, 0)
             _add_section(chunks, content, 0, span, None, {}, chunk_size, chunk_overlap)
         return chunks
-    preamble, at = trimmed(content, 0, headings[0].start())
+    pieces = iter(parts)
+    before = next(pieces)
+    preamble = before.strip(JS_WHITESPACE)
     if preamble:
+        at = len(before) - len(before.lstrip(JS_WHITESPACE))
         span = at, at + len(preamble)
         _add_section(chunks, preamble, at, span, None, {}, chunk_size, chunk_overlap)
+    at = len(before)  # where the next heading starts
     levels: list[int] = []  # the levels of the open ancestors
     names: list[str] = []  # and their headings
-    ends = [heading.start() for heading in headings[1:]] + [len(content)]
-    for heading, body_end in zip(headings, ends):
-        level = len(heading.group(1)) + 1
+    for hashes, line, gap, name, body in zip(pieces, pieces, pieces, pieces, pieces):
+        level = len(hashes)
         while levels and levels[-1] >= level:
             levels.pop()
             names.pop()
         metadata: dict[str, Any] = {"headingLevel": level}
         if names:
             metadata["ancestorHeadings"] = names[:]
-        name, name_at = trimmed(content, heading.start(2), heading.end(2))
+        line_at = at + level
+        body_at = line_at + len(line)
+        at = body_at + len(body)
+        name = name.rstrip(JS_WHITESPACE)
         levels.append(level)
         names.append(name)
-        body, body_at = trimmed(content, heading.end(), body_end)
-        if body:
-            span = body_at, body_at + len(body)
+        text = body.rstrip(JS_WHITESPACE)  # `line` took the white space before it
+        if len(text) > chunk_size:
+            chunks += fixed_chunks(
+                text, chunk_size, chunk_overlap, len(chunks), metadata, name, body_at
+            )
+            continue
+        # The short section's chunk built here, not in `_add_section`: a call per section
+        # costs more than these lines (tests/bench/core.py, hierarchical).
+        chunk = DocumentChunkDraft()
+        chunk.index = len(chunks)
+        chunk.heading = name
+        chunk.metadata = metadata
+        if text:
+            chunk.content = text
+            chunk.span = body_at, body_at + len(text)
         else:
-            span = name_at, name_at + len(name)
-        _add_section(chunks, body, body_at, span, name, metadata, chunk_size, chunk_overlap)
+            # A heading with no body becomes a chunk holding the heading itself.
+            chunk.content = name
+            name_at = line_at + len(gap)
+            chunk.span = name_at, name_at + len(name)
+        chunk.__class__ = DocumentChunk
+        chunks.append(chunk)  # type: ignore[arg-type]
     return chunks
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from ..records import DocumentChunk
-from ..whitespace import tight_span
+from ..records import DocumentChunk, DocumentChunkDraft
+from ..whitespace import JS_WHITESPACE, tight_span
 from .fixed import fixed_chunks
 
 __all__ = ["layout_chunks"]
@@ -32,12 +32,24 @@ def layout_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[Doc
     for kind, start, end in _blocks(content):
         if kind == "prose":
             text = content[start:end]
-            chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks), source=start)
+            chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks), offset=start)
         else:
-            span = tight_span(content, start, end)
-            assert span is not None  # a block holds its fence, a table a "|"
-            block = DocumentChunk(content[start:end], len(chunks), None, {"type": kind}, span)
-            chunks.append(block)
+            text = content[start:end]
+            # A draft (see records.py): the frozen record's `__init__` costs more.
+            block = DocumentChunkDraft()
+            block.content = text
+            block.index = len(chunks)
+            block.heading = None
+            block.metadata = {"type": kind}
+            # A block mostly starts and ends on text, and CPython's `strip` then returns the
+            # block itself: cheaper than `tight_span`'s two patterns (tests/bench/core.py).
+            if text.strip(JS_WHITESPACE) is text:
+                block.span = start, end
+            else:
+                block.span = tight_span(content, start, end)
+                assert block.span is not None  # a block holds its fence, a table a "|"
+            block.__class__ = DocumentChunk
+            chunks.append(block)  # type: ignore[arg-type]
     return chunks
 
 

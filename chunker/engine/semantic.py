@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from numbers import Real
 from typing import Any, Sequence
 
@@ -136,9 +137,11 @@ def group_by_similarity(
         text = whole[trimmed[0] : trimmed[1]]
         text_source = after(source, trimmed[0])
         if len(text) > chunk_size * MAX_GROUP_FACTOR:
-            chunks += fixed_chunks(
-                text, chunk_size, chunk_overlap, len(chunks), source=text_source
-            )
+            # Spans in `text`, placed in the input by its source (this group alone).
+            for part in fixed_chunks(text, chunk_size, chunk_overlap, len(chunks)):
+                start, end = part.span
+                span = to_input(text_source, start), to_input(text_source, end - 1) + 1
+                chunks.append(replace(part, span=span))
         else:
             span = to_input(text_source, 0), to_input(text_source, len(text) - 1) + 1
             chunks.append(DocumentChunk(text, len(chunks), span=span))
