@@ -21,7 +21,6 @@ __all__ = [
     "js_trim",
     "is_blank",
     "tight_span",
-    "trimmed",
 ]
 
 # ECMAScript WhiteSpace (TAB, VT, FF, SP, NBSP, ZWNBSP and the Zs category) and LineTerminator.
@@ -74,19 +73,3 @@ def tight_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         return None
     at = first.start()
     return at, LAST_TEXT_RE.match(text, at, end).end()  # type: ignore[union-attr]
-
-
-def trimmed(text: str, start: int, end: int) -> tuple[str, int]:
-    """`text[start:end]` without the white space at its ends, and where that starts.
-
-    White space alone stands before the trimmed text's first character, so that character is
-    found first where it starts: a `str.strip` and a look, cheaper than `tight_span`'s two
-    patterns for a text that is sliced anyway (tests/bench/core.py, hierarchical).
-
-    Example:
-        >>> trimmed("# a  b \\n", 1, 8)
-        ('a  b', 2)
-    """
-    window = text[start:end]
-    part = window.strip(JS_WHITESPACE)
-    return part, (start + window.find(part[0]) if part else start)
