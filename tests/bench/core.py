@@ -1,12 +1,15 @@
 """Throughput of the core in CPython beside the original in Node, LangChain and semchunk.
 
     python tests/bench/core.py [--runs N] [--rounds N] [--quick] [--engine-only]
+    python tests/bench/core.py --before CHECKOUT [--runs N] [--rounds N] [--quick]
 
 Inputs: Markdown built from real documents (the Markdown files npm ships) at 100 KB, 1 MB
 and 10 MB; prose with no white space (Chinese); a megabyte of blank lines. Each figure is the
 median of several runs after a warm-up run; ours and the original take turns in rounds, and
 each ratio is the median of the rounds' ratios.
-Sizes are characters; MB/s counts a million characters a second.
+Sizes are characters; MB/s counts a million characters a second. With `--before`, every
+chunker of this checkout beside the same chunker of another (a `git worktree` of an older
+commit), each side in a process of its own (`calls.py`), in turns over the rounds.
 """
 
 from __future__ import annotations
@@ -210,12 +213,44 @@ def engine_table(texts: dict[str, str], runs: int, rounds: int, has_node: bool) 
             sys.stdout.flush()
 
 
+def before_table(before: Path, texts: dict[str, str], runs: int, rounds: int) -> None:
+    """Each chunker's median call, `before`'s code and ours taking turns in `rounds` rounds."""
+    with tempfile.TemporaryDirectory() as folder:
+        named = []
+        for number, (name, text) in enumerate(texts.items()):
+            path = Path(folder, f"{number}.txt")
+            path.write_text(text, encoding="utf-8")
+            named.append(f"{name}={path}")
+        sides: dict[str, list[dict[str, float]]] = {"before": [], "ours": []}
+        for _ in range(rounds):
+            for side, checkout in (("before", before), ("ours", ROOT)):
+                done = subprocess.run(
+                    [sys.executable, str(Path(__file__).with_name("calls.py")), str(checkout),
+                     str(runs), *named],
+                    capture_output=True, text=True, check=True,
+                )
+                sides[side].append(json.loads(done.stdout))
+    print()
+    print(f"Every chunker beside {before} (ms, medians; ratio = ours/before, the rounds' median)")
+    print()
+    print("| call | before | ours | ours/before |")
+    print("|---|---|---|---|")
+    for call in sides["ours"][0]:
+        old = statistics.median(result[call] for result in sides["before"])
+        new = statistics.median(result[call] for result in sides["ours"])
+        ratio = statistics.median(
+            ours[call] / theirs[call] for ours, theirs in zip(sides["ours"], sides["before"])
+        )
+        print(f"| {call} | {old:.1f} | {new:.1f} | {ratio:.2f}× |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs a round, each side")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of ours then the original")
     parser.add_argument("--quick", action="store_true", help="leave out the 10 MB input")
     parser.add_argument("--engine-only", action="store_true", help="only the ChunkingEngine table")
+    parser.add_argument("--before", type=Path, help="a checkout of another commit, to compare")
     args = parser.parse_args()
     has_node = shutil.which("node") is not None and ensure_original()
     node = "absent"
@@ -226,6 +261,10 @@ def main() -> int:
         f"Python {platform.python_version()}, Node {node}"
     )
     texts = inputs(args.quick)
+    if args.before:
+        markdown = {name: text for name, text in texts.items() if name.startswith("markdown")}
+        before_table(args.before, markdown, args.runs, args.rounds)
+        return 0
     if not args.engine_only:
         semantic_table(texts, args.runs, args.rounds, has_node)
     engine_table(texts, args.runs, args.rounds, has_node)

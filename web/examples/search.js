@@ -9,15 +9,11 @@ const api = await loadChunker({ baseUrl: '../' });
 // 1. Load a few documents (same origin) and cut each into chunks.
 const sources = ['../samples/handbook.md', '../samples/indexer-guide.md'];
 const chunker = new api.SemanticChunker({ targetSize: 400, overlap: 0 });
-const chunks = new Map(); // id -> {source, text}
 const index = new api.LexicalIndex(); // BM25: k1 1.2, b 0.75 unless given
 for (const source of sources) {
   const text = await (await fetch(source)).text();
-  const docs = (await chunker.chunk(text)).map((chunk) => {
-    const id = `${source}#${chunk.index}`;
-    chunks.set(id, { source, text: chunk.text });
-    return { id, text: chunk.text, metadata: { source } };
-  });
+  const docs = (await chunker.chunk(text)).map((chunk) => (
+    { id: `${source}#${chunk.index}`, text: chunk.text, metadata: { source } }));
   // 2. Index the chunks; the index lives in the worker until index.dispose().
   await index.addDocuments(docs);
 }
@@ -30,16 +26,13 @@ let latest = 0;
 async function search() {
   const mine = ++latest;
   const query = $('query').value;
-  const hits = await index.search(query, 10, { prefix: $('prefix').checked });
-  const words = await api.lexicalTokens(query);
-  const items = await Promise.all(hits.map(async ({ id, score }) => {
-    const snippet = await api.snippetAround(chunks.get(id).text, words);
-    const spans = await api.matchSpans(snippet.text, words);
-    return hitItem(id, score, snippet.text, spans);
-  }));
+  // One call answers the hits, each with its snippet (snippetAround of the chunk for the
+  // query's words) and where those words fall in it (matchSpans).
+  const hits = await index.search(query, 10, { prefix: $('prefix').checked, snippet: true });
   if (mine !== latest) return; // a newer search has begun
   $('status').textContent = query.trim() ? `${hits.length} hits` : '';
-  $('hits').replaceChildren(...items);
+  $('hits').replaceChildren(
+    ...hits.map(({ id, score, snippet }) => hitItem(id, score, snippet.text, snippet.spans)));
 }
 $('query').addEventListener('input', search);
 $('prefix').addEventListener('change', search);
