@@ -67,14 +67,7 @@ def time_to_ready(browser, origin: str, count: int) -> list[float]:
 def show(page, text: str) -> None:
     """Put `text` in the playground as a paste would, wait for its result, focus the slider."""
     before = runs(page)
-    page.eval_on_selector(
-        "#text",
-        """(area, text) => {
-          area.value = text;
-          area.dispatchEvent(new InputEvent('input', {bubbles: true}));
-        }""",
-        text,
-    )
+    put_text(page, text)
     settled(page, before, timeout=600)
 
 

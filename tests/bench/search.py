@@ -196,18 +196,12 @@ def browser(runs: int, before: Path | None) -> None:
 
 def playground(pages: dict[str, Any], runs: int, settled: Any, wait_until: Any) -> None:
     """The playground's search on the 5 MB document, as a user types; the pages in turn."""
+    from support.playground import put_text
     text = document(SIZES["5 MB"])
     chunks = ""
     for page, _, _ in pages.values():
         before = int(page.evaluate("Number(document.body.dataset.runs || 0)"))
-        page.eval_on_selector(
-            "#text",
-            """(area, text) => {
-              area.value = text;
-              area.dispatchEvent(new InputEvent('input', {bubbles: true}));
-            }""",
-            text,
-        )
+        put_text(page, text)
         settled(page, before, timeout=600)
         chunks = page.text_content('#stats [data-stat="count"] dd')
         page.evaluate(WATCH)
