@@ -21,8 +21,8 @@ __all__ = [
 ]
 
 
-class ArgumentValueError(ValueError):
-    """A `ValueError` about the argument named `field`."""
+class _NamesItsArgument(Exception):
+    """An error about the argument named `field` (mixed in before ValueError or TypeError)."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
@@ -33,15 +33,12 @@ class ArgumentValueError(ValueError):
         return type(self), (self.field, str(self))
 
 
-class ArgumentTypeError(TypeError):
+class ArgumentValueError(_NamesItsArgument, ValueError):
+    """A `ValueError` about the argument named `field`."""
+
+
+class ArgumentTypeError(_NamesItsArgument, TypeError):
     """A `TypeError` about the argument named `field`."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), (self.field, str(self))
 
 
 def field_of(error: BaseException) -> str | None:

@@ -28,7 +28,10 @@ def collector_state() -> Iterator[None]:
     was, threshold = gc.isenabled(), gc.get_threshold()
     yield
     gc.set_threshold(*threshold)
-    gc.enable() if was else gc.disable()
+    if was:
+        gc.enable()
+    else:
+        gc.disable()
 
 
 def collections_during(call: Callable[[], object]) -> int:

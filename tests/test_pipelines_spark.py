@@ -4,18 +4,15 @@ started and stopped here."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import sys
 
 import pytest
-from pyspark.sql import SparkSession
 from pyspark.sql import types as T
 
 from chunker import chunk_many
 from chunker.recipe import FIELDS, fields
 from chunker.spark import chunk_dataframe
-from support.paths import ROOT
+from support.spark import local_session
 
 DOCUMENT_COUNT = 2_400
 
@@ -32,21 +29,7 @@ def document(number: int) -> str:
 def spark():
     if shutil.which("java") is None:
         pytest.fail("Spark needs Java 17 (.ci/run installs openjdk-17-jre-headless)")
-    # The executors' Python workers import chunker from this checkout.
-    os.environ["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
-    )
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("chunker-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
+    session = local_session("chunker-tests")
     yield session
     session.stop()
 

@@ -37,13 +37,18 @@ ORIGINAL = "@framers/agentos@0.9.164"
 NODE_TIMEOUT_S = 60  # the original is quadratic on some inputs: report those as unfinished
 
 
-def markdown_corpus(size: int) -> str:
-    """`size` characters of real Markdown: npm's own documentation, repeated in a fixed order."""
+def npm_markdown() -> list[Path]:
+    """The Markdown files npm ships (its own documentation), in a fixed order."""
     npm_root = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True).stdout.strip()
     files = sorted(Path(npm_root, "npm").rglob("*.md"))
     if not files:
         raise SystemExit("no Markdown found under npm's install to build the corpus from")
-    documents = [f.read_text(encoding="utf-8", errors="replace") for f in files]
+    return files
+
+
+def markdown_corpus(size: int) -> str:
+    """`size` characters of real Markdown: npm's own documentation, repeated in a fixed order."""
+    documents = [f.read_text(encoding="utf-8", errors="replace") for f in npm_markdown()]
     parts, total, i = [], 0, 0
     while total < size:
         parts.append(documents[i % len(documents)])

@@ -26,18 +26,10 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunker/ and support/
 
 from chunker import chunk_many  # noqa: E402
-from core import median_seconds  # noqa: E402  (tests/bench/, this script's folder)
-
-
-def npm_markdown() -> list[Path]:
-    npm_root = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True).stdout.strip()
-    files = sorted(Path(npm_root, "npm").rglob("*.md"))
-    if not files:
-        raise SystemExit("no Markdown found under npm's install to build the corpus from")
-    return files
+from core import median_seconds, npm_markdown  # noqa: E402  (tests/bench/, this script's folder)
 
 
 def make_corpus(folder: Path, copies: int) -> list[str]:
@@ -62,21 +54,11 @@ def command_line(folder: Path, jobs: int) -> None:
 
 def spark_timer(texts: list[str]) -> tuple[Callable[[], object], Callable[[], None]]:
     """A call that cuts every text on a `local[2]` session, and the session's stop."""
-    os.environ["PYTHONPATH"] = str(ROOT)
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    from pyspark.sql import SparkSession
+    from support.spark import local_session
 
     from chunker.spark import chunk_dataframe
 
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("chunker-bench")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
+    session = local_session("chunker-bench")
     rows = [(f"doc-{n}", text) for n, text in enumerate(texts)]
     frame = session.createDataFrame(rows, ["id", "text"]).repartition(4).cache()
     frame.count()  # the documents are in Spark's memory before the clock starts
