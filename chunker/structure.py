@@ -14,7 +14,8 @@ The rules, as the original applies them to each line in turn:
 
 A segment is a run of whole lines, each with its line feed, so it is a slice of the text
 (the last one with a line feed added); its span, the slice without the white space at its
-ends, is taken as it is cut. Only the lines that can change anything are visited:
+ends, is taken as it is cut. A slice is kept as where it ends, and cut only when its chunk
+is built. Only the lines that can change anything are visited:
 fences, headings, and the first blank line at or past `target_size` characters into a
 segment. Fences and headings are listed first, each with one `str.find` pass for its mark
 ("```", a line feed then "#") that checks only the lines found; then a walk over the two
@@ -25,18 +26,21 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Tuple
+from typing import Tuple, Union
 
 from .records import BoundaryType
 from .sourcemap import Source
 from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WS_CLASS
 
-__all__ = ["Segment", "split_by_structure"]
+__all__ = ["Segment", "segment_text", "split_by_structure"]
 
 # A piece of the input on its way to becoming a chunk: its text; where it starts by the
 # original's count (its offset); its type; its span's start and end (equal, at the start of
 # its white space, when it holds white space alone); where its characters are in the input.
-Segment = Tuple[str, int, BoundaryType, int, int, Source]
+# A text that is the input from its source (an int) to some point is that point, an int:
+# cut when its chunk is built, the text is not held from step 1 to step 4 beside the chunks
+# made from it (tests/bench/core.py, SemanticChunker at 10 MB). `segment_text` cuts it.
+Segment = Tuple[Union[str, int], int, BoundaryType, int, int, Source]
 
 _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 
@@ -94,6 +98,12 @@ def fence_lines(text: str) -> list[int]:
     return found
 
 
+def segment_text(text: str, segment: Segment) -> str:
+    """The text of `segment`, a segment of `text`."""
+    own = segment[0]
+    return text[segment[5] : own] if own.__class__ is int else own  # type: ignore[misc]
+
+
 def split_by_structure(
     text: str, target_size: int, preserve_code_blocks: bool, respect_headings: bool
 ) -> list[Segment]:
@@ -148,7 +158,7 @@ def split_by_structure(
                     end = at - 1
                     if text[end - 1] in JS_WHITESPACE:
                         end = LAST_TEXT_RE.match(text, text_at, end).end()  # type: ignore
-                    segments.append((text[start:at], start, boundary, text_at, end, start))
+                    segments.append((at, start, boundary, text_at, end, start))
                     start = position = text.find("\n", at) + 1 or length + 1
                     boundary = "paragraph"
                 elif text_at < length:
@@ -172,7 +182,7 @@ def split_by_structure(
                 end -= 1
                 if text[end - 1] in JS_WHITESPACE:
                     end = LAST_TEXT_RE.match(text, gathered_at, end).end()  # type: ignore
-            segments.append((text[start:special_at], start, boundary, gathered_at, end, start))
+            segments.append((special_at, start, boundary, gathered_at, end, start))
         if special_at == heading_at:
             start = position = special_at
             boundary = "heading"
@@ -195,9 +205,7 @@ def split_by_structure(
         end = close_end
         if text[end - 1] in JS_WHITESPACE:
             end = LAST_TEXT_RE.match(text, fence_at, end).end()  # type: ignore[union-attr]
-        segments.append(
-            (text[special_at:close_end], special_at, "code-block", fence_at, end, special_at)
-        )
+        segments.append((close_end, special_at, "code-block", fence_at, end, special_at))
         start = position = close_end + 1
         boundary = "paragraph"
         next_block += 1
