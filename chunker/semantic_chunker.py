@@ -129,32 +129,40 @@ class SemanticChunker:
         if is_blank(text):
             return []
         with collector_paused():
-            structure = split_by_structure(
-                text, self.target_size, self.preserve_code_blocks, self.respect_headings
+            structure, long = split_by_structure(
+                text,
+                self.target_size,
+                self.max_size,
+                self.preserve_code_blocks,
+                self.respect_headings,
             )
             # Segments come in the input's order but for one case: the original repeats the text
             # before a code block left open after it, which step 1 gives as the same segment
             # again, last. `ordered` counts the segments before that repeat.
             repeated = len(structure) > 2 and structure[-1] is structure[-3]
-            segments = self._split_long(text, structure[:-1] if repeated else structure)
+            segments = self._split_long(text, structure[:-1] if repeated else structure, long)
             ordered = len(segments)
-            if repeated:
-                segments += self._split_long(text, structure[-1:])
+            if repeated:  # as long as the segment it repeats
+                segments += self._split_long(
+                    text, structure[-1:], [0] if len(structure) - 3 in long else []
+                )
             return self._build(text, segments, ordered, metadata)
 
-    def _split_long(self, text: str, structure: list[Segment]) -> list[Segment]:
-        """Step 2 for each segment of `text` longer than `max_size`."""
-        max_size = self.max_size
+    def _split_long(self, text: str, structure: list[Segment], long: list[int]) -> list[Segment]:
+        """Step 2 for the segments of `text` at `long` in `structure`, in order: those longer
+        than `max_size`. The others are not visited."""
+        if not long:
+            return structure
         segments: list[Segment] = []
-        for segment in structure:
-            own = segment[0]
-            # An int is where a slice of the input from the source ends (see `segment_text`).
-            length = own - segment[5] if own.__class__ is int else len(own)  # type: ignore
-            if length <= max_size:
-                segments.append(segment)
-            else:
-                own = segment_text(text, segment)
-                segments += self._split_oversized(own, segment[1], segment[5])  # type: ignore
+        done = 0  # structure[:done] is in segments
+        for at in long:
+            segment = structure[at]
+            segments += structure[done:at]
+            segments += self._split_oversized(
+                segment_text(text, segment), segment[1], segment[5]  # type: ignore[arg-type]
+            )
+            done = at + 1
+        segments += structure[done:]
         return segments
 
     def _split_oversized(self, text: str, offset: int, source: Source) -> list[Segment]:

@@ -105,11 +105,18 @@ def segment_text(text: str, segment: Segment) -> str:
 
 
 def split_by_structure(
-    text: str, target_size: int, preserve_code_blocks: bool, respect_headings: bool
-) -> list[Segment]:
-    """Cut `text` into segments at fences, headings and blank lines, as the module says."""
+    text: str,
+    target_size: int,
+    max_size: int,
+    preserve_code_blocks: bool,
+    respect_headings: bool,
+) -> tuple[list[Segment], list[int]]:
+    """Cut `text` into segments at fences, headings and blank lines, as the module says; and
+    list where those longer than `max_size` are, for step 2, which then visits only them
+    (tests/bench/core.py, SemanticChunker). The original's repeat is not listed."""
     length = len(text)
     segments: list[Segment] = []
+    long: list[int] = []
 
     def first_text(at: int) -> int:
         found = TEXT_RE.search(text, at)
@@ -127,6 +134,8 @@ def split_by_structure(
                 end -= 1
                 if text[end - 1] in JS_WHITESPACE:
                     end = LAST_TEXT_RE.match(text, text_at, end).end()  # type: ignore[union-attr]
+        if stop - start + len(added) > max_size:
+            long.append(len(segments))
         segments.append((text[start:stop] + added, start, boundary, text_at, end, start))
 
     # Fences pair up in order, whatever stands between them: each opens a block that the next
@@ -158,6 +167,8 @@ def split_by_structure(
                     end = at - 1
                     if text[end - 1] in JS_WHITESPACE:
                         end = LAST_TEXT_RE.match(text, text_at, end).end()  # type: ignore
+                    if at - start > max_size:
+                        long.append(len(segments))
                     segments.append((at, start, boundary, text_at, end, start))
                     start = position = text.find("\n", at) + 1 or length + 1
                     boundary = "paragraph"
@@ -182,6 +193,8 @@ def split_by_structure(
                 end -= 1
                 if text[end - 1] in JS_WHITESPACE:
                     end = LAST_TEXT_RE.match(text, gathered_at, end).end()  # type: ignore
+            if special_at - start > max_size:
+                long.append(len(segments))
             segments.append((special_at, start, boundary, gathered_at, end, start))
         if special_at == heading_at:
             start = position = special_at
@@ -197,7 +210,7 @@ def split_by_structure(
                 # The original's repeat: the same text, so the same span, out of order. The
                 # same tuple, which is how `SemanticChunker.chunk` tells a repeat.
                 segments.append(segments[-2])
-            return segments
+            return segments, long
         close_end = text.find("\n", closer_at)
         if close_end < 0:
             close_end = length
@@ -205,6 +218,8 @@ def split_by_structure(
         end = close_end
         if text[end - 1] in JS_WHITESPACE:
             end = LAST_TEXT_RE.match(text, fence_at, end).end()  # type: ignore[union-attr]
+        if close_end - special_at > max_size:
+            long.append(len(segments))
         segments.append((close_end, special_at, "code-block", fence_at, end, special_at))
         start = position = close_end + 1
         boundary = "paragraph"
@@ -214,4 +229,4 @@ def split_by_structure(
     text_at = start if boundary == "heading" else first_text(start)
     if text_at < length:
         add(start, length, boundary, text_at, "\n")
-    return segments
+    return segments, long
