@@ -19,7 +19,7 @@ class collector_paused:  # noqa: N801 - a context manager, named as contextlib's
 
     A class, not a `contextlib.contextmanager`: leaving the generator made an exception
     object just after the collector came back on, and the allocations counted during the
-    block made that one run it, over every record the call was about to return (a tenth of
+    block made that one run it, over every record the call was about to return (a seventh of
     a 10 MB `SemanticChunker` call, tests/bench/core.py). Nothing is made after the collector
     comes back on, so it runs at the caller's next allocation, over what is still alive then.
     """
