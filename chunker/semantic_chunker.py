@@ -16,13 +16,12 @@ answer from.
 from __future__ import annotations
 
 import re
-from operator import itemgetter
 from typing import Any, Callable, Mapping
 
 from .collector import collector_paused
 from .records import BoundaryType, Chunk, ChunkDraft
 from .sourcemap import Source, after, joined, to_input
-from .structure import Segment, split_by_structure
+from .structure import Segment, segment_text, split_by_structure
 from .validation import ArgumentTypeError, require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
 
@@ -130,28 +129,40 @@ class SemanticChunker:
         if is_blank(text):
             return []
         with collector_paused():
-            structure = split_by_structure(
-                text, self.target_size, self.preserve_code_blocks, self.respect_headings
+            structure, long = split_by_structure(
+                text,
+                self.target_size,
+                self.max_size,
+                self.preserve_code_blocks,
+                self.respect_headings,
             )
             # Segments come in the input's order but for one case: the original repeats the text
             # before a code block left open after it, which step 1 gives as the same segment
             # again, last. `ordered` counts the segments before that repeat.
             repeated = len(structure) > 2 and structure[-1] is structure[-3]
-            segments = self._split_long(structure[:-1] if repeated else structure)
+            segments = self._split_long(text, structure[:-1] if repeated else structure, long)
             ordered = len(segments)
-            if repeated:
-                segments += self._split_long(structure[-1:])
-            return self._build(segments, ordered, metadata)
+            if repeated:  # as long as the segment it repeats
+                segments += self._split_long(
+                    text, structure[-1:], [0] if len(structure) - 3 in long else []
+                )
+            return self._build(text, segments, ordered, metadata)
 
-    def _split_long(self, structure: list[Segment]) -> list[Segment]:
-        """Step 2 for each segment longer than `max_size`."""
-        max_size = self.max_size
+    def _split_long(self, text: str, structure: list[Segment], long: list[int]) -> list[Segment]:
+        """Step 2 for the segments of `text` at `long` in `structure`, in order: those longer
+        than `max_size`. The others are not visited."""
+        if not long:
+            return structure
         segments: list[Segment] = []
-        for segment in structure:
-            if len(segment[0]) <= max_size:
-                segments.append(segment)
-            else:
-                segments += self._split_oversized(segment[0], segment[1], segment[5])
+        done = 0  # structure[:done] is in segments
+        for at in long:
+            segment = structure[at]
+            segments += structure[done:at]
+            segments += self._split_oversized(
+                segment_text(text, segment), segment[1], segment[5]  # type: ignore[arg-type]
+            )
+            done = at + 1
+        segments += structure[done:]
         return segments
 
     def _split_oversized(self, text: str, offset: int, source: Source) -> list[Segment]:
@@ -251,10 +262,15 @@ class SemanticChunker:
         return results
 
     def _build(
-        self, segments: list[Segment], ordered: int, metadata: Mapping[str, Any] | None
+        self,
+        text: str,
+        segments: list[Segment],
+        ordered: int,
+        metadata: Mapping[str, Any] | None,
     ) -> list[Chunk]:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
-        before, then make each segment a chunk that starts with the end of the one before.
+        before, then make each segment of `text` a chunk that starts with the end of the one
+        before.
 
         `segments[:ordered]` are in the input's order (see `chunk`)."""
         overlap = self.overlap
@@ -267,6 +283,8 @@ class SemanticChunker:
         for index, (start, stop) in enumerate(zip(starts, starts[1:] + [len(segments)])):
             # segments[start:stop] make a chunk.
             own, offset, boundary, span_start, span_end, source = segments[start]
+            if own.__class__ is int:  # `segment_text`, inline: cut only now (see structure.py)
+                own = text[source:own]  # type: ignore[misc]
             # A draft, not Chunk(...): this runs once per chunk (see records.py).
             chunk = ChunkDraft()
             chunk.overlap_span = lead_span
@@ -287,12 +305,13 @@ class SemanticChunker:
                             at = source + len(own) - len(tail)  # type: ignore[operator]
                             lead_span = at, span_end
                         except TypeError:  # the source is a PieceMap: joined pieces
-                            lead_span = _overlap_span(own, [segments[start]], len(lead))
+                            lead_span = _overlap_span(own, [segments[start]], [own], len(lead))
             else:
                 group = segments[start:stop]
-                own = "\n\n".join(map(_text_of, group))
+                texts = [segment_text(text, segment) for segment in group]
+                own = "\n\n".join(texts)
                 chunk.text = lead + own
-                last_text, _, _, last_start, last_end, source = group[-1]
+                _, _, _, last_start, last_end, source = group[-1]
                 if stop <= ordered and span_start < span_end and last_start < last_end:
                     # Segments in order, the first and last holding text: most joins.
                     chunk.span = span_start, last_end
@@ -301,14 +320,14 @@ class SemanticChunker:
                 if overlap:
                     lead = own[last_chars]
                     tail = lead.lstrip(JS_WHITESPACE)
-                    at = len(last_text) - len(tail)  # where that starts in the last segment
+                    at = len(texts[-1]) - len(tail)  # where that starts in the last segment
                     if not tail:
                         lead_span = None
                     elif at >= 0 and source.__class__ is int:
                         # In the last segment, one slice of the input: read off.
                         lead_span = source + at, last_end  # type: ignore[operator]
                     else:
-                        lead_span = _overlap_span(own, group, len(lead))
+                        lead_span = _overlap_span(own, group, texts, len(lead))
             chunk.index = index
             chunk.start_offset = offset
             chunk.end_offset = offset + len(own)
@@ -317,10 +336,6 @@ class SemanticChunker:
             chunk.__class__ = Chunk
             chunks.append(chunk)  # type: ignore[arg-type]
         return chunks
-
-
-# A segment's text, for `str.join` over segments without a Python step each.
-_text_of = itemgetter(0)
 
 
 def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:
@@ -370,9 +385,12 @@ def _hull(group: list[Segment]) -> tuple[int, int]:
     return min([segment[3] for segment in held]), max([segment[4] for segment in held])
 
 
-def _overlap_span(own: str, group: list[Segment], length: int) -> tuple[int, int] | None:
-    """Where the last `length` characters of `own` (the segments of `group` joined with a blank
-    line) came from, without their white space; None when they hold white space alone."""
+def _overlap_span(
+    own: str, group: list[Segment], texts: list[str], length: int
+) -> tuple[int, int] | None:
+    """Where the last `length` characters of `own` (the segments of `group`, whose texts are
+    `texts`, joined with a blank line) came from, without their white space; None when they
+    hold white space alone."""
     found = TEXT_RE.search(own, len(own) - length)
     if found is None:
         return None
@@ -382,7 +400,7 @@ def _overlap_span(own: str, group: list[Segment], length: int) -> tuple[int, int
     segment_at = len(own)  # where each segment starts in `own`, from the last
     for number in range(len(group) - 1, -1, -1):
         segment = group[number]
-        segment_at -= len(segment[0])
+        segment_at -= len(texts[number])
         if segment_at <= at:
             break
         segment_at -= 2  # the blank line that joined it
