@@ -44,8 +44,9 @@ class Chunk:
     """`(start, end)`: the range of the input holding the chunk's own text, without the white
     space at its ends (see the README, "Spans"). Not compared, as `to_dict()` leaves it out."""
     overlap_span: tuple[int, int] | None = field(default=None, compare=False)
-    """The range of the input the overlap came from, ending where the own span of the chunk
-    before ends; None for the first chunk, `overlap=0`, or an overlap of white space alone."""
+    """The range of the input the overlap came from, within the own span of the chunk before
+    and ending where it ends (but after a code block left open: see the README, "Spans");
+    None for the first chunk, `overlap=0`, or an overlap of white space alone."""
 
     def to_dict(self, *, spans: bool = False) -> dict[str, Any]:
         """Return the original's JSON shape: `startOffset`, `endOffset`, `boundaryType`; with

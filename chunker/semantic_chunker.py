@@ -408,6 +408,10 @@ def _overlap_span(
     # The overlap ends at the end of the last text: that of its last segment holding any.
     for later in reversed(group[number:]):
         if later[3] != later[4]:
+            if later[4] < start:
+                # From a code block left open into the text the original repeats after it,
+                # which lies before the block: the span covers both, as a chunk's (`_hull`).
+                return _hull(group[number:])
             return start, later[4]
     raise AssertionError("an overlap with text has a segment holding it")  # pragma: no cover
 

@@ -21,9 +21,11 @@ from chunker.whitespace import JS_WHITESPACE, WS_CLASS
 from support.strategies import PIECES, SEPARATORS, engine_options, semantic_options, texts
 
 # Texts that stress spans: everything `strategies` builds, and pieces with long runs of
-# white space of every kind, CRLF, blank-line runs and astral characters.
-WHITE_RUNS = [" " * 40, "\t" * 9, "\n" * 7, "\r\n" * 5, "\u00a0" * 6, "\ufeff" * 3, "\n \n \n"]
-LONG_PIECES = ["😀" * 30, "中" * 120, "word\tword " * 20]
+# white space of every kind, CRLF and lone CRs, blank-line runs, astral characters and lone
+# surrogates (which `st.text` never draws).
+WHITE_RUNS = [" " * 40, "\t" * 9, "\n" * 7, "\r\n" * 5, "\u00a0" * 6, "\ufeff" * 3, "\n \n \n",
+              "\r", "\u2029\u1680\u202f"]
+LONG_PIECES = ["😀" * 30, "中" * 120, "word\tword " * 20, "\ud83d", "\ude00\ud83d" * 3]
 span_texts = st.one_of(
     texts,
     st.lists(
@@ -153,6 +155,17 @@ def test_merge_runs_the_end_offset_past_the_span_is_right():
     assert text[slice(*only.span)] == trim(only.text)
 
 
+def test_a_fixed_part_of_packed_paragraphs_reads_like_its_span():
+    # Packed up to target_size past max_size, the two paragraphs are split again; one
+    # sentence, so by size, and the part holds the blank line the packing put for "\n \n".
+    text = "aaaa\n \nbbbb cccc"
+    (only,) = SemanticChunker(target_size=100, max_size=10, min_size=0, overlap=0).chunk(text)
+    assert (only.text, only.boundary_type) == ("aaaa\n\nbbbb cccc", "fixed")
+    assert only.span == (0, len(text))
+    assert text[slice(*only.span)] != trim(only.text)
+    assert reads_like(only.text, text[slice(*only.span)])
+
+
 def test_split_at_long_white_space_the_offsets_lag_the_spans_do_not():
     first, second = ("alpha " * 15).strip(), ("omega " * 15).strip()
     text = first + "\n   \n\n\n" + second  # a break 5 longer than the "\n\n" counted
@@ -229,6 +242,61 @@ def test_merged_with_the_repeat_the_span_covers_both():
     chunks = SemanticChunker(overlap=0).chunk(text)
     assert own_text(chunks[-1]) == "```\ncode\n\n\nIntro\n"
     assert chunks[-1].span == (0, len(text))
+
+
+def test_an_overlap_over_the_block_and_the_repeat_covers_both():
+    # The code block and the first sentence repeated after it make one chunk (the sentence is
+    # under min_size); the next chunk's overlap starts in the block and ends in the repeat,
+    # which lies before the block: its span was (14, 3), an end before its start.
+    text = "Aa. Bbbbbbb.\n```\nc"
+    chunks = SemanticChunker(target_size=5, max_size=10, min_size=4, overlap=10).chunk(text)
+    assert [own_text(c) for c in chunks[2:]] == ["```\nc\n\n\nAa.", "Bbbbbbb."]
+    assert chunks[2].span == (0, 18)
+    assert chunks[3].text.startswith("``\nc\n\n\nAa.")
+    assert chunks[3].overlap_span == (0, 18)
+
+
+# Sentences before a code block left open, and sizes that split them: the first part of
+# their repeat after the block may join the block's chunk, and the next chunk's overlap
+# take from both.
+before_open_block = st.lists(
+    st.tuples(
+        st.sampled_from(["A.", "Bb.", "Cc dd.", "Eeeeeeee.", "x" * 12, "😀 \u00a0é.", "# H"]),
+        st.sampled_from([" ", "  ", "\t", "\n"]),
+    ),
+    min_size=2,
+    max_size=5,
+).map(lambda parts: "".join(piece + sep for piece, sep in parts))
+small_options = st.fixed_dictionaries(
+    {
+        "target_size": st.integers(1, 10),
+        "max_size": st.integers(1, 20),
+        "min_size": st.integers(0, 10),
+        "overlap": st.integers(0, 40),
+    }
+)
+
+
+@given(
+    st.one_of(before_open_block, span_texts),
+    st.one_of(st.text("ab \n", max_size=8), span_texts),
+    st.one_of(small_options, semantic_options),
+)
+def test_with_a_code_block_left_open_every_span_is_a_tight_range(before, block, options):
+    # The repeat of the text before the block is out of order (the test above stops there):
+    # its spans are still tight ranges of the input, and an overlap lies within the span of
+    # the chunk it came from.
+    text = before.replace("```", "") + "\n```\n" + block.replace("```", "")
+    previous: Chunk | None = None
+    for chunk in SemanticChunker(**options).chunk(text):
+        own = own_text(chunk)
+        assert_tight(text, chunk.span, own)
+        if chunk.overlap_span is not None:
+            assert previous is not None
+            assert_tight(text, chunk.overlap_span, chunk.text[: len(chunk.text) - len(own)])
+            assert previous.span[0] <= chunk.overlap_span[0]
+            assert chunk.overlap_span[1] <= previous.span[1]
+        previous = chunk
 
 
 # ChunkingEngine
