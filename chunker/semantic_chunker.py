@@ -120,6 +120,26 @@ class SemanticChunker:
             >>> SemanticChunker().chunk("Hello.")[0].text
             'Hello.\\n'
         """
+        return self.chunk_placed(text, metadata, None)
+
+    def chunk_placed(
+        self, text: str, metadata: Mapping[str, Any] | None, places: list[int] | None
+    ) -> list[Chunk]:
+        """`chunk`; with `places` a list, also where each chunk's text lies in `text`, known
+        as it is cut: four ints a chunk appended to `places`, `lead_from, lead_to, own_from,
+        own_to`, when its text is `text[lead_from:lead_to] + text[own_from:own_to]` (its
+        overlap, then its own text), else -1 four times (a join, a line feed added). For the
+        bridge, which sends such a text as those ints instead of its characters.
+
+        Example (the last chunk has the line feed the original adds after the last line):
+            >>> places = []
+            >>> chunks = SemanticChunker(min_size=0, overlap=2).chunk_placed(
+            ...     "# A\\n\\nOne.\\n\\n# B\\n\\nTwo.\\n\\n# C", None, places)
+            >>> [chunk.text for chunk in chunks]
+            ['# A\\n\\nOne.\\n\\n', '\\n\\n# B\\n\\nTwo.\\n\\n', '\\n\\n# C\\n']
+            >>> places
+            [0, 0, 0, 11, 9, 11, 11, 22, -1, -1, -1, -1]
+        """
         require_text("text", text)
         if metadata is not None and not isinstance(metadata, Mapping):
             raise ArgumentTypeError(
@@ -141,7 +161,7 @@ class SemanticChunker:
             ordered = len(segments)
             if repeated:
                 segments += self._split_long(structure[-1:])
-            return self._build(segments, ordered, metadata)
+            return self._build(segments, ordered, metadata, places, len(text))
 
     def _split_long(self, structure: list[Segment]) -> list[Segment]:
         """Step 2 for each segment longer than `max_size`."""
@@ -251,17 +271,27 @@ class SemanticChunker:
         return results
 
     def _build(
-        self, segments: list[Segment], ordered: int, metadata: Mapping[str, Any] | None
+        self,
+        segments: list[Segment],
+        ordered: int,
+        metadata: Mapping[str, Any] | None,
+        places: list[int] | None,
+        length: int,
     ) -> list[Chunk]:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
         before, then make each segment a chunk that starts with the end of the one before.
 
-        `segments[:ordered]` are in the input's order (see `chunk`)."""
+        `segments[:ordered]` are in the input's order (see `chunk`); `places` as for
+        `chunk_placed`, of an input `length` characters long."""
         overlap = self.overlap
         last_chars = slice(-overlap, None)  # made once, not once a chunk
         chunks: list[Chunk] = []
         starts = _chunk_starts(segments, self.min_size)
         lead, lead_span = "", None  # the next chunk's overlap and where it came from
+        # Where `lead` starts in the input, when it is the input's own characters there
+        # (else -1). A segment with an int source is one slice of the input, but for the
+        # line feed step 1 adds after the input's last line: a text reaching past `length`.
+        lead_at = -1
         # This loop runs once a chunk, so its common case, a chunk of one segment, takes as
         # few Python steps as it can (tests/bench/core.py, SemanticChunker).
         for index, (start, stop) in enumerate(zip(starts, starts[1:] + [len(segments)])):
@@ -273,6 +303,14 @@ class SemanticChunker:
             if stop - start == 1:
                 chunk.text = lead + own
                 chunk.span = span_start, span_end
+                if places is not None:
+                    own_to = source + len(own) if source.__class__ is int else length + 1
+                    if own_to > length or (lead and lead_at < 0):
+                        places += _NOT_PLACED
+                    elif lead:
+                        places += (lead_at, lead_at + len(lead), source, own_to)
+                    else:
+                        places += (source, source, source, own_to)
                 if overlap:
                     # The next chunk's overlap, placed where its segment is known: from its
                     # first text (`str.lstrip` gives the same string when there is no white
@@ -288,6 +326,8 @@ class SemanticChunker:
                             lead_span = at, span_end
                         except TypeError:  # the source is a PieceMap: joined pieces
                             lead_span = _overlap_span(own, [segments[start]], len(lead))
+                    if places is not None:
+                        lead_at = own_to - len(lead) if own_to <= length else -1
             else:
                 group = segments[start:stop]
                 own = "\n\n".join(map(_text_of, group))
@@ -309,6 +349,15 @@ class SemanticChunker:
                         lead_span = source + at, last_end  # type: ignore[operator]
                     else:
                         lead_span = _overlap_span(own, group, len(lead))
+                if places is not None:
+                    places += _NOT_PLACED  # joined with blank lines
+                    # The next overlap is the input's own characters when it lies in the
+                    # last segment, a slice of the input.
+                    lead_at = -1
+                    if source.__class__ is int:
+                        last_to = source + len(last_text)
+                        if last_to <= length and len(lead) <= len(last_text):
+                            lead_at = last_to - len(lead)
             chunk.index = index
             chunk.start_offset = offset
             chunk.end_offset = offset + len(own)
@@ -318,6 +367,9 @@ class SemanticChunker:
             chunks.append(chunk)  # type: ignore[arg-type]
         return chunks
 
+
+# `chunk_placed`'s four ints for a chunk whose text is not the input's own characters.
+_NOT_PLACED = (-1, -1, -1, -1)
 
 # A segment's text, for `str.join` over segments without a Python step each.
 _text_of = itemgetter(0)
