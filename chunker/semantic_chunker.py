@@ -288,10 +288,12 @@ class SemanticChunker:
         chunks: list[Chunk] = []
         starts = _chunk_starts(segments, self.min_size)
         lead, lead_span = "", None  # the next chunk's overlap and where it came from
-        # Where `lead` starts in the input, when it is the input's own characters there
-        # (else -1). A segment with an int source is one slice of the input, but for the
-        # line feed step 1 adds after the input's last line: a text reaching past `length`.
-        lead_at = -1
+        # With `places`: where `lead` lies in the input, when it is the input's own
+        # characters there (else `lead_at` is -1; an empty lead lies anywhere). A segment
+        # with an int source is one slice of the input, but for the line feed step 1 adds
+        # after the input's last line: a text reaching past `length`.
+        lead_at = lead_to = 0
+        beyond = length + 1  # where a PieceMap source's text counts as ending: unplaced
         # This loop runs once a chunk, so its common case, a chunk of one segment, takes as
         # few Python steps as it can (tests/bench/core.py, SemanticChunker).
         for index, (start, stop) in enumerate(zip(starts, starts[1:] + [len(segments)])):
@@ -304,13 +306,11 @@ class SemanticChunker:
                 chunk.text = lead + own
                 chunk.span = span_start, span_end
                 if places is not None:
-                    own_to = source + len(own) if source.__class__ is int else length + 1
-                    if own_to > length or (lead and lead_at < 0):
-                        places += _NOT_PLACED
-                    elif lead:
-                        places += (lead_at, lead_at + len(lead), source, own_to)
+                    own_to = source + len(own) if source.__class__ is int else beyond
+                    if own_to <= length and lead_at >= 0:
+                        places += (lead_at, lead_to, source, own_to)
                     else:
-                        places += (source, source, source, own_to)
+                        places += _NOT_PLACED
                 if overlap:
                     # The next chunk's overlap, placed where its segment is known: from its
                     # first text (`str.lstrip` gives the same string when there is no white
@@ -327,7 +327,7 @@ class SemanticChunker:
                         except TypeError:  # the source is a PieceMap: joined pieces
                             lead_span = _overlap_span(own, [segments[start]], len(lead))
                     if places is not None:
-                        lead_at = own_to - len(lead) if own_to <= length else -1
+                        lead_at, lead_to = own_to - len(lead) if own_to <= length else -1, own_to
             else:
                 group = segments[start:stop]
                 own = "\n\n".join(map(_text_of, group))
@@ -351,13 +351,13 @@ class SemanticChunker:
                         lead_span = _overlap_span(own, group, len(lead))
                 if places is not None:
                     places += _NOT_PLACED  # joined with blank lines
-                    # The next overlap is the input's own characters when it lies in the
-                    # last segment, a slice of the input.
-                    lead_at = -1
-                    if source.__class__ is int:
-                        last_to = source + len(last_text)
-                        if last_to <= length and len(lead) <= len(last_text):
-                            lead_at = last_to - len(lead)
+                    if overlap:
+                        # The next overlap is the input's own characters when it lies in
+                        # the last segment, a slice of the input.
+                        lead_to = source + len(last_text) if source.__class__ is int else beyond
+                        lead_at = lead_to - len(lead)
+                        if lead_to > length or lead_at < lead_to - len(last_text):
+                            lead_at = -1
             chunk.index = index
             chunk.start_offset = offset
             chunk.end_offset = offset + len(own)
