@@ -120,26 +120,32 @@ class SemanticChunker:
             >>> SemanticChunker().chunk("Hello.")[0].text
             'Hello.\\n'
         """
-        return self.chunk_placed(text, metadata, None)
+        return self._cut(text, metadata, None)
 
     def chunk_placed(
-        self, text: str, metadata: Mapping[str, Any] | None, places: list[int] | None
-    ) -> list[Chunk]:
-        """`chunk`; with `places` a list, also where each chunk's text lies in `text`, known
-        as it is cut: four ints a chunk appended to `places`, `lead_from, lead_to, own_from,
-        own_to`, when its text is `text[lead_from:lead_to] + text[own_from:own_to]` (its
-        overlap, then its own text), else -1 four times (a join, a line feed added). For the
-        bridge, which sends such a text as those ints instead of its characters.
+        self, text: str, metadata: Mapping[str, Any] | None = None
+    ) -> tuple[list[Chunk], list[int]]:
+        """`chunk`'s chunks, and where each one's text lies in `text`, known as it is cut:
+        four ints a chunk, `lead_from, lead_to, own_from, own_to`, when its text is
+        `text[lead_from:lead_to] + text[own_from:own_to]` (its overlap, then its own text),
+        else -1 four times (parts joined with blank lines, the line feed the original adds
+        after the last line). The bridge sends such a text as those ints, not its characters.
 
-        Example (the last chunk has the line feed the original adds after the last line):
-            >>> places = []
-            >>> chunks = SemanticChunker(min_size=0, overlap=2).chunk_placed(
-            ...     "# A\\n\\nOne.\\n\\n# B\\n\\nTwo.\\n\\n# C", None, places)
+        Example:
+            >>> chunks, places = SemanticChunker(min_size=0, overlap=2).chunk_placed(
+            ...     "# A\\n\\nOne.\\n\\n# B\\n\\nTwo.\\n\\n# C")
             >>> [chunk.text for chunk in chunks]
             ['# A\\n\\nOne.\\n\\n', '\\n\\n# B\\n\\nTwo.\\n\\n', '\\n\\n# C\\n']
             >>> places
             [0, 0, 0, 11, 9, 11, 11, 22, -1, -1, -1, -1]
         """
+        places: list[int] = []
+        return self._cut(text, metadata, places), places
+
+    def _cut(
+        self, text: str, metadata: Mapping[str, Any] | None, places: list[int] | None
+    ) -> list[Chunk]:
+        """`chunk`, and with `places` a list, `chunk_placed`'s places appended to it."""
         require_text("text", text)
         if metadata is not None and not isinstance(metadata, Mapping):
             raise ArgumentTypeError(

@@ -127,8 +127,7 @@ def test_placed_chunks_are_the_inputs_own_characters_and_the_same_chunks(text, o
     # the own text where the chunk was cut; a chunk it cannot place gets -1s. It cuts the
     # same chunks as `chunk`.
     chunker = SemanticChunker(**options)
-    places: list[int] = []
-    chunks = chunker.chunk_placed(text, None, places)
+    chunks, places = chunker.chunk_placed(text)
     assert chunks == chunker.chunk(text)
     assert len(places) == 4 * len(chunks)
     for chunk, at in zip(chunks, range(0, len(places), 4)):
@@ -145,11 +144,9 @@ def test_most_chunks_of_markdown_are_placed():
     # Paragraphs and headings cut from the input are its own characters; the last chunk has
     # the line feed the original adds, a merge has its blank lines.
     text = "# A\n\nOne two.\n\n## B\n\nThree.\n\nFour five six.\n\n# C\n\nSeven.\n"
-    places: list[int] = []
-    SemanticChunker(target_size=5, min_size=0, overlap=4).chunk_placed(text, None, places)
-    assert places[0::4].count(-1) == 0
-    places = []
-    SemanticChunker(target_size=5, min_size=0, overlap=4).chunk_placed(text[:-1], None, places)
+    chunker = SemanticChunker(target_size=5, min_size=0, overlap=4)
+    assert chunker.chunk_placed(text)[1][0::4].count(-1) == 0
+    places = chunker.chunk_placed(text[:-1])[1]
     assert places[-4:] == [-1, -1, -1, -1] and places[0:-4:4].count(-1) == 0
 
 

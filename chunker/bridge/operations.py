@@ -26,8 +26,7 @@ def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
     text = args.get("text")
     options = python_options("SemanticChunker.chunk", args.get("config"))
     with_spans = require_bool("spans", options.pop("spans", False))
-    places: list[int] = []  # where each chunk's text lies in `text`, found as it is cut
-    chunks = SemanticChunker(**options).chunk_placed(text, args.get("metadata"), places)
+    chunks, places = SemanticChunker(**options).chunk_placed(text, args.get("metadata"))
     return pack_chunks(text, chunks, places, astral, with_spans)
 
 

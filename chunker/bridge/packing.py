@@ -108,8 +108,7 @@ def pack_chunks(
         >>> from chunker import SemanticChunker
         >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree 🙂."
         >>> chunker = SemanticChunker(target_size=8, min_size=0, overlap=3)
-        >>> places = []
-        >>> packed = pack_chunks(text, chunker.chunk_placed(text, None, places), places)
+        >>> packed = pack_chunks(text, *chunker.chunk_placed(text))
         >>> packed.ints
         [0, 14, 15, 29, 0, 0, 0, 0, 0, 14, -1, -1, -1, -1, -1, 26]
         >>> packed.ascii, packed.result["count"], packed.result["texts"]
