@@ -16,13 +16,12 @@ answer from.
 from __future__ import annotations
 
 import re
-from operator import itemgetter
 from typing import Any, Callable, Mapping
 
 from .collector import collector_paused
 from .records import BoundaryType, Chunk, ChunkDraft
 from .sourcemap import Source, after, joined, to_input
-from .structure import Segment, split_by_structure
+from .structure import Segment, segment_text, split_by_structure
 from .validation import ArgumentTypeError, require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
 
@@ -156,28 +155,40 @@ class SemanticChunker:
         if is_blank(text):
             return []
         with collector_paused():
-            structure = split_by_structure(
-                text, self.target_size, self.preserve_code_blocks, self.respect_headings
+            structure, long = split_by_structure(
+                text,
+                self.target_size,
+                self.max_size,
+                self.preserve_code_blocks,
+                self.respect_headings,
             )
             # Segments come in the input's order but for one case: the original repeats the text
             # before a code block left open after it, which step 1 gives as the same segment
             # again, last. `ordered` counts the segments before that repeat.
             repeated = len(structure) > 2 and structure[-1] is structure[-3]
-            segments = self._split_long(structure[:-1] if repeated else structure)
+            segments = self._split_long(text, structure[:-1] if repeated else structure, long)
             ordered = len(segments)
-            if repeated:
-                segments += self._split_long(structure[-1:])
-            return self._build(segments, ordered, metadata, places, len(text))
+            if repeated:  # as long as the segment it repeats
+                segments += self._split_long(
+                    text, structure[-1:], [0] if len(structure) - 3 in long else []
+                )
+            return self._build(text, segments, ordered, metadata, places)
 
-    def _split_long(self, structure: list[Segment]) -> list[Segment]:
-        """Step 2 for each segment longer than `max_size`."""
-        max_size = self.max_size
+    def _split_long(self, text: str, structure: list[Segment], long: list[int]) -> list[Segment]:
+        """Step 2 for the segments of `text` at `long` in `structure`, in order: those longer
+        than `max_size`. The others are not visited."""
+        if not long:
+            return structure
         segments: list[Segment] = []
-        for segment in structure:
-            if len(segment[0]) <= max_size:
-                segments.append(segment)
-            else:
-                segments += self._split_oversized(segment[0], segment[1], segment[5])
+        done = 0  # structure[:done] is in segments
+        for at in long:
+            segment = structure[at]
+            segments += structure[done:at]
+            segments += self._split_oversized(
+                segment_text(text, segment), segment[1], segment[5]  # type: ignore[arg-type]
+            )
+            done = at + 1
+        segments += structure[done:]
         return segments
 
     def _split_oversized(self, text: str, offset: int, source: Source) -> list[Segment]:
@@ -278,17 +289,18 @@ class SemanticChunker:
 
     def _build(
         self,
+        text: str,
         segments: list[Segment],
         ordered: int,
         metadata: Mapping[str, Any] | None,
         places: list[int] | None,
-        length: int,
     ) -> list[Chunk]:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
-        before, then make each segment a chunk that starts with the end of the one before.
+        before, then make each segment of `text` a chunk that starts with the end of the one
+        before.
 
         `segments[:ordered]` are in the input's order (see `chunk`); `places` as for
-        `chunk_placed`, of an input `length` characters long."""
+        `chunk_placed`."""
         overlap = self.overlap
         last_chars = slice(-overlap, None)  # made once, not once a chunk
         chunks: list[Chunk] = []
@@ -299,12 +311,15 @@ class SemanticChunker:
         # with an int source is one slice of the input, but for the line feed step 1 adds
         # after the input's last line: a text reaching past `length`.
         lead_at = lead_to = 0
+        length = len(text)
         beyond = length + 1  # where a PieceMap source's text counts as ending: unplaced
         # This loop runs once a chunk, so its common case, a chunk of one segment, takes as
         # few Python steps as it can (tests/bench/core.py, SemanticChunker).
         for index, (start, stop) in enumerate(zip(starts, starts[1:] + [len(segments)])):
             # segments[start:stop] make a chunk.
             own, offset, boundary, span_start, span_end, source = segments[start]
+            if own.__class__ is int:  # `segment_text`, inline: cut only now (see structure.py)
+                own = text[source:own]  # type: ignore[misc]
             # A draft, not Chunk(...): this runs once per chunk (see records.py).
             chunk = ChunkDraft()
             chunk.overlap_span = lead_span
@@ -331,14 +346,15 @@ class SemanticChunker:
                             at = source + len(own) - len(tail)  # type: ignore[operator]
                             lead_span = at, span_end
                         except TypeError:  # the source is a PieceMap: joined pieces
-                            lead_span = _overlap_span(own, [segments[start]], len(lead))
+                            lead_span = _overlap_span(own, [segments[start]], [own], len(lead))
                     if places is not None:
                         lead_at, lead_to = own_to - len(lead) if own_to <= length else -1, own_to
             else:
                 group = segments[start:stop]
-                own = "\n\n".join(map(_text_of, group))
+                texts = [segment_text(text, segment) for segment in group]
+                own = "\n\n".join(texts)
                 chunk.text = lead + own
-                last_text, _, _, last_start, last_end, source = group[-1]
+                _, _, _, last_start, last_end, source = group[-1]
                 if stop <= ordered and span_start < span_end and last_start < last_end:
                     # Segments in order, the first and last holding text: most joins.
                     chunk.span = span_start, last_end
@@ -347,22 +363,23 @@ class SemanticChunker:
                 if overlap:
                     lead = own[last_chars]
                     tail = lead.lstrip(JS_WHITESPACE)
-                    at = len(last_text) - len(tail)  # where that starts in the last segment
+                    at = len(texts[-1]) - len(tail)  # where that starts in the last segment
                     if not tail:
                         lead_span = None
                     elif at >= 0 and source.__class__ is int:
                         # In the last segment, one slice of the input: read off.
                         lead_span = source + at, last_end  # type: ignore[operator]
                     else:
-                        lead_span = _overlap_span(own, group, len(lead))
+                        lead_span = _overlap_span(own, group, texts, len(lead))
                 if places is not None:
                     places += _NOT_PLACED  # joined with blank lines
                     if overlap:
                         # The next overlap is the input's own characters when it lies in
                         # the last segment, a slice of the input.
-                        lead_to = source + len(last_text) if source.__class__ is int else beyond
+                        last_length = len(texts[-1])
+                        lead_to = source + last_length if source.__class__ is int else beyond
                         lead_at = lead_to - len(lead)
-                        if lead_to > length or lead_at < lead_to - len(last_text):
+                        if lead_to > length or lead_at < lead_to - last_length:
                             lead_at = -1
             chunk.index = index
             chunk.start_offset = offset
@@ -376,9 +393,6 @@ class SemanticChunker:
 
 # `chunk_placed`'s four ints for a chunk whose text is not the input's own characters.
 _NOT_PLACED = (-1, -1, -1, -1)
-
-# A segment's text, for `str.join` over segments without a Python step each.
-_text_of = itemgetter(0)
 
 
 def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:
@@ -428,9 +442,12 @@ def _hull(group: list[Segment]) -> tuple[int, int]:
     return min([segment[3] for segment in held]), max([segment[4] for segment in held])
 
 
-def _overlap_span(own: str, group: list[Segment], length: int) -> tuple[int, int] | None:
-    """Where the last `length` characters of `own` (the segments of `group` joined with a blank
-    line) came from, without their white space; None when they hold white space alone."""
+def _overlap_span(
+    own: str, group: list[Segment], texts: list[str], length: int
+) -> tuple[int, int] | None:
+    """Where the last `length` characters of `own` (the segments of `group`, whose texts are
+    `texts`, joined with a blank line) came from, without their white space; None when they
+    hold white space alone."""
     found = TEXT_RE.search(own, len(own) - length)
     if found is None:
         return None
@@ -440,7 +457,7 @@ def _overlap_span(own: str, group: list[Segment], length: int) -> tuple[int, int
     segment_at = len(own)  # where each segment starts in `own`, from the last
     for number in range(len(group) - 1, -1, -1):
         segment = group[number]
-        segment_at -= len(segment[0])
+        segment_at -= len(texts[number])
         if segment_at <= at:
             break
         segment_at -= 2  # the blank line that joined it

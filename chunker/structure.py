@@ -14,7 +14,8 @@ The rules, as the original applies them to each line in turn:
 
 A segment is a run of whole lines, each with its line feed, so it is a slice of the text
 (the last one with a line feed added); its span, the slice without the white space at its
-ends, is taken as it is cut. Only the lines that can change anything are visited:
+ends, is taken as it is cut. A slice is kept as where it ends, and cut only when its chunk
+is built. Only the lines that can change anything are visited:
 fences, headings, and the first blank line at or past `target_size` characters into a
 segment. Fences and headings are listed first, each with one `str.find` pass for its mark
 ("```", a line feed then "#") that checks only the lines found; then a walk over the two
@@ -25,18 +26,21 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Tuple
+from typing import Tuple, Union
 
 from .records import BoundaryType
 from .sourcemap import Source
 from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WS_CLASS
 
-__all__ = ["Segment", "split_by_structure"]
+__all__ = ["Segment", "segment_text", "split_by_structure"]
 
 # A piece of the input on its way to becoming a chunk: its text; where it starts by the
 # original's count (its offset); its type; its span's start and end (equal, at the start of
 # its white space, when it holds white space alone); where its characters are in the input.
-Segment = Tuple[str, int, BoundaryType, int, int, Source]
+# A text that is the input from its source (an int) to some point is that point, an int:
+# cut when its chunk is built, the text is not held from step 1 to step 4 beside the chunks
+# made from it (tests/bench/core.py, SemanticChunker at 10 MB). `segment_text` cuts it.
+Segment = Tuple[Union[str, int], int, BoundaryType, int, int, Source]
 
 _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 
@@ -94,12 +98,25 @@ def fence_lines(text: str) -> list[int]:
     return found
 
 
+def segment_text(text: str, segment: Segment) -> str:
+    """The text of `segment`, a segment of `text`."""
+    own = segment[0]
+    return text[segment[5] : own] if own.__class__ is int else own  # type: ignore[misc]
+
+
 def split_by_structure(
-    text: str, target_size: int, preserve_code_blocks: bool, respect_headings: bool
-) -> list[Segment]:
-    """Cut `text` into segments at fences, headings and blank lines, as the module says."""
+    text: str,
+    target_size: int,
+    max_size: int,
+    preserve_code_blocks: bool,
+    respect_headings: bool,
+) -> tuple[list[Segment], list[int]]:
+    """Cut `text` into segments at fences, headings and blank lines, as the module says; and
+    list where those longer than `max_size` are, for step 2, which then visits only them
+    (tests/bench/core.py, SemanticChunker). The original's repeat is not listed."""
     length = len(text)
     segments: list[Segment] = []
+    long: list[int] = []
 
     def first_text(at: int) -> int:
         found = TEXT_RE.search(text, at)
@@ -117,6 +134,8 @@ def split_by_structure(
                 end -= 1
                 if text[end - 1] in JS_WHITESPACE:
                     end = LAST_TEXT_RE.match(text, text_at, end).end()  # type: ignore[union-attr]
+        if stop - start + len(added) > max_size:
+            long.append(len(segments))
         segments.append((text[start:stop] + added, start, boundary, text_at, end, start))
 
     # Fences pair up in order, whatever stands between them: each opens a block that the next
@@ -148,7 +167,9 @@ def split_by_structure(
                     end = at - 1
                     if text[end - 1] in JS_WHITESPACE:
                         end = LAST_TEXT_RE.match(text, text_at, end).end()  # type: ignore
-                    segments.append((text[start:at], start, boundary, text_at, end, start))
+                    if at - start > max_size:
+                        long.append(len(segments))
+                    segments.append((at, start, boundary, text_at, end, start))
                     start = position = text.find("\n", at) + 1 or length + 1
                     boundary = "paragraph"
                 elif text_at < length:
@@ -172,7 +193,9 @@ def split_by_structure(
                 end -= 1
                 if text[end - 1] in JS_WHITESPACE:
                     end = LAST_TEXT_RE.match(text, gathered_at, end).end()  # type: ignore
-            segments.append((text[start:special_at], start, boundary, gathered_at, end, start))
+            if special_at - start > max_size:
+                long.append(len(segments))
+            segments.append((special_at, start, boundary, gathered_at, end, start))
         if special_at == heading_at:
             start = position = special_at
             boundary = "heading"
@@ -187,7 +210,7 @@ def split_by_structure(
                 # The original's repeat: the same text, so the same span, out of order. The
                 # same tuple, which is how `SemanticChunker.chunk` tells a repeat.
                 segments.append(segments[-2])
-            return segments
+            return segments, long
         close_end = text.find("\n", closer_at)
         if close_end < 0:
             close_end = length
@@ -195,9 +218,9 @@ def split_by_structure(
         end = close_end
         if text[end - 1] in JS_WHITESPACE:
             end = LAST_TEXT_RE.match(text, fence_at, end).end()  # type: ignore[union-attr]
-        segments.append(
-            (text[special_at:close_end], special_at, "code-block", fence_at, end, special_at)
-        )
+        if close_end - special_at > max_size:
+            long.append(len(segments))
+        segments.append((close_end, special_at, "code-block", fence_at, end, special_at))
         start = position = close_end + 1
         boundary = "paragraph"
         next_block += 1
@@ -206,4 +229,4 @@ def split_by_structure(
     text_at = start if boundary == "heading" else first_text(start)
     if text_at < length:
         add(start, length, boundary, text_at, "\n")
-    return segments
+    return segments, long

@@ -66,6 +66,30 @@ def test_the_collector_does_not_run_more_for_a_longer_text(
 
 
 @pytest.mark.parametrize("name", sorted(CUTS))
+def test_the_collector_does_not_run_as_a_call_ends(name: str, collector_state: None) -> None:
+    cut = CUTS[name]
+    long = TEXT * 5000
+    cut(long)  # anything made once, on first use, made now
+    gc.enable()
+    runs = 0
+
+    def count(phase: str, info: dict) -> None:
+        nonlocal runs
+        runs += phase == "start"
+
+    gc.collect()  # the count of allocations since the last run starts at 0
+    gc.callbacks.append(count)
+    try:
+        chunks = cut(long)
+    finally:
+        gc.callbacks.remove(count)
+    # The call counted enough allocations for a run, and left it to the caller's next one.
+    assert gc.get_count()[0] > gc.get_threshold()[0]
+    assert runs == 0
+    del chunks
+
+
+@pytest.mark.parametrize("name", sorted(CUTS))
 def test_a_collector_turned_off_stays_off(name: str, collector_state: None) -> None:
     gc.disable()
     CUTS[name](TEXT)
