@@ -119,6 +119,32 @@ class SemanticChunker:
             >>> SemanticChunker().chunk("Hello.")[0].text
             'Hello.\\n'
         """
+        return self._cut(text, metadata, None)
+
+    def chunk_placed(
+        self, text: str, metadata: Mapping[str, Any] | None = None
+    ) -> tuple[list[Chunk], list[int]]:
+        """`chunk`'s chunks, and where each one's text lies in `text`, known as it is cut:
+        four ints a chunk, `lead_from, lead_to, own_from, own_to`, when its text is
+        `text[lead_from:lead_to] + text[own_from:own_to]` (its overlap, then its own text),
+        else -1 four times (parts joined with blank lines, the line feed the original adds
+        after the last line). The bridge sends such a text as those ints, not its characters.
+
+        Example:
+            >>> chunks, places = SemanticChunker(min_size=0, overlap=2).chunk_placed(
+            ...     "# A\\n\\nOne.\\n\\n# B\\n\\nTwo.\\n\\n# C")
+            >>> [chunk.text for chunk in chunks]
+            ['# A\\n\\nOne.\\n\\n', '\\n\\n# B\\n\\nTwo.\\n\\n', '\\n\\n# C\\n']
+            >>> places
+            [0, 0, 0, 11, 9, 11, 11, 22, -1, -1, -1, -1]
+        """
+        places: list[int] = []
+        return self._cut(text, metadata, places), places
+
+    def _cut(
+        self, text: str, metadata: Mapping[str, Any] | None, places: list[int] | None
+    ) -> list[Chunk]:
+        """`chunk`, and with `places` a list, `chunk_placed`'s places appended to it."""
         require_text("text", text)
         if metadata is not None and not isinstance(metadata, Mapping):
             raise ArgumentTypeError(
@@ -146,7 +172,7 @@ class SemanticChunker:
                 segments += self._split_long(
                     text, structure[-1:], [0] if len(structure) - 3 in long else []
                 )
-            return self._build(text, segments, ordered, metadata)
+            return self._build(text, segments, ordered, metadata, places)
 
     def _split_long(self, text: str, structure: list[Segment], long: list[int]) -> list[Segment]:
         """Step 2 for the segments of `text` at `long` in `structure`, in order: those longer
@@ -267,17 +293,26 @@ class SemanticChunker:
         segments: list[Segment],
         ordered: int,
         metadata: Mapping[str, Any] | None,
+        places: list[int] | None,
     ) -> list[Chunk]:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
         before, then make each segment of `text` a chunk that starts with the end of the one
         before.
 
-        `segments[:ordered]` are in the input's order (see `chunk`)."""
+        `segments[:ordered]` are in the input's order (see `chunk`); `places` as for
+        `chunk_placed`."""
         overlap = self.overlap
         last_chars = slice(-overlap, None)  # made once, not once a chunk
         chunks: list[Chunk] = []
         starts = _chunk_starts(segments, self.min_size)
         lead, lead_span = "", None  # the next chunk's overlap and where it came from
+        # With `places`: where `lead` lies in the input, when it is the input's own
+        # characters there (else `lead_at` is -1; an empty lead lies anywhere). A segment
+        # with an int source is one slice of the input, but for the line feed step 1 adds
+        # after the input's last line: a text reaching past `length`.
+        lead_at = lead_to = 0
+        length = len(text)
+        beyond = length + 1  # where a PieceMap source's text counts as ending: unplaced
         # This loop runs once a chunk, so its common case, a chunk of one segment, takes as
         # few Python steps as it can (tests/bench/core.py, SemanticChunker).
         for index, (start, stop) in enumerate(zip(starts, starts[1:] + [len(segments)])):
@@ -291,6 +326,12 @@ class SemanticChunker:
             if stop - start == 1:
                 chunk.text = lead + own
                 chunk.span = span_start, span_end
+                if places is not None:
+                    own_to = source + len(own) if source.__class__ is int else beyond
+                    if own_to <= length and lead_at >= 0:
+                        places += (lead_at, lead_to, source, own_to)
+                    else:
+                        places += _NOT_PLACED
                 if overlap:
                     # The next chunk's overlap, placed where its segment is known: from its
                     # first text (`str.lstrip` gives the same string when there is no white
@@ -306,6 +347,8 @@ class SemanticChunker:
                             lead_span = at, span_end
                         except TypeError:  # the source is a PieceMap: joined pieces
                             lead_span = _overlap_span(own, [segments[start]], [own], len(lead))
+                    if places is not None:
+                        lead_at, lead_to = own_to - len(lead) if own_to <= length else -1, own_to
             else:
                 group = segments[start:stop]
                 texts = [segment_text(text, segment) for segment in group]
@@ -328,6 +371,16 @@ class SemanticChunker:
                         lead_span = source + at, last_end  # type: ignore[operator]
                     else:
                         lead_span = _overlap_span(own, group, texts, len(lead))
+                if places is not None:
+                    places += _NOT_PLACED  # joined with blank lines
+                    if overlap:
+                        # The next overlap is the input's own characters when it lies in
+                        # the last segment, a slice of the input.
+                        last_length = len(texts[-1])
+                        lead_to = source + last_length if source.__class__ is int else beyond
+                        lead_at = lead_to - len(lead)
+                        if lead_to > length or lead_at < lead_to - last_length:
+                            lead_at = -1
             chunk.index = index
             chunk.start_offset = offset
             chunk.end_offset = offset + len(own)
@@ -336,6 +389,10 @@ class SemanticChunker:
             chunk.__class__ = Chunk
             chunks.append(chunk)  # type: ignore[arg-type]
         return chunks
+
+
+# `chunk_placed`'s four ints for a chunk whose text is not the input's own characters.
+_NOT_PLACED = (-1, -1, -1, -1)
 
 
 def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:

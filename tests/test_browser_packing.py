@@ -84,28 +84,29 @@ def unpack_chunks(
     """chunker.js's `unpackChunks` with spans, `text` and the chunk texts as UTF-16 units."""
     sections = read_sections(ints, packed)
     count = packed["count"]
-    per_chunk = [name for name, _ in SECTIONS if name not in ("pieces", "astral")]
+    per_chunk = [name for name, _ in SECTIONS if name not in ("asciiLength", "astral")]
     assert all(len(sections[name]) == count for name in per_chunk)
-    for name in ("offsets", "spans", "pieces"):
+    for name in ("offsets", "spans", "places"):
         sections[name] = to_utf16(sections[name], sections["astral"])
     literals = iter(packed["texts"])
-    pieces = iter(sections["pieces"])
+    lengths = iter(sections["asciiLength"])
     ascii_at = 0
     chunks = []
     for index in range(count):
         start, end = sections["offsets"][index]
         own_start, own_end, lead_start, lead_end = sections["spans"][index]
-        (type_index,), (length,) = sections["boundaryIndex"][index], sections["asciiLength"][index]
-        if length >= 0:
-            chunk_text = code_units(ascii[ascii_at : ascii_at + length])
-            ascii_at += length
+        (type_index,) = sections["boundaryIndex"][index]
+        lead_from, lead_to, own_from, own_to = sections["places"][index]
+        if lead_from >= 0:
+            chunk_text = text[2 * lead_from : 2 * lead_to] + text[2 * own_from : 2 * own_to]
         else:
-            lead_from, lead_to, own_from, own_to = next(pieces)
-            if lead_from < 0:
-                assert (lead_to, own_from, own_to) == (-1, -1, -1)
-                chunk_text = code_units(next(literals))
+            assert (lead_to, own_from, own_to) == (-1, -1, -1)
+            (length,) = next(lengths)
+            if length >= 0:
+                chunk_text = code_units(ascii[ascii_at : ascii_at + length])
+                ascii_at += length
             else:
-                chunk_text = text[2 * lead_from : 2 * lead_to] + text[2 * own_from : 2 * own_to]
+                chunk_text = code_units(next(literals))
         chunks.append(
             {
                 "text": chunk_text,
@@ -117,7 +118,8 @@ def unpack_chunks(
                 "overlapSpan": span_dict(lead_start, lead_end),
             }
         )
-    assert next(pieces, None) is None and next(literals, None) is None and ascii_at == len(ascii)
+    assert next(lengths, None) is None and next(literals, None) is None
+    assert ascii_at == len(ascii)
     return chunks
 
 
@@ -271,9 +273,10 @@ def test_spans_option_other_than_a_boolean_is_refused_by_name(operation, key, op
 
 
 @pytest.mark.parametrize("word", ["about", "über"])
-def test_few_chunk_texts_of_markdown_cross_as_json(word):
-    """The point of packing: on Markdown with overlap, the chunk texts that are ASCII cross
-    as one ASCII text, and most others as slices of the input; few as JSON."""
+def test_few_chunk_texts_of_markdown_cross_as_text(word):
+    """The point of packing: on Markdown with overlap, most chunk texts are the input's own
+    characters, placed where the chunker cut them, and cross as four ints each; of the few
+    others, those that are ASCII cross as one ASCII text, the rest as JSON."""
     text = "# Guide\n\n" + "".join(
         f"## Part {n}\n\nSome words {word} part {n}, then more. " * 3 + "\n\n" for n in range(40)
     )
@@ -281,12 +284,13 @@ def test_few_chunk_texts_of_markdown_cross_as_json(word):
     reply = handle("SemanticChunker.chunk", request, "text", js_string(text))
     ints, ascii, packed = read_reply(reply)
     count = packed["result"]["count"]
-    in_ascii = [length >= 0 for (length,) in read_sections(ints, packed["result"])["asciiLength"]]
-    pieces = read_sections(ints, packed["result"])["pieces"]
-    assert sum(lead_from >= 0 for lead_from, *_ in pieces) >= len(pieces) - count // 10
-    assert count > 20
-    assert len(packed["result"]["texts"]) <= count // 10
-    assert sum(in_ascii) == count if word.isascii() else sum(in_ascii) <= count // 10
+    sections = read_sections(ints, packed["result"])
+    placed = sum(lead_from >= 0 for lead_from, *_ in sections["places"])
+    crossing = [length for (length,) in sections["asciiLength"]]
+    assert count > 20 and placed >= count - count // 10
+    assert len(crossing) == count - placed
+    assert len(packed["result"]["texts"]) == (0 if word.isascii() else len(crossing))
+    assert len(ascii) == sum(length for length in crossing if length >= 0)
 
 
 def test_chunker_js_reads_every_section_by_name():
@@ -297,3 +301,4 @@ def test_chunker_js_reads_every_section_by_name():
     assert [sorted(name.strip() for name in names.split(",")) for names in read] == [
         sorted(name for name, _ in table) for table in (SECTIONS, DOCUMENT_SECTIONS)
     ]
+

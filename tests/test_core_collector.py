@@ -8,6 +8,7 @@ from typing import Callable, Iterator
 import pytest
 
 from chunker import ChunkingEngine, SemanticChunker
+from chunker.bridge import JsString, handle
 from chunker.collector import collector_paused
 
 TEXT = "# Title\n\nOne paragraph. Another sentence.\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n"
@@ -20,6 +21,8 @@ CUTS: dict[str, Callable[[str], object]] = {
         strategy: (lambda text, strategy=strategy: ENGINE.chunk(text, strategy))
         for strategy in ("fixed", "hierarchical", "layout", "semantic")
     },
+    # The worker's call: the chunks packed, then freed, all before the collector is back.
+    "bridge": lambda text: handle("SemanticChunker.chunk", "{}", "text", JsString(text, ())),
 }
 
 

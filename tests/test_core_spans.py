@@ -123,6 +123,35 @@ def test_a_chunk_of_one_piece_of_the_input_is_exact(text, options):
         assert text[start:end] == trim(own_text(chunk))
 
 
+@given(span_texts, semantic_options)
+def test_placed_chunks_are_the_inputs_own_characters_and_the_same_chunks(text, options):
+    # `chunk_placed` (what the bridge sends instead of a chunk's text) places the overlap and
+    # the own text where the chunk was cut; a chunk it cannot place gets -1s. It cuts the
+    # same chunks as `chunk`.
+    chunker = SemanticChunker(**options)
+    chunks, places = chunker.chunk_placed(text)
+    assert chunks == chunker.chunk(text)
+    assert len(places) == 4 * len(chunks)
+    for chunk, at in zip(chunks, range(0, len(places), 4)):
+        lead_from, lead_to, own_from, own_to = places[at : at + 4]
+        if lead_from < 0:
+            assert (lead_to, own_from, own_to) == (-1, -1, -1)
+            continue
+        assert 0 <= lead_from <= lead_to <= len(text) and 0 <= own_from <= own_to <= len(text)
+        assert text[lead_from:lead_to] + text[own_from:own_to] == chunk.text
+        assert own_to - own_from == chunk.end_offset - chunk.start_offset
+
+
+def test_most_chunks_of_markdown_are_placed():
+    # Paragraphs and headings cut from the input are its own characters; the last chunk has
+    # the line feed the original adds, a merge has its blank lines.
+    text = "# A\n\nOne two.\n\n## B\n\nThree.\n\nFour five six.\n\n# C\n\nSeven.\n"
+    chunker = SemanticChunker(target_size=5, min_size=0, overlap=4)
+    assert chunker.chunk_placed(text)[1][0::4].count(-1) == 0
+    places = chunker.chunk_placed(text[:-1])[1]
+    assert places[-4:] == [-1, -1, -1, -1] and places[0:-4:4].count(-1) == 0
+
+
 @given(
     st.text(alphabet="ab😀中\u00a0\ufeff\t ", max_size=400),
     st.integers(1, 60),

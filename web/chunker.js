@@ -371,52 +371,50 @@ function readReply(reply) {
 }
 
 /**
- * The chunks that `chunker.bridge.pack_chunks` describes, cut out here: from the ASCII text
- * that joins the chunk texts that are ASCII, or as slices of `text` (a slice costs V8 no
- * copy); the few others come whole.
+ * The chunks that `chunker.bridge.pack_chunks` describes, cut out here: most as slices of
+ * `text` where the chunker placed them (a slice costs V8 no copy), the others from the ASCII
+ * text that joins those that are ASCII, and the few left whole.
  *
  * @param {string} text the text as given to `chunk`
  * @param {{count: number, boundaryTypes: string[], texts: string[],
  *   sections: [string, number][]}} packed
  * @param {Int32Array} ints the sections that chunker/bridge/packing.py's `SECTIONS` defines
- * @param {string} ascii begins with the chunk texts that are ASCII, joined
+ * @param {string} ascii begins with the chunk texts that cross as ASCII, joined
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
  * @param {boolean} withSpans add `span` and `overlapSpan`
  */
 function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
   const { count, boundaryTypes, texts, sections } = packed;
-  const { offsets, spans, boundaryIndex, asciiLength, pieces, astral } = readSections(
+  const { offsets, spans, boundaryIndex, places, asciiLength, astral } = readSections(
     ints,
     sections,
   );
   // As JavaScript indices.
-  const [jsOffsets, jsSpans, jsPieces] = [offsets, spans, pieces].map((section) =>
+  const [jsOffsets, jsSpans, jsPlaces] = [offsets, spans, places].map((section) =>
     toUtf16(section, astral),
   );
   const chunks = new Array(count);
   let asciiAt = 0;
-  let piece = 0; // where the next leadFrom, leadTo, ownFrom and ownTo are
+  let crossing = 0; // the next of asciiLength
   let literal = 0;
   for (let index = 0; index < count; index++) {
     const startOffset = jsOffsets[2 * index], endOffset = jsOffsets[2 * index + 1];
-    const length = asciiLength[index];
+    const at = 4 * index;
+    const leadFrom = jsPlaces[at], leadTo = jsPlaces[at + 1];
     let chunkText;
-    if (length >= 0) {
-      chunkText = ascii.slice(asciiAt, (asciiAt += length));
-    } else {
-      const leadFrom = jsPieces[piece], leadTo = jsPieces[piece + 1];
-      const ownFrom = jsPieces[piece + 2], ownTo = jsPieces[piece + 3];
-      piece += 4;
-      if (leadFrom < 0) chunkText = texts[literal++];
-      else if (leadTo === ownFrom) chunkText = text.slice(leadFrom, ownTo);
+    if (leadFrom >= 0) {
+      const ownFrom = jsPlaces[at + 2], ownTo = jsPlaces[at + 3];
+      if (leadTo === ownFrom) chunkText = text.slice(leadFrom, ownTo);
       else chunkText = text.slice(leadFrom, leadTo) + text.slice(ownFrom, ownTo);
+    } else {
+      const length = asciiLength[crossing++];
+      chunkText = length >= 0 ? ascii.slice(asciiAt, (asciiAt += length)) : texts[literal++];
     }
     const boundaryType = boundaryTypes[boundaryIndex[index]];
     const chunk = { text: chunkText, index, startOffset, endOffset, boundaryType };
     // Without metadata the key is absent, as JSON.stringify leaves it in the original.
     if (metadata !== undefined) chunk.metadata = metadata;
     if (withSpans) {
-      const at = 4 * index;
       chunk.span = { start: jsSpans[at], end: jsSpans[at + 1] };
       chunk.overlapSpan =
         jsSpans[at + 2] < 0 ? null : { start: jsSpans[at + 2], end: jsSpans[at + 3] };

@@ -26,8 +26,8 @@ def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
     text = args.get("text")
     options = python_options("SemanticChunker.chunk", args.get("config"))
     with_spans = require_bool("spans", options.pop("spans", False))
-    chunker = SemanticChunker(**options)
-    return pack_chunks(text, chunker.chunk(text, args.get("metadata")), astral, with_spans)
+    chunks, places = SemanticChunker(**options).chunk_placed(text, args.get("metadata"))
+    return pack_chunks(text, chunks, places, astral, with_spans)
 
 
 def _engine_chunk(args: dict[str, Any], astral: Astral) -> Packed:

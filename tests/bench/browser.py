@@ -9,7 +9,8 @@
    compiled). Beside them, the same boot with micropip loaded, imported and installing a
    wheel of one empty module: what any package installed by micropip pays before its own
    code, which the facade's worker no longer pays (it unpacks the wheel itself).
-2. One `SemanticChunker().chunk(text)` call on 100 KB and 1 MB of Markdown: through the
+2. One `SemanticChunker().chunk(text)` call on 100 KB and 1 MB of Markdown (and 1 MB with
+   no ASCII chunk: every "e" an "é"): through the
    facade, each call on another text than the call before (two texts of the same size take
    turns, as the facade sends no text when it is the one it sent last); in Python inside a
    Pyodide worker of the same browser (no facade), taking turns with the facade call by
@@ -35,7 +36,7 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench")]
@@ -60,7 +61,13 @@ COLD_PAGES = {
     "chunker.js: Pyodide, wheel unpacked, ready": "ours.html",
 }
 TARGET_RATIO = 1.15  # the facade's cold start against the site's bare boot (issue 14)
-SIZES = {"markdown 100 KB": 100_000, "markdown 1 MB": 1_000_000}
+# The inputs of the calls: Markdown, and the same with every "e" an "é", where no chunk text
+# is ASCII (as in most languages but English), so that none crosses as ASCII bytes.
+INPUTS: dict[str, Callable[[], str]] = {
+    "markdown 100 KB": lambda: markdown_corpus(100_000),
+    "markdown 1 MB": lambda: markdown_corpus(1_000_000),
+    "markdown 1 MB, every e an é": lambda: markdown_corpus(1_000_000).replace("e", "é"),
+}
 
 
 def write_empty_wheel(folder: Path) -> None:
@@ -243,8 +250,8 @@ def calls(playwright: Any, origin: str, args: argparse.Namespace) -> None:
           "facade/Python | facade, same text again | CPython | original (Node) | "
           "facade/original |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name, size in SIZES.items():
-        text = markdown_corpus(size)
+    for name, make in INPUTS.items():
+        text = make()
         tab.evaluate("(t) => { window.text = t; }", text)
         times = facade_and_python_ms(tab, args.calls)
         facade, direct, again = times["facade"], times["python"], times["facade again"]
