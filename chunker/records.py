@@ -106,7 +106,9 @@ def span_dict(span: tuple[int, int]) -> dict[str, int]:
 # with ordinary attribute stores, then assigns `__class__`, which turns it into the frozen
 # record in place. Python allows it because the layouts are the same, and as the draft adds
 # nothing to its record's layout it checks that without comparing the slots' names, which a
-# plain twin with the same slots made it do (tests/bench/core.py, every chunker).
+# plain twin with the same slots made it do (tests/bench/core.py, every chunker). The draft
+# takes both `object.__setattr__` and `object.__delattr__`: they share one C slot, and with
+# the record's frozen `__delattr__` left in place every store went through Python.
 
 
 class ChunkDraft(Chunk):
