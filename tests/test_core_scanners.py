@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chunker.engine.fixed import LONG_TEXT, _long_steady_ends, _steady_ends, _window_ends
 from chunker.locate import _find_spaced
 from chunker.semantic_chunker import split_sentences
 from chunker.structure import fence_lines, heading_lines
@@ -86,3 +88,38 @@ def test_spaced_find_finds_every_slice_of_the_text_spaced_anew(text, data):
         found = _find_spaced(text, WHITESPACE_RUN_RE.split(content), 0)
         assert found == plain_spaced_find(text, content, 0)
         assert found is not None and found[0] <= start
+
+
+def plain_window_ends(content: str, size: int, overlap: int) -> list[int]:
+    """The `fixed` windows' ends, one window at a time: each at the last white space after
+    the end before and within `size` of its start, or `size` on; see `fixed_chunks`."""
+    ends, start, previous_end = [], 0, 0
+    while start + size < len(content):
+        reach = range(max(start, previous_end) + 1, start + size + 1)
+        spaces = [at for at in reach if content[at] in JS_WHITESPACE]
+        end = spaces[-1] if spaces else start + size
+        ends.append(end)
+        start = end - overlap if end > overlap else end
+        previous_end = end
+    return [*ends, len(content)]
+
+
+window_texts = st.text(alphabet="ab \n\u3000", max_size=120)
+
+
+@given(window_texts, st.integers(1, 12), st.data())
+def test_the_scan_past_the_last_window_keeps_the_windows_of_the_stopping_scan(text, step, data):
+    # As `_window_ends` calls them: with over `step` characters after the end before.
+    previous_end = data.draw(st.integers(0, max(len(text) - step - 1, 0)))
+    if previous_end + step < len(text):
+        long, steady = _long_steady_ends, _steady_ends
+        assert long(text, previous_end, step) == steady(text, previous_end, step)
+
+
+@pytest.mark.parametrize(("size", "overlap"), [(512, 64), (40, 39), (300, 0), (7, 3)])
+def test_window_ends_of_a_long_text_are_the_plain_loop_s(size, overlap):
+    # Over LONG_TEXT characters, with runs of words, of white space and of neither.
+    pieces = ["word ", "a", " " * 9, "\n\n", "x" * 700, "\u3000", "ab cd "]
+    text = "".join(pieces[(at * at + 3 * at) % len(pieces)] for at in range(LONG_TEXT // 20))
+    assert len(text) > LONG_TEXT
+    assert _window_ends(text, size, overlap) == plain_window_ends(text, size, overlap)

@@ -6,6 +6,7 @@ The other strategies call it for their long sections and prose.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -51,10 +52,11 @@ def fixed_chunks(
             chunk.heading = heading
             chunk.metadata = None if metadata is None else dict(metadata)
             if part is not window:
-                # The part starts where the window's white space ends: `lstrip` tells where
-                # with no search (`str.find` parses its arguments slowly on 3.11).
-                at = end - len(window.lstrip(JS_WHITESPACE)) + offset
-                chunk.span = at, at + len(part)
+                # The part ends where the window's trailing white space starts, which
+                # `rstrip` tells with no search, and copies nothing when there is none, as
+                # for most of these windows (tests/bench/core.py, fixed).
+                stop = start + len(window.rstrip(JS_WHITESPACE)) + offset
+                chunk.span = stop - len(part), stop
             elif offset:
                 chunk.span = start + offset, end + offset
             else:
@@ -82,7 +84,8 @@ def _window_ends(content: str, size: int, overlap: int) -> list[int]:
         if previous_end > overlap:
             # Every later window searches the `step` characters after the end before: one
             # regex scan finds them all, not a call per window (tests/bench/core.py, fixed).
-            ends += _steady_ends(content, previous_end, step)
+            scan = _long_steady_ends if length > LONG_TEXT else _steady_ends
+            ends += scan(content, previous_end, step)
             break
         floor = start if start > previous_end else previous_end  # max() costs a call
         found = LAST_WHITESPACE_RE.match(content, floor + 1, start + size + 1)
@@ -102,9 +105,36 @@ def _steady_ends(content: str, previous_end: int, step: int) -> list[int]:
     return [found.end() - 1 for found in iter(matches, None)]
 
 
+def _long_steady_ends(content: str, previous_end: int, step: int) -> list[int]:
+    """`_steady_ends` for a long text: the scan looks nothing ahead and runs on past the last
+    of these windows, whose ends are then dropped. The lookahead cost a tenth of the scan; the
+    matches past the last window as much as a dozen lookaheads (tests/bench/core.py, fixed)."""
+    matches = _free_window_re(step).scanner(content, previous_end + 1).match
+    ends = [found.end() - 1 for found in iter(matches, None)]
+    # A window belongs while the end before lies more than `step` characters before the end.
+    del ends[bisect_left(ends, len(content) - step) + 1 :]
+    return ends
+
+
+# About 36 windows of the default sizes, chosen, not tuned: `_long_steady_ends` pays over the
+# 1 MB text and costs over sections and prose of a few windows, which `hierarchical` and
+# `layout` mostly cut (tests/bench/core.py).
+LONG_TEXT = 16_384
+
+
 @lru_cache(maxsize=16)
 def _steady_window_re(step: int) -> re.Pattern[str]:
     """What one window adds after the end before: with `step` 4, over "ab cdef" it matches
     "ab " (up to the last white space within 4 characters), over "abcdef" "abcd" (cut hard);
     it matches nothing when fewer than `step` characters remain (the last window's turn)."""
-    return re.compile(rf"(?s)(?=.{{{step}}})(?:.{{0,{step - 1}}}[{WS_CLASS}]|.{{{step}}})")
+    return re.compile(rf"(?s)(?=.{{{step}}}){_window(step)}")
+
+
+@lru_cache(maxsize=16)
+def _free_window_re(step: int) -> re.Pattern[str]:
+    """`_steady_window_re` without the lookahead: it matches on to the end."""
+    return re.compile(rf"(?s){_window(step)}")
+
+
+def _window(step: int) -> str:
+    return rf"(?:.{{0,{step - 1}}}[{WS_CLASS}]|.{{{step}}})"

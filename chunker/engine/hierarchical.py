@@ -16,17 +16,17 @@ __all__ = ["hierarchical_chunks"]
 # "Intro", as in the original; "#Intro" and "####### x" are not headings. The pattern starts
 # with a literal `#`, then checks that no other character than a line terminator stands
 # before it, so the scan jumps from `#` to `#`.
-# Its groups hold every character it passes, so that the lengths of what `split` answers
-# place each piece in the input, with no search (tests/bench/core.py, hierarchical): the
-# `#`s; the rest of the heading's line and the white space after it, which starts the body
-# and holds no heading (one starts with `#`); within that, the white space after the `#`s and
-# the heading's text (which starts on a character that is not white space, or holds white
-# space alone, when only white space follows it). `(.+)$` needs no `$` here, as `[^...]+`
-# runs to the end of the line.
+# Its first group holds every character it passes, so that the lengths of what `split`
+# answers place each piece in the input, with no search (tests/bench/core.py, hierarchical):
+# the heading's line and the white space after it, which starts the body and holds no heading
+# (one starts with `#`). Within that, the `#`s, and the heading's text (which starts on a
+# character that is not white space, or holds white space alone, when only white space
+# follows it). `(.+)$` needs no `$` here, as `[^...]+` runs to the end of the line.
 HEADING_RE = re.compile(
-    rf"(#(?<![^{LINE_TERMINATORS}]#)#{{0,5}})(([{WS_CLASS}]+)([^{LINE_TERMINATORS}]+)"
+    rf"((#(?<![^{LINE_TERMINATORS}]#)#{{0,5}})[{WS_CLASS}]+([^{LINE_TERMINATORS}]+)"
     rf"[{WS_CLASS}]*)"
 )
+_NAME = 3  # the group of the heading's text
 
 
 def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[DocumentChunk]:
@@ -55,7 +55,7 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
     at = len(before)  # where the next heading starts
     levels: list[int] = []  # the levels of the open ancestors
     names: list[str] = []  # and their headings
-    for hashes, line, gap, name, body in zip(pieces, pieces, pieces, pieces, pieces):
+    for line, hashes, name, body in zip(pieces, pieces, pieces, pieces):
         level = len(hashes)
         while levels and levels[-1] >= level:
             levels.pop()
@@ -63,8 +63,7 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
         metadata: dict[str, Any] = {"headingLevel": level}
         if names:
             metadata["ancestorHeadings"] = names[:]
-        line_at = at + level
-        body_at = line_at + len(line)
+        body_at = at + len(line)
         at = body_at + len(body)
         name = name.rstrip(JS_WHITESPACE)
         levels.append(level)
@@ -87,7 +86,9 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
         else:
             # A heading with no body becomes a chunk holding the heading itself.
             chunk.content = name
-            name_at = line_at + len(gap)
+            # Where its text starts, found again: a group for it in every heading cost more.
+            heading_at = body_at - len(line)
+            name_at = HEADING_RE.match(content, heading_at).start(_NAME)  # type: ignore[union-attr]
             chunk.span = name_at, name_at + len(name)
         chunk.__class__ = DocumentChunk
         chunks.append(chunk)  # type: ignore[arg-type]
