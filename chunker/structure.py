@@ -58,20 +58,24 @@ NOT_FOUND = sys.maxsize
 
 # Each `str.find` or pattern call costs about as much as a dozen Python steps, so the lines
 # that matter are listed in one pass each, and the walk over them calls as little as it can
-# (tests/bench/core.py measures it, on Markdown and on a megabyte of blank lines).
+# (tests/bench/core.py measures it, on Markdown and on a megabyte of blank lines). A pass is
+# one `finditer` over a literal: the regex engine's scan for it costs less than a `str.find`
+# call a hit, most of all over a text of four bytes a character (one emoji makes it so).
+LINE_FEED_HASH_RE = re.compile("\n#")
+BACKTICKS_RE = re.compile("```")
 
 
 def heading_lines(text: str) -> list[int]:
     """Where each heading line starts, in order (inside code blocks too)."""
-    match, find, starts = HEADING_START_RE.match, text.find, text.startswith
+    match, starts = HEADING_START_RE.match, text.startswith
     found = [0] if match(text) else []
-    mark = find("\n#")
-    while mark >= 0:
-        mark += 1
-        # Most headings have a space after their marks, which startswith sees for less.
-        if starts(SPACED_HEADINGS, mark) or match(text, mark):
-            found.append(mark)
-        mark = find("\n#", mark)
+    # One scan for every line feed before a `#`; most headings have a space after their
+    # marks, which startswith sees for less.
+    found += [
+        mark
+        for mark in [line_feed.start() + 1 for line_feed in LINE_FEED_HASH_RE.finditer(text)]
+        if starts(SPACED_HEADINGS, mark) or match(text, mark)
+    ]
     return found
 
 
@@ -79,9 +83,11 @@ def fence_lines(text: str) -> list[int]:
     """Where each fence line starts, in order: the lines open and close code blocks in turn."""
     find, rfind, indent = text.find, text.rfind, FENCE_INDENT_RE.fullmatch
     found: list[int] = []
-    ticks = find("```")
-    while ticks >= 0:
-        after = ticks + 3  # where to look for the next
+    line_end = -1  # backticks before it are on a line that opens nothing
+    for backticks in BACKTICKS_RE.finditer(text):
+        ticks = backticks.start()
+        if ticks < line_end:
+            continue
         if ticks == 0 or text[ticks - 1] == "\n":
             found.append(ticks)
         else:
@@ -90,11 +96,10 @@ def fence_lines(text: str) -> list[int]:
                 found.append(line_start)
             else:
                 # Backticks after other text on their line (inline code) open nothing, nor
-                # do any more on that line: go on from the next, so no line is read twice.
-                after = find("\n", ticks)
-                if after < 0:
+                # do any more on that line.
+                line_end = find("\n", ticks)
+                if line_end < 0:
                     break
-        ticks = find("```", after)
     return found
 
 
