@@ -17,7 +17,7 @@ A segment is a run of whole lines, each with its line feed, so it is a slice of 
 ends, is taken as it is cut. A slice is kept as where it ends, and cut only when its chunk
 is built. Only the lines that can change anything are visited:
 fences, headings, and the first blank line at or past `target_size` characters into a
-segment. Fences and headings are listed first, each with one `str.find` pass for its mark
+segment. Fences and headings are listed first, each with one regex scan for its mark
 ("```", a line feed then "#") that checks only the lines found; then a walk over the two
 lists cuts the text. A chunk of prose costs a few searches, not a Python step per line.
 """
