@@ -48,7 +48,6 @@ _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 FENCE_INDENT_RE = re.compile(f"[{_WS_IN_LINE}]*")
 # A heading line's start: "## Setup", "#\tx"; not "#word" nor "####### x".
 HEADING_START_RE = re.compile(f"#{{1,6}}[{_WS_IN_LINE}]")
-SPACED_HEADINGS = tuple("#" * level + " " for level in range(1, 7))
 # A blank line, matched from the line feed before it: white space alone, up to the next line
 # feed or the end.
 BLANK_LINE_RE = re.compile(rf"\n[{_WS_IN_LINE}]*(?=\n|\Z)")
@@ -61,21 +60,18 @@ NOT_FOUND = sys.maxsize
 # (tests/bench/core.py measures it, on Markdown and on a megabyte of blank lines). A pass is
 # one `finditer` over a literal: the regex engine's scan for it costs less than a `str.find`
 # call a hit, most of all over a text of four bytes a character (one emoji makes it so).
-LINE_FEED_HASH_RE = re.compile("\n#")
+# The heading pass tests a line's marks within the scan, while the line is in the cache: the
+# line feed before a heading line, then the rest of HEADING_START_RE, spelled "##{0,5}" so
+# that the pattern starts with the literal "\n#" the scan looks for (tests/bench/core.py,
+# SemanticChunker at 10 MB).
+HEADING_LINE_RE = re.compile(f"\n##{{0,5}}[{_WS_IN_LINE}]")
 BACKTICKS_RE = re.compile("```")
 
 
 def heading_lines(text: str) -> list[int]:
     """Where each heading line starts, in order (inside code blocks too)."""
-    match, starts = HEADING_START_RE.match, text.startswith
-    found = [0] if match(text) else []
-    # One scan for every line feed before a `#`; most headings have a space after their
-    # marks, which startswith sees for less.
-    found += [
-        mark
-        for mark in [line_feed.start() + 1 for line_feed in LINE_FEED_HASH_RE.finditer(text)]
-        if starts(SPACED_HEADINGS, mark) or match(text, mark)
-    ]
+    found = [0] if HEADING_START_RE.match(text) else []
+    found += [line_feed.start() + 1 for line_feed in HEADING_LINE_RE.finditer(text)]
     return found
 
 
