@@ -198,9 +198,26 @@ def split_by_structure(
                 long.append(len(segments))
             segments.append((special_at, start, boundary, gathered_at, end, start))
         if special_at == heading_at:
-            start = position = special_at
-            boundary = "heading"
+            # Most heading segments end at the next heading, before the next fence and
+            # within `target_size` characters, where no blank line can end them: such a run
+            # is cut here, at a few steps a segment (tests/bench/core.py, SemanticChunker).
+            start = special_at
             next_heading += 1
+            heading_at = headings[next_heading]
+            while heading_at < opener_at and heading_at - start <= target_size:
+                end = heading_at - 1
+                if text[end - 1] in JS_WHITESPACE:
+                    end -= 1
+                    if text[end - 1] in JS_WHITESPACE:
+                        end = LAST_TEXT_RE.match(text, start, end).end()  # type: ignore
+                if heading_at - start > max_size:
+                    long.append(len(segments))
+                segments.append((heading_at, start, "heading", start, end, start))
+                start = heading_at
+                next_heading += 1
+                heading_at = headings[next_heading]
+            position = start
+            boundary = "heading"
             continue
         closer_at = closers[next_block]
         # Past the fence's indent, if any.
