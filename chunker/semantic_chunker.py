@@ -16,11 +16,12 @@ answer from.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 from typing import Any, Callable, Mapping
 
 from .collector import collector_paused
 from .records import BoundaryType, Chunk, ChunkDraft
-from .sourcemap import Source, after, joined, to_input
+from .sourcemap import PieceMap, Source, after, joined, to_input
 from .structure import Segment, segment_text, split_by_structure
 from .validation import ArgumentTypeError, require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
@@ -224,35 +225,47 @@ class SemanticChunker:
         original's do.
         """
         results: list[Segment] = []
+        target_size, max_size = self.target_size, self.max_size
+        joiner_length = len(joiner)
+        # Where each piece starts by the original's count: `offset`, then past each piece and
+        # its joiner.
+        runs = list(accumulate(map(joiner_length.__add__, map(len, pieces)), initial=offset))
 
-        def flush(gathered: str, at: int, first: int, stop: int) -> None:
+        def flush(gathered: str, first: int, stop: int) -> None:
             # `gathered` joins pieces[first:stop].
             if stop - first == 1:
                 gathered_source = after(source, starts[first])
+            elif source.__class__ is int:
+                # Pieces of one slice of the input: `joined`'s map, read off the lists
+                # (tests/bench/core.py, SemanticChunker at 10 MB).
+                at = runs[first]
+                gathered_source = PieceMap(
+                    [run - at for run in runs[first:stop]],
+                    [source + start for start in starts[first:stop]],  # type: ignore[operator]
+                )
             else:
                 sources = [after(source, starts[k]) for k in range(first, stop)]
                 lengths = [len(pieces[k]) for k in range(first, stop)]
-                gathered_source = joined(sources, lengths, len(joiner))
-            if len(gathered) > self.max_size:
-                results.extend(split_further(gathered, at, gathered_source))
+                gathered_source = joined(sources, lengths, joiner_length)
+            if len(gathered) > max_size:
+                results.extend(split_further(gathered, runs[first], gathered_source))
             else:
-                results.append(_segment(gathered, at, boundary, gathered_source))
+                results.append(_segment(gathered, runs[first], boundary, gathered_source))
 
-        gathered = ""
-        gathered_at = offset
-        first = 0  # the first piece gathered
-        running = offset
+        # pieces[first:number] are gathered, `size` characters once joined; a part is joined
+        # once, as it is flushed, not grown a piece at a time.
+        size = first = 0
         for number, piece in enumerate(pieces):
-            if gathered and len(gathered) + len(piece) + len(joiner) > self.target_size:
-                flush(gathered, gathered_at, first, number)
-                gathered, gathered_at, first = piece, running, number
-            elif gathered:
-                gathered += joiner + piece
+            if not size:  # nothing gathered yet (an empty piece gathers nothing)
+                first, size = number, len(piece)
+            elif size + len(piece) + joiner_length > target_size:
+                flush(joiner.join(pieces[first:number]), first, number)
+                first, size = number, len(piece)
             else:
-                gathered, gathered_at, first = piece, running, number
-            running += len(piece) + len(joiner)
+                size += joiner_length + len(piece)
+        gathered = joiner.join(pieces[first:])
         if not is_blank(gathered):
-            flush(gathered, gathered_at, first, len(pieces))
+            flush(gathered, first, len(pieces))
         return results
 
     def _split_fixed(self, text: str, offset: int, source: Source) -> list[Segment]:
