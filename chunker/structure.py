@@ -184,7 +184,11 @@ def split_by_structure(
             break
 
         # A heading segment holds text from its first character; others may hold none.
-        gathered_at = start if boundary == "heading" else first_text(start)
+        if boundary == "heading":
+            gathered_at = start
+        else:  # `first_text`, inline: the text after each code block asks (tests/bench/core.py)
+            found = TEXT_RE.search(text, start)
+            gathered_at = found.start() if found else NOT_FOUND
         kept = gathered_at < special_at
         if kept:
             # Inlined `add`, as a heading or fence ends most segments: text[special_at - 1]
