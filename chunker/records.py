@@ -108,8 +108,9 @@ class ChunkColumns:
       -1 -1 for None;
     - `places`: `lead_from, lead_to, own_from, own_to`, four ints a chunk, when its text is
       `text[lead_from:lead_to] + text[own_from:own_to]` (its overlap, then its own text),
-      else -1 four times (parts joined with blank lines, the line feed the original adds
-      after the last line);
+      else -1 four times: its text, or its overlap, is not one slice of the input (parts
+      joined with a blank line or a space, the line feed the original adds after the last
+      line);
     - `texts`: the texts of the chunks not placed, in order.
     """
 
@@ -125,6 +126,9 @@ class ChunkColumns:
 
     def __len__(self) -> int:
         return len(self.boundaries)
+
+    def __repr__(self) -> str:
+        return f"<ChunkColumns: {len(self)} chunks, {len(self.texts)} not placed>"
 
 
 def span_dict(span: tuple[int, int]) -> dict[str, int]:

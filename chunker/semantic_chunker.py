@@ -132,6 +132,8 @@ class SemanticChunker:
         Example:
             >>> columns = SemanticChunker(min_size=0, overlap=2).chunk_columns(
             ...     "# A\\n\\nOne.\\n\\n# B\\n\\nTwo.\\n\\n# C")
+            >>> columns
+            <ChunkColumns: 3 chunks, 1 not placed>
             >>> columns.offsets, columns.boundaries
             ([0, 11, 11, 22, 22, 26], ['heading', 'heading', 'heading'])
             >>> columns.places, columns.texts
@@ -314,7 +316,8 @@ class SemanticChunker:
         beyond = length + 1  # where a PieceMap source's text counts as ending: unplaced
         if columns is not None:
             offsets, spans, places = columns.offsets, columns.spans, columns.places
-            boundaries, overlap_spans, texts = columns.boundaries, columns.overlap_spans, columns.texts
+            boundaries, overlap_spans = columns.boundaries, columns.overlap_spans
+            texts = columns.texts
         # This loop runs once a chunk, so its common case, a chunk of one segment, takes as
         # few Python steps as it can (tests/bench/core.py, SemanticChunker), and the facade's
         # (`columns`) makes no record (tests/bench/browser.py).

@@ -132,7 +132,9 @@ def test_chunk_columns_are_the_chunks_with_their_texts_placed(text, options):
     chunks = chunker.chunk(text)
     columns = chunker.chunk_columns(text)
     assert len(columns) == len(chunks)
-    assert columns.offsets == [o for chunk in chunks for o in (chunk.start_offset, chunk.end_offset)]
+    assert columns.offsets == [
+        o for chunk in chunks for o in (chunk.start_offset, chunk.end_offset)
+    ]
     assert columns.boundaries == [chunk.boundary_type for chunk in chunks]
     assert columns.spans == [o for chunk in chunks for o in chunk.span]
     assert columns.overlap_spans == [

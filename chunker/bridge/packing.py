@@ -36,14 +36,13 @@ __all__ = [
 # its line here, its ints under its name in `pack_chunks`, and read it by name in chunker.js.
 # Every offset counts code points; "astral" (an entry: a character) turns them into JavaScript
 # indices: each character outside the BMP before an offset adds one.
+# "offsets", "spans", "overlapSpans" and "places" are `ChunkColumns`' columns as they are.
 SECTIONS: tuple[tuple[str, int], ...] = (
     ("offsets", 2),  # startOffset and endOffset
-    ("spans", 2),  # span's start and end; asked for only
-    ("overlapSpans", 2),  # overlapSpan's start and end (-1 -1: none); asked for only
+    ("spans", 2),  # asked for only
+    ("overlapSpans", 2),  # asked for only
     ("boundaryIndex", 1),  # the index of the chunk's boundaryType in `boundaryTypes`
-    # leadFrom, leadTo, ownFrom, ownTo: the chunk's text is the input's characters there (its
-    # overlap, then its own text); all -1: its text crosses as text.
-    ("places", 4),
+    ("places", 4),  # all -1: the chunk's text crosses as text
     ("asciiLength", 1),  # of a text that crosses: its length in `ascii`, or -1: in `texts`
     ("astral", 1),  # where the input's characters outside the BMP are, in order
 )
@@ -91,11 +90,10 @@ def pack_chunks(
     `span` and `overlap_span` cross (else those sections are empty: ints that chunker.js
     would convert and drop).
 
-    A placed chunk is `text.slice(leadFrom, leadTo) + text.slice(ownFrom, ownTo)`; of the
-    others (a merge joins its parts with a blank line, the last line gains a line feed), an
-    ASCII text is the next that many characters of `ascii`, which joins those texts, and
-    another the next of `texts`. The index is the position and `metadata` the caller's own
-    object. `astral` is as for `utf16_offsets`; it crosses as "astral".
+    Of the chunks not placed, an ASCII text is the next that many characters of `ascii`,
+    which joins those texts, and another the next of `texts`. The index is the position and
+    `metadata` the caller's own object. `astral` is as for `utf16_offsets`; it crosses as
+    "astral".
 
     Why ASCII apart: in Pyodide writing a text as JSON reads it character by character, while
     joining ASCII texts and writing them out are copies of their bytes; chunker.js decodes
@@ -113,8 +111,9 @@ def pack_chunks(
         [0, 14, 15, 29, 0, 0, 0, 0, 0, 14, -1, -1, -1, -1, -1, 26]
         >>> packed.ascii, packed.result["count"], packed.result["texts"]
         ('', 2, ['o.\\n# B\\n\\nThree 🙂.\\n'])
-        >>> packed.result["sections"]
-        [['offsets', 4], ['spans', 0], ['overlapSpans', 0], ['boundaryIndex', 2], ['places', 8], ['asciiLength', 1], ['astral', 1]]
+        >>> packed.result["sections"]  # doctest: +NORMALIZE_WHITESPACE
+        [['offsets', 4], ['spans', 0], ['overlapSpans', 0], ['boundaryIndex', 2], ['places', 8],
+         ['asciiLength', 1], ['astral', 1]]
     """
     crossing = columns.texts
     lengths = [len(whole) if whole.isascii() else -1 for whole in crossing]
