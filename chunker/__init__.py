@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .lexical_index import LexicalHit, LexicalIndex, LexicalIndexStats
     from .locate import locate_chunks
     from .many import ChunkedText, chunk_many
-    from .records import BoundaryType, DocumentChunk
+    from .records import BoundaryType, ChunkColumns, DocumentChunk
     from .semantic_chunker import SemanticChunker
     from .turns import Passage, Turn, TurnSpan, chunk_turns
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 # module, pattern and dataclass costs milliseconds as the page starts.
 _HOMES: dict[str, str] = {
     "BoundaryType": "records",
+    "ChunkColumns": "records",
     "DocumentChunk": "records",
     "ChunkingEngine": "engine",
     "STRATEGIES": "engine",
@@ -53,6 +54,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BoundaryType",
     "Chunk",
+    "ChunkColumns",
     "ChunkedText",
     "ChunkingEngine",
     "DocumentChunk",

@@ -17,6 +17,7 @@ __all__ = [
     "BoundaryType",
     "Chunk",
     "DocumentChunk",
+    "ChunkColumns",
     "ChunkDraft",
     "DocumentChunkDraft",
 ]
@@ -93,6 +94,41 @@ class DocumentChunk:
         if spans:
             out["span"] = span_dict(self.span)
         return out
+
+
+# Plain and slotted, not a dataclass (the module docstring says why): made once a call.
+class ChunkColumns:
+    """`SemanticChunker` chunks as columns, each a flat list of the chunks' fields in order,
+    and each chunk's text placed in the input where it can be, not copied: what the facade
+    sends (`SemanticChunker.chunk_columns`). No record is made.
+
+    - `offsets`: `start_offset, end_offset`, two ints a chunk;
+    - `boundaries`: `boundary_type`, one a chunk;
+    - `spans`: `span`, two ints a chunk; `overlap_spans`: `overlap_span`, two ints a chunk,
+      -1 -1 for None;
+    - `places`: `lead_from, lead_to, own_from, own_to`, four ints a chunk, when its text is
+      `text[lead_from:lead_to] + text[own_from:own_to]` (its overlap, then its own text),
+      else -1 four times: its text, or its overlap, is not one slice of the input (parts
+      joined with a blank line or a space, the line feed the original adds after the last
+      line);
+    - `texts`: the texts of the chunks not placed, in order.
+    """
+
+    __slots__ = ("offsets", "boundaries", "spans", "overlap_spans", "places", "texts")
+
+    def __init__(self) -> None:
+        self.offsets: list[int] = []
+        self.boundaries: list[BoundaryType] = []
+        self.spans: list[int] = []
+        self.overlap_spans: list[int] = []
+        self.places: list[int] = []
+        self.texts: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.boundaries)
+
+    def __repr__(self) -> str:
+        return f"<ChunkColumns: {len(self)} chunks, {len(self.texts)} not placed>"
 
 
 def span_dict(span: tuple[int, int]) -> dict[str, int]:

@@ -20,7 +20,7 @@ from itertools import accumulate
 from typing import Any, Callable, Mapping
 
 from .collector import collector_paused
-from .records import BoundaryType, Chunk, ChunkDraft
+from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft
 from .sourcemap import PieceMap, Source, after, joined, to_input
 from .structure import Segment, segment_text, split_by_structure
 from .validation import ArgumentTypeError, require_bool, require_int, require_text
@@ -122,30 +122,32 @@ class SemanticChunker:
         """
         return self._cut(text, metadata, None)
 
-    def chunk_placed(
+    def chunk_columns(
         self, text: str, metadata: Mapping[str, Any] | None = None
-    ) -> tuple[list[Chunk], list[int]]:
-        """`chunk`'s chunks, and where each one's text lies in `text`, known as it is cut:
-        four ints a chunk, `lead_from, lead_to, own_from, own_to`, when its text is
-        `text[lead_from:lead_to] + text[own_from:own_to]` (its overlap, then its own text),
-        else -1 four times (parts joined with blank lines, the line feed the original adds
-        after the last line). The bridge sends such a text as those ints, not its characters.
+    ) -> ChunkColumns:
+        """`chunk`'s chunks as columns, without a record for each, every chunk's text placed
+        in `text` where it was cut when it is the input's own characters: what the facade
+        sends instead of the texts (`ChunkColumns` lists the columns). `metadata` is checked
+        as `chunk` checks it; the columns do not hold it (every chunk has the same object).
 
         Example:
-            >>> chunks, places = SemanticChunker(min_size=0, overlap=2).chunk_placed(
+            >>> columns = SemanticChunker(min_size=0, overlap=2).chunk_columns(
             ...     "# A\\n\\nOne.\\n\\n# B\\n\\nTwo.\\n\\n# C")
-            >>> [chunk.text for chunk in chunks]
-            ['# A\\n\\nOne.\\n\\n', '\\n\\n# B\\n\\nTwo.\\n\\n', '\\n\\n# C\\n']
-            >>> places
-            [0, 0, 0, 11, 9, 11, 11, 22, -1, -1, -1, -1]
+            >>> columns
+            <ChunkColumns: 3 chunks, 1 not placed>
+            >>> columns.offsets, columns.boundaries
+            ([0, 11, 11, 22, 22, 26], ['heading', 'heading', 'heading'])
+            >>> columns.places, columns.texts
+            ([0, 0, 0, 11, 9, 11, 11, 22, -1, -1, -1, -1], ['\\n\\n# C\\n'])
         """
-        places: list[int] = []
-        return self._cut(text, metadata, places), places
+        columns = ChunkColumns()
+        self._cut(text, metadata, columns)
+        return columns
 
     def _cut(
-        self, text: str, metadata: Mapping[str, Any] | None, places: list[int] | None
+        self, text: str, metadata: Mapping[str, Any] | None, columns: ChunkColumns | None
     ) -> list[Chunk]:
-        """`chunk`, and with `places` a list, `chunk_placed`'s places appended to it."""
+        """`chunk`, or with `columns` given, the chunks added to it instead (none answered)."""
         require_text("text", text)
         if metadata is not None and not isinstance(metadata, Mapping):
             raise ArgumentTypeError(
@@ -173,7 +175,7 @@ class SemanticChunker:
                 segments += self._split_long(
                     text, structure[-1:], [0] if len(structure) - 3 in long else []
                 )
-            return self._build(text, segments, ordered, metadata, places)
+            return self._build(text, segments, ordered, metadata, columns)
 
     def _split_long(self, text: str, structure: list[Segment], long: list[int]) -> list[Segment]:
         """Step 2 for the segments of `text` at `long` in `structure`, in order: those longer
@@ -306,45 +308,55 @@ class SemanticChunker:
         segments: list[Segment],
         ordered: int,
         metadata: Mapping[str, Any] | None,
-        places: list[int] | None,
+        columns: ChunkColumns | None,
     ) -> list[Chunk]:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
         before, then make each segment of `text` a chunk that starts with the end of the one
-        before.
+        before: a record each, or with `columns` given, its fields added there.
 
-        `segments[:ordered]` are in the input's order (see `chunk`); `places` as for
-        `chunk_placed`."""
+        `segments[:ordered]` are in the input's order (see `chunk`)."""
         overlap = self.overlap
         last_chars = slice(-overlap, None)  # made once, not once a chunk
         chunks: list[Chunk] = []
         starts = _chunk_starts(segments, self.min_size)
         lead, lead_span = "", None  # the next chunk's overlap and where it came from
-        # With `places`: where `lead` lies in the input, when it is the input's own
+        # With `columns`: where `lead` lies in the input, when it is the input's own
         # characters there (else `lead_at` is -1; an empty lead lies anywhere). A segment
         # with an int source is one slice of the input, but for the line feed step 1 adds
         # after the input's last line: a text reaching past `length`.
         lead_at = lead_to = 0
         length = len(text)
         beyond = length + 1  # where a PieceMap source's text counts as ending: unplaced
+        if columns is not None:
+            offsets, spans, places = columns.offsets, columns.spans, columns.places
+            boundaries, overlap_spans = columns.boundaries, columns.overlap_spans
+            texts = columns.texts
         # This loop runs once a chunk, so its common case, a chunk of one segment, takes as
-        # few Python steps as it can (tests/bench/core.py, SemanticChunker).
+        # few Python steps as it can (tests/bench/core.py, SemanticChunker), and the facade's
+        # (`columns`) makes no record (tests/bench/browser.py).
         for index, (start, stop) in enumerate(zip(starts, starts[1:] + [len(segments)])):
             # segments[start:stop] make a chunk.
             own, offset, boundary, span_start, span_end, source = segments[start]
             if own.__class__ is int:  # `segment_text`, inline: cut only now (see structure.py)
                 own = text[source:own]  # type: ignore[misc]
-            # A draft, not Chunk(...): this runs once per chunk (see records.py).
-            chunk = ChunkDraft()
-            chunk.overlap_span = lead_span
+            if columns is None:
+                # A draft, not Chunk(...): this runs once per chunk (see records.py).
+                chunk = ChunkDraft()
+                chunk.overlap_span = lead_span
+            else:
+                overlap_spans += lead_span or _NO_SPAN
             if stop - start == 1:
-                chunk.text = lead + own
-                chunk.span = span_start, span_end
-                if places is not None:
+                if columns is None:
+                    chunk.text = lead + own
+                    chunk.span = span_start, span_end
+                else:
+                    spans += (span_start, span_end)
                     own_to = source + len(own) if source.__class__ is int else beyond
                     if own_to <= length and lead_at >= 0:
                         places += (lead_at, lead_to, source, own_to)
                     else:
                         places += _NOT_PLACED
+                        texts.append(lead + own)
                 if overlap:
                     # The next chunk's overlap, placed where its segment is known: from its
                     # first text (`str.lstrip` gives the same string when there is no white
@@ -360,52 +372,62 @@ class SemanticChunker:
                             lead_span = at, span_end
                         except TypeError:  # the source is a PieceMap: joined pieces
                             lead_span = _overlap_span(own, [segments[start]], [own], len(lead))
-                    if places is not None:
+                    if columns is not None:
                         lead_at, lead_to = own_to - len(lead) if own_to <= length else -1, own_to
             else:
                 group = segments[start:stop]
-                texts = [segment_text(text, segment) for segment in group]
-                own = "\n\n".join(texts)
-                chunk.text = lead + own
+                parts = [segment_text(text, segment) for segment in group]
+                own = "\n\n".join(parts)
                 _, _, _, last_start, last_end, source = group[-1]
                 if stop <= ordered and span_start < span_end and last_start < last_end:
                     # Segments in order, the first and last holding text: most joins.
-                    chunk.span = span_start, last_end
+                    span = span_start, last_end
                 else:
-                    chunk.span = _hull(group)
+                    span = _hull(group)
+                if columns is None:
+                    chunk.text = lead + own
+                    chunk.span = span
+                else:
+                    spans += span
+                    places += _NOT_PLACED  # joined with blank lines
+                    texts.append(lead + own)
                 if overlap:
                     lead = own[last_chars]
                     tail = lead.lstrip(JS_WHITESPACE)
-                    at = len(texts[-1]) - len(tail)  # where that starts in the last segment
+                    at = len(parts[-1]) - len(tail)  # where that starts in the last segment
                     if not tail:
                         lead_span = None
                     elif at >= 0 and source.__class__ is int:
                         # In the last segment, one slice of the input: read off.
                         lead_span = source + at, last_end  # type: ignore[operator]
                     else:
-                        lead_span = _overlap_span(own, group, texts, len(lead))
-                if places is not None:
-                    places += _NOT_PLACED  # joined with blank lines
-                    if overlap:
+                        lead_span = _overlap_span(own, group, parts, len(lead))
+                    if columns is not None:
                         # The next overlap is the input's own characters when it lies in
                         # the last segment, a slice of the input.
-                        last_length = len(texts[-1])
+                        last_length = len(parts[-1])
                         lead_to = source + last_length if source.__class__ is int else beyond
                         lead_at = lead_to - len(lead)
                         if lead_to > length or lead_at < lead_to - last_length:
                             lead_at = -1
-            chunk.index = index
-            chunk.start_offset = offset
-            chunk.end_offset = offset + len(own)
-            chunk.boundary_type = boundary
-            chunk.metadata = metadata
-            chunk.__class__ = Chunk
-            chunks.append(chunk)  # type: ignore[arg-type]
+            if columns is None:
+                chunk.index = index
+                chunk.start_offset = offset
+                chunk.end_offset = offset + len(own)
+                chunk.boundary_type = boundary
+                chunk.metadata = metadata
+                chunk.__class__ = Chunk
+                chunks.append(chunk)  # type: ignore[arg-type]
+            else:
+                offsets += (offset, offset + len(own))
+                boundaries.append(boundary)
         return chunks
 
 
-# `chunk_placed`'s four ints for a chunk whose text is not the input's own characters.
+# `ChunkColumns.places` of a chunk whose text is not the input's own characters, and its
+# `overlap_spans` when it has none.
 _NOT_PLACED = (-1, -1, -1, -1)
+_NO_SPAN = (-1, -1)
 
 
 def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:

@@ -86,7 +86,7 @@ def unpack_chunks(
     count = packed["count"]
     per_chunk = [name for name, _ in SECTIONS if name not in ("asciiLength", "astral")]
     assert all(len(sections[name]) == count for name in per_chunk)
-    for name in ("offsets", "spans", "places"):
+    for name in ("offsets", "spans", "overlapSpans", "places"):
         sections[name] = to_utf16(sections[name], sections["astral"])
     literals = iter(packed["texts"])
     lengths = iter(sections["asciiLength"])
@@ -94,7 +94,8 @@ def unpack_chunks(
     chunks = []
     for index in range(count):
         start, end = sections["offsets"][index]
-        own_start, own_end, lead_start, lead_end = sections["spans"][index]
+        own_start, own_end = sections["spans"][index]
+        lead_start, lead_end = sections["overlapSpans"][index]
         (type_index,) = sections["boundaryIndex"][index]
         lead_from, lead_to, own_from, own_to = sections["places"][index]
         if lead_from >= 0:
@@ -211,7 +212,8 @@ def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
     # Not asked for, the spans do not cross; the rest is the same.
     plain = read_reply(handle("SemanticChunker.chunk", json.dumps({"config": config}), "text",
                               js_string(text)))
-    assert dict(plain[2]["result"]["sections"])["spans"] == 0
+    plain_sizes = dict(plain[2]["result"]["sections"])
+    assert plain_sizes["spans"] == plain_sizes["overlapSpans"] == 0
     assert plain[1] == ascii and plain[2]["result"]["texts"] == packed["result"]["texts"]
     expected = [
         {
@@ -297,7 +299,7 @@ def test_chunker_js_reads_every_section_by_name():
     """A section added to a table and not read in chunker.js fails here first (the browser
     tests show what it breaks): SemanticChunker's layout, then the engine's."""
     source = (ROOT / "web" / "chunker.js").read_text(encoding="utf-8")
-    read = re.findall(r"const \{([^}]*)\} = readSections\(", source)
+    read = re.findall(r"const \{([^}]*)\}\s*=\s*readSections\(", source)
     assert [sorted(name.strip() for name in names.split(",")) for names in read] == [
         sorted(name for name, _ in table) for table in (SECTIONS, DOCUMENT_SECTIONS)
     ]

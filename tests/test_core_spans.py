@@ -124,22 +124,39 @@ def test_a_chunk_of_one_piece_of_the_input_is_exact(text, options):
 
 
 @given(span_texts, semantic_options)
-def test_placed_chunks_are_the_inputs_own_characters_and_the_same_chunks(text, options):
-    # `chunk_placed` (what the bridge sends instead of a chunk's text) places the overlap and
-    # the own text where the chunk was cut; a chunk it cannot place gets -1s. It cuts the
-    # same chunks as `chunk`.
+def test_chunk_columns_are_the_chunks_with_their_texts_placed(text, options):
+    # `chunk_columns` (what the bridge sends) holds `chunk`'s chunks field by field, and
+    # places each text, overlap then own text, where the chunk was cut; a chunk it cannot
+    # place gets -1s and its text in `texts`.
     chunker = SemanticChunker(**options)
-    chunks, places = chunker.chunk_placed(text)
-    assert chunks == chunker.chunk(text)
-    assert len(places) == 4 * len(chunks)
-    for chunk, at in zip(chunks, range(0, len(places), 4)):
-        lead_from, lead_to, own_from, own_to = places[at : at + 4]
+    chunks = chunker.chunk(text)
+    columns = chunker.chunk_columns(text)
+    assert len(columns) == len(chunks)
+    assert columns.offsets == [
+        o for chunk in chunks for o in (chunk.start_offset, chunk.end_offset)
+    ]
+    assert columns.boundaries == [chunk.boundary_type for chunk in chunks]
+    assert columns.spans == [o for chunk in chunks for o in chunk.span]
+    assert columns.overlap_spans == [
+        o for chunk in chunks for o in (chunk.overlap_span or (-1, -1))
+    ]
+    assert len(columns.places) == 4 * len(chunks)
+    unplaced = iter(columns.texts)
+    for chunk, at in zip(chunks, range(0, len(columns.places), 4)):
+        lead_from, lead_to, own_from, own_to = columns.places[at : at + 4]
         if lead_from < 0:
             assert (lead_to, own_from, own_to) == (-1, -1, -1)
+            assert next(unplaced) == chunk.text
             continue
         assert 0 <= lead_from <= lead_to <= len(text) and 0 <= own_from <= own_to <= len(text)
         assert text[lead_from:lead_to] + text[own_from:own_to] == chunk.text
         assert own_to - own_from == chunk.end_offset - chunk.start_offset
+    assert next(unplaced, None) is None
+
+
+def test_chunk_columns_check_metadata_as_chunk_does():
+    with pytest.raises(TypeError, match="metadata must be a mapping or None, got list"):
+        SemanticChunker().chunk_columns("Some text.", [1])
 
 
 def test_most_chunks_of_markdown_are_placed():
@@ -147,8 +164,8 @@ def test_most_chunks_of_markdown_are_placed():
     # the line feed the original adds, a merge has its blank lines.
     text = "# A\n\nOne two.\n\n## B\n\nThree.\n\nFour five six.\n\n# C\n\nSeven.\n"
     chunker = SemanticChunker(target_size=5, min_size=0, overlap=4)
-    assert chunker.chunk_placed(text)[1][0::4].count(-1) == 0
-    places = chunker.chunk_placed(text[:-1])[1]
+    assert chunker.chunk_columns(text).places[0::4].count(-1) == 0
+    places = chunker.chunk_columns(text[:-1]).places
     assert places[-4:] == [-1, -1, -1, -1] and places[0:-4:4].count(-1) == 0
 
 

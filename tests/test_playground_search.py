@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from support.paths import ROOT
-from support.playground import open_playground, runs, settled, wait_until
+from support.playground import open_playground, runs, set_settings, settled, wait_until
 
 from chunker import LexicalIndex, SemanticChunker, lexical_tokens, match_spans, snippet_around
 
@@ -117,6 +117,21 @@ def test_new_chunks_are_indexed_again(page):
     chunks = SemanticChunker(target_size=300).chunk(GUIDE)
     assert len(chunks) != len(CHUNKS)
     assert searched(page, drawn) == expected_hits(chunks, "overlap tokens")
+
+
+def test_chunks_cut_as_before_keep_their_index_and_hits(page):
+    """A step that moves no cut (target 300 -> 301 on the guide) keeps the index and the hits
+    drawn: the page neither indexes nor searches again."""
+    set_settings(page, targetSize=300)
+    hits = search(page, "overlap tokens")
+    chunks = SemanticChunker(target_size=301).chunk(GUIDE)
+    assert chunks == SemanticChunker(target_size=300).chunk(GUIDE)
+    before, drawn = runs(page), searches(page)
+    page.fill("#setting-targetSize", "301")
+    settled(page, before)
+    page.wait_for_timeout(400)
+    assert searches(page) == drawn
+    assert shown_hits(page) == hits == expected_hits(chunks, "overlap tokens")
 
 
 def test_a_click_on_a_hit_selects_its_chunk(page):

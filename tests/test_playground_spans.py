@@ -13,7 +13,9 @@ from types import SimpleNamespace
 
 import pytest
 from support.painting import engine_painting, read_document, semantic_painting
+from support.offsets import utf16_offset
 from support.playground import (
+    ROOT,
     open_playground,
     quiet,
     runs,
@@ -33,8 +35,23 @@ DRIFTING = "".join(
     + "\n\n\t\n\n\n"
     for n in range(6)
 )
+# The guide sample repeated to 1 MB: a slider step on it is issue 11's case.
+GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
+MEGABYTE = (GUIDE * (1_000_000 // len(GUIDE) + 1))[:1_000_000]
 SEMANTIC = {"target_size": 120, "max_size": 200, "min_size": 40, "overlap": 15,
             "preserve_code_blocks": True, "respect_headings": True}
+
+# The page's settings that SEMANTIC holds, by their JavaScript names.
+SEMANTIC_FIELDS = {"targetSize": 120, "maxSize": 200, "minSize": 40, "overlap": 15,
+                   "preserveCodeBlocks": True, "respectHeadings": True}
+
+# The nodes a redraw makes (the document's coloured pieces, the list's rows, the histogram's
+# bars), noted, then which of those shown now were among them.
+DRAWN = "#document .block > span, #chunk-list .row, #histogram rect"
+NOTE_DRAWN = f"() => {{ window.drawnBefore = new Set(document.querySelectorAll('{DRAWN}')); }}"
+KEPT = f"() => [...document.querySelectorAll('{DRAWN}')].map((n) => window.drawnBefore.has(n))"
+ROWS = """() => [...document.querySelectorAll('#chunk-list .row')]
+  .map((row) => [Number(row.dataset.index), row.querySelector('.row-meta').textContent])"""
 
 # Counts the calls the facade sends to its worker (the page's only way to reach Python).
 COUNT_CALLS = """(() => {
@@ -67,8 +84,7 @@ def test_the_document_drifts_from_its_offsets():
 def test_semantic_chunks_are_coloured_from_their_spans(page):
     set_mode(page, "semantic")
     show_text(page, DRIFTING)
-    set_settings(page, targetSize=120, maxSize=200, minSize=40, overlap=15,
-                 preserveCodeBlocks=True, respectHeadings=True)
+    set_settings(page, **SEMANTIC_FIELDS)
     own, lead = semantic_painting(DRIFTING, SemanticChunker(**SEMANTIC).chunk(DRIFTING))
     shown = read_document(page)
     assert shown["text"] == DRIFTING
@@ -104,3 +120,66 @@ def test_a_redraw_makes_exactly_one_facade_call(page, mode, setting, values):
         quiet(page)
         assert runs(page) == before + 1
         assert page.evaluate("window.facadeCalls") == calls + 1
+
+
+def test_slider_steps_on_a_megabyte_make_one_call_a_redraw(page):
+    """A step of the slider by keyboard on 1 MB: one facade call, one redraw. Steps that come
+    while a call is going replace each other: that call's answer is dropped, the last step's
+    call runs, and only its result is drawn."""
+    set_mode(page, "semantic")
+    show_text(page, MEGABYTE)
+    set_settings(page, **{**SEMANTIC_FIELDS, "targetSize": 1000, "maxSize": 2000,
+                          "minSize": 200, "overlap": 100})
+    page.focus("#setting-targetSize-slider")
+    for key in ["ArrowLeft", "ArrowLeft", "ArrowRight"]:
+        quiet(page)
+        calls, before = page.evaluate("window.facadeCalls"), runs(page)
+        page.keyboard.press(key)
+        settled(page, before)
+        quiet(page)
+        assert runs(page) == before + 1
+        assert page.evaluate("window.facadeCalls") == calls + 1
+    assert page.input_value("#setting-targetSize") == "999"
+    calls, before = page.evaluate("window.facadeCalls"), runs(page)
+    page.eval_on_selector("#setting-targetSize-slider", """(slider) => {
+      for (let step = 0; step < 10; step += 1) {
+        slider.stepDown();
+        slider.dispatchEvent(new Event('input', {bubbles: true}));
+      }
+    }""")
+    settled(page, before)
+    quiet(page)
+    assert runs(page) == before + 1
+    assert page.evaluate("window.facadeCalls") == calls + 2  # the one going, and the last
+    assert page.input_value("#setting-targetSize") == "989"
+    options = {**SEMANTIC, "target_size": 989, "max_size": 2000, "min_size": 200,
+               "overlap": 100}
+    count = len(SemanticChunker(**options).chunk(MEGABYTE))
+    assert page.text_content('#stats [data-stat="count"] dd') == f"{count:,}"
+
+
+def test_a_redraw_keeps_what_shows_the_same_and_draws_the_rest_anew(page):
+    """Targets 110 and 120 cut DRIFTING alike; 130 and 102 do not. A step between the first
+    two leaves every coloured piece, row and bar as it was drawn; the others draw anew, and
+    each time the document, the list and the stats show the chunker's own chunks."""
+    set_mode(page, "semantic")
+    show_text(page, DRIFTING)
+    set_settings(page, **SEMANTIC_FIELDS)
+    same = SemanticChunker(**SEMANTIC).chunk(DRIFTING)
+    assert SemanticChunker(**{**SEMANTIC, "target_size": 110}).chunk(DRIFTING) == same
+    read_document(page)  # every block painted, so that every block is compared
+    for target, alike in [(110, True), (130, False), (102, False), (120, False)]:
+        page.evaluate(NOTE_DRAWN)
+        set_settings(page, targetSize=target)
+        chunks = SemanticChunker(**{**SEMANTIC, "target_size": target}).chunk(DRIFTING)
+        kept = page.evaluate(KEPT)
+        assert all(kept) if alike else not all(kept)
+        own, lead = semantic_painting(DRIFTING, chunks)
+        shown = read_document(page)
+        assert (shown["own"], shown["lead"]) == (own, lead)
+        rows = page.evaluate(ROWS)
+        assert rows and rows == [
+            [i, f"{len(chunks[i].text):,} chars · {utf16_offset(DRIFTING, chunks[i].span[0]):,}"
+                f"–{utf16_offset(DRIFTING, chunks[i].span[1]):,}"]
+            for i, _ in rows]
+        assert page.text_content('#stats [data-stat="count"] dd') == str(len(chunks))

@@ -385,20 +385,18 @@ function readReply(reply) {
  */
 function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
   const { count, boundaryTypes, texts, sections } = packed;
-  const { offsets, spans, boundaryIndex, places, asciiLength, astral } = readSections(
-    ints,
-    sections,
-  );
+  const { offsets, spans, overlapSpans, boundaryIndex, places, asciiLength, astral } =
+    readSections(ints, sections);
   // As JavaScript indices.
-  const [jsOffsets, jsSpans, jsPlaces] = [offsets, spans, places].map((section) =>
-    toUtf16(section, astral),
-  );
+  const [jsOffsets, jsSpans, jsOverlapSpans, jsPlaces] = [offsets, spans, overlapSpans, places]
+    .map((section) => toUtf16(section, astral));
   const chunks = new Array(count);
   let asciiAt = 0;
   let crossing = 0; // the next of asciiLength
   let literal = 0;
   for (let index = 0; index < count; index++) {
-    const startOffset = jsOffsets[2 * index], endOffset = jsOffsets[2 * index + 1];
+    const pair = 2 * index; // where the chunk's two ints are, in a section of pairs
+    const startOffset = jsOffsets[pair], endOffset = jsOffsets[pair + 1];
     const at = 4 * index;
     const leadFrom = jsPlaces[at], leadTo = jsPlaces[at + 1];
     let chunkText;
@@ -415,9 +413,10 @@ function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
     // Without metadata the key is absent, as JSON.stringify leaves it in the original.
     if (metadata !== undefined) chunk.metadata = metadata;
     if (withSpans) {
-      chunk.span = { start: jsSpans[at], end: jsSpans[at + 1] };
+      chunk.span = { start: jsSpans[pair], end: jsSpans[pair + 1] };
+      const overlapStart = jsOverlapSpans[pair];
       chunk.overlapSpan =
-        jsSpans[at + 2] < 0 ? null : { start: jsSpans[at + 2], end: jsSpans[at + 3] };
+        overlapStart < 0 ? null : { start: overlapStart, end: jsOverlapSpans[pair + 1] };
     }
     chunks[index] = chunk;
   }

@@ -26,8 +26,8 @@ def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
     text = args.get("text")
     options = python_options("SemanticChunker.chunk", args.get("config"))
     with_spans = require_bool("spans", options.pop("spans", False))
-    chunks, places = SemanticChunker(**options).chunk_placed(text, args.get("metadata"))
-    return pack_chunks(text, chunks, places, astral, with_spans)
+    columns = SemanticChunker(**options).chunk_columns(text, args.get("metadata"))
+    return pack_chunks(text, columns, astral, with_spans)
 
 
 def _engine_chunk(args: dict[str, Any], astral: Astral) -> Packed:

@@ -1,7 +1,7 @@
 """`SemanticChunker.chunk`'s result packed: where each chunk's text lies, for chunker.js.
 
 Why packed: chunk texts are mostly the input's own characters (the overlap and then the
-chunk's own text), which the chunker places as it cuts them (`chunk_placed`). Those cross as
+chunk's own text), which the chunker places as it cuts them (`chunk_columns`). Those cross as
 four ints, a slice of the input costs JavaScript nothing, and the rest cross as ASCII bytes
 (joined, decoded in one call) or JSON; the spans go as ints, read where they lie (an
 `Int32Array`). Writing 1 MB of chunk texts as JSON in Pyodide and parsing it back cost about
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence, get_args
 
-from ..records import BoundaryType, Chunk, DocumentChunk
+from ..records import BoundaryType, ChunkColumns, DocumentChunk
 from .utf16 import astral_positions_of
 
 __all__ = [
@@ -36,13 +36,13 @@ __all__ = [
 # its line here, its ints under its name in `pack_chunks`, and read it by name in chunker.js.
 # Every offset counts code points; "astral" (an entry: a character) turns them into JavaScript
 # indices: each character outside the BMP before an offset adds one.
+# "offsets", "spans", "overlapSpans" and "places" are `ChunkColumns`' columns as they are.
 SECTIONS: tuple[tuple[str, int], ...] = (
     ("offsets", 2),  # startOffset and endOffset
-    ("spans", 4),  # span's and overlapSpan's start and end (-1 -1: none); asked for only
+    ("spans", 2),  # asked for only
+    ("overlapSpans", 2),  # asked for only
     ("boundaryIndex", 1),  # the index of the chunk's boundaryType in `boundaryTypes`
-    # leadFrom, leadTo, ownFrom, ownTo: the chunk's text is the input's characters there (its
-    # overlap, then its own text); all -1: its text crosses as text.
-    ("places", 4),
+    ("places", 4),  # all -1: the chunk's text crosses as text
     ("asciiLength", 1),  # of a text that crosses: its length in `ascii`, or -1: in `texts`
     ("astral", 1),  # where the input's characters outside the BMP are, in order
 )
@@ -77,25 +77,23 @@ class Packed:
 
 def pack_chunks(
     text: str,
-    chunks: Sequence[Chunk],
-    places: Sequence[int],
+    columns: ChunkColumns,
     astral: Sequence[int] | None = None,
     with_spans: bool = False,
 ) -> Packed:
-    """`SemanticChunker` chunks of `text` as places in it, ASCII or JSON, for chunker.js.
+    """`SemanticChunker` chunks of `text`, as `chunk_columns` gives them, packed for
+    chunker.js: placed in the input, ASCII or JSON.
 
-    `places` are where each chunk's text lies in `text`, four ints a chunk, as
-    `SemanticChunker.chunk_placed` gives them. `ints` holds the sections of `SECTIONS`, in
-    its order, each in the chunks' order; the result lists their names and lengths
-    (`sections`), and holds the chunks' `count`, the `boundaryTypes` and the `texts` that
-    come whole as JSON. `with_spans`: each chunk's `span` and `overlap_span` cross as they
-    are (else "spans" is empty: four ints a chunk that chunker.js would convert and drop).
+    `ints` holds the sections of `SECTIONS`, in its order, each in the chunks' order; the
+    result lists their names and lengths (`sections`), and holds the chunks' `count`, the
+    `boundaryTypes` and the `texts` that come whole as JSON. `with_spans`: each chunk's
+    `span` and `overlap_span` cross (else those sections are empty: ints that chunker.js
+    would convert and drop).
 
-    A placed chunk is `text.slice(leadFrom, leadTo) + text.slice(ownFrom, ownTo)`; of the
-    others (a merge joins its parts with a blank line, the last line gains a line feed), an
-    ASCII text is the next that many characters of `ascii`, which joins those texts, and
-    another the next of `texts`. The index is the position and `metadata` the caller's own
-    object. `astral` is as for `utf16_offsets`; it crosses as "astral".
+    Of the chunks not placed, an ASCII text is the next that many characters of `ascii`,
+    which joins those texts, and another the next of `texts`. The index is the position and
+    `metadata` the caller's own object. `astral` is as for `utf16_offsets`; it crosses as
+    "astral".
 
     Why ASCII apart: in Pyodide writing a text as JSON reads it character by character, while
     joining ASCII texts and writing them out are copies of their bytes; chunker.js decodes
@@ -108,47 +106,35 @@ def pack_chunks(
         >>> from chunker import SemanticChunker
         >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree 🙂."
         >>> chunker = SemanticChunker(target_size=8, min_size=0, overlap=3)
-        >>> packed = pack_chunks(text, *chunker.chunk_placed(text))
+        >>> packed = pack_chunks(text, chunker.chunk_columns(text))
         >>> packed.ints
         [0, 14, 15, 29, 0, 0, 0, 0, 0, 14, -1, -1, -1, -1, -1, 26]
         >>> packed.ascii, packed.result["count"], packed.result["texts"]
         ('', 2, ['o.\\n# B\\n\\nThree 🙂.\\n'])
-        >>> packed.result["sections"]
-        [['offsets', 4], ['spans', 0], ['boundaryIndex', 2], ['places', 8], ['asciiLength', 1], ['astral', 1]]
+        >>> packed.result["sections"]  # doctest: +NORMALIZE_WHITESPACE
+        [['offsets', 4], ['spans', 0], ['overlapSpans', 0], ['boundaryIndex', 2], ['places', 8],
+         ['asciiLength', 1], ['astral', 1]]
     """
-    offsets: list[int] = []  # startOffset and endOffset of each chunk
-    boundaries: list[int] = []
-    for chunk in chunks:
-        offsets += (chunk.start_offset, chunk.end_offset)
-        boundaries.append(_BOUNDARY_INDEX[chunk.boundary_type])
-    spans: list[int] = []  # span and overlap span of each chunk
-    if with_spans:
-        for chunk in chunks:
-            spans += chunk.span
-            spans += chunk.overlap_span or _NO_SPAN
-    # The few texts that cross as text: a comprehension, not a Python step a chunk.
-    crossing = [chunk.text for chunk, lead_from in zip(chunks, places[::4]) if lead_from < 0]
+    crossing = columns.texts
     lengths = [len(whole) if whole.isascii() else -1 for whole in crossing]
     sections = {
-        "offsets": offsets,
-        "spans": spans,
-        "boundaryIndex": boundaries,
-        "places": places,
+        "offsets": columns.offsets,
+        "spans": columns.spans if with_spans else [],
+        "overlapSpans": columns.overlap_spans if with_spans else [],
+        "boundaryIndex": [_BOUNDARY_INDEX[name] for name in columns.boundaries],
+        "places": columns.places,
         "asciiLength": lengths,
         "astral": astral_positions_of(text, astral),
     }
     ints, layout = _laid_out(sections, SECTIONS)
     result = {
-        "count": len(chunks),
+        "count": len(columns),
         "boundaryTypes": BOUNDARY_TYPES,
         "texts": [whole for whole, length in zip(crossing, lengths) if length < 0],
         "sections": layout,
     }
     ascii = "".join([whole for whole, length in zip(crossing, lengths) if length >= 0])
     return Packed(ints, ascii, result)
-
-
-_NO_SPAN = (-1, -1)
 
 
 def pack_document_chunks(

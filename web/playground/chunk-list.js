@@ -19,6 +19,8 @@ export function createChunkList(container, { onSelect }) {
   let rowHeight = 0;
   let selected = -1;
   let frame = 0;
+  // The rows in the list now, by chunk index, each with what it shows (`lines`).
+  let shown = new Map();
 
   // Where the list is scrolled to and how tall it is, as last seen by a scroll event or a
   // resize: reading `scrollTop` or `clientHeight` in a redraw, after the views changed the
@@ -28,7 +30,7 @@ export function createChunkList(container, { onSelect }) {
 
   function measure() {
     // One row's height, read from the stylesheet through a real row.
-    const probe = row(0);
+    const probe = row(0, lines(0));
     spacer.append(probe);
     rowHeight = probe.offsetHeight;
     probe.remove();
@@ -36,9 +38,13 @@ export function createChunkList(container, { onSelect }) {
     scrolledTo = container.scrollTop;
   }
 
-  function row(index) {
-    const chunk = chunks[index];
-    const { title, meta, preview } = describe(chunk);
+  /** What row `index` shows, and a key that is the same when it shows the same. */
+  function lines(index) {
+    const line = describe(chunks[index]);
+    return { ...line, key: `${line.title}\n${line.meta}\n${line.preview}` };
+  }
+
+  function row(index, { title, meta, preview }) {
     const node = el('div', {
       className: `row c${index % 6}`, id: `chunk-row-${index}`,
       attrs: { role: 'option', 'aria-selected': String(index === selected) },
@@ -59,9 +65,33 @@ export function createChunkList(container, { onSelect }) {
     const first = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN);
     const visible = Math.ceil(viewHeight / rowHeight) + 2 * OVERSCAN;
     const last = Math.min(chunks.length, first + visible);
-    const rows = [];
-    for (let index = first; index < last; index += 1) rows.push(row(index));
-    spacer.replaceChildren(...rows);
+    // A row that shows the same as before stays (a setting's step often leaves most chunks
+    // as they were): a new one would cost the browser its layout and paint again for the
+    // same picture (tests/bench/playground.py, slider).
+    const next = new Map();
+    for (let index = first; index < last; index += 1) {
+      const line = lines(index);
+      const kept = shown.get(index);
+      if (kept?.key === line.key) {
+        const wanted = String(index === selected);
+        if (kept.node.getAttribute('aria-selected') !== wanted) {
+          kept.node.setAttribute('aria-selected', wanted);
+        }
+        next.set(index, kept);
+      } else {
+        next.set(index, { key: line.key, node: row(index, line) });
+      }
+    }
+    // The same rows (both are runs of indexes): only those that show something else change.
+    if (next.size === shown.size && shown.has(first)) {
+      for (const [index, { node }] of next) {
+        const old = shown.get(index).node;
+        if (old !== node) old.replaceWith(node);
+      }
+    } else {
+      spacer.replaceChildren(...[...next.values()].map(({ node }) => node));
+    }
+    shown = next;
   }
 
   container.addEventListener('scroll', () => {
@@ -111,6 +141,7 @@ export function createChunkList(container, { onSelect }) {
       empty.remove();
       if (!chunks.length) {
         spacer.replaceChildren();
+        shown = new Map();
         container.append(empty);
         container.removeAttribute('aria-activedescendant');
         return;

@@ -18,6 +18,8 @@ export function createDocumentView(container, { onSelect }) {
   let startsAt = new Map();
   let blocks = [];
   let selected = -1;
+  // What each painted block shows: its pieces, their chunks and badges, as `fill` draws them.
+  const shownKeys = new WeakMap();
   const near = new Set();
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
@@ -62,9 +64,26 @@ export function createDocumentView(container, { onSelect }) {
     if (block.dataset.painted === 'yes') return;
     const start = Number(block.dataset.start);
     const end = Number(block.dataset.end);
-    const nodes = [];
     const { bounds, owners, leads } = paint;
-    for (let i = pieceAt(bounds, start); i < owners.length && bounds[i] < end; i += 1) {
+    const first = pieceAt(bounds, start);
+    let last = first;
+    while (last < owners.length && bounds[last] < end) last += 1;
+    const badge = (from) => startsAt.get(from)?.map((c) => `${c.index} · ${c.type}`).join('  ');
+    // A block that shows these very pieces already (a setting's step often moves no cut in
+    // it) keeps its nodes: new ones would cost the browser a layout and a paint of the block
+    // for the same picture (tests/bench/playground.py, slider).
+    let key = '';
+    for (let i = first; i < last; i += 1) {
+      const from = Math.max(bounds[i], start);
+      key += `${from} ${owners[i]} ${leads[i]} ${badge(from)};`;
+    }
+    if (shownKeys.get(block) === key) {
+      markSelection(block, selected);
+      block.dataset.painted = 'yes';
+      return;
+    }
+    const nodes = [];
+    for (let i = first; i < last; i += 1) {
       const from = Math.max(bounds[i], start);
       const to = Math.min(bounds[i + 1], end);
       const piece = text.slice(from, to);
@@ -76,9 +95,9 @@ export function createDocumentView(container, { onSelect }) {
       span.classList.add(...paintClasses(owners[i], leads[i]));
       if (owners[i]) span.dataset.c = owners[i].join(' ');
       if (leads[i]) span.dataset.l = leads[i].join(' ');
-      const starting = startsAt.get(from);
+      const starting = badge(from);
       if (starting) {
-        span.dataset.badge = starting.map((c) => `${c.index} · ${c.type}`).join('  ');
+        span.dataset.badge = starting;
         span.classList.add('first');
       }
       if (owners[i]?.includes(selected)) span.classList.add('selected');
@@ -86,6 +105,7 @@ export function createDocumentView(container, { onSelect }) {
       nodes.push(span);
     }
     block.replaceChildren(...nodes);
+    shownKeys.set(block, key);
     block.dataset.painted = 'yes';
   }
 
@@ -124,6 +144,7 @@ export function createDocumentView(container, { onSelect }) {
           block.dataset.painted = 'no';
           if (!near.has(block)) {
             block.replaceChildren(text.slice(Number(block.dataset.start), Number(block.dataset.end)));
+            shownKeys.delete(block);
           }
         }
       }

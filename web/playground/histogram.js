@@ -27,23 +27,22 @@ export function renderHistogram(container, lengths, stats, markers) {
   const y = (count) => PAD.top + plotH - (count / highest) * plotH;
 
   const markerText = markers.map((m) => `${m.label} ${formatCount(m.value)}`).join(', ');
-  const chart = svg('svg', {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', class: 'histogram-svg',
-    'aria-label': lengths.length
-      ? `Histogram of ${lengths.length} chunk lengths from ${formatCount(stats.min)} `
-        + `to ${formatCount(stats.max)} characters; ${markerText}`
-      : 'Histogram: no chunks',
-  });
-  counts.forEach((count, bin) => {
-    if (!count) return;
-    const from = bin * width;
-    chart.append(svg('rect', {
-      class: 'bar', x: x(from) + 0.5, y: y(count), width: Math.max(plotW / BINS - 1, 1),
-      height: PAD.top + plotH - y(count),
-    }, svg('title', {}, `${formatCount(Math.round(from))}–${formatCount(Math.round(from + width))}`
-      + ` characters: ${count} chunk${count === 1 ? '' : 's'}`)));
-  });
-  chart.append(
+  const { chart, bars, lines } = chartIn(container);
+  chart.setAttribute('aria-label', lengths.length
+    ? `Histogram of ${lengths.length} chunk lengths from ${formatCount(stats.min)} `
+      + `to ${formatCount(stats.max)} characters; ${markerText}`
+    : 'Histogram: no chunks');
+  redraw(bars, `${top} ${highest} ${counts}`, () => [
+    ...counts.flatMap((count, bin) => {
+      if (!count) return [];
+      const from = bin * width;
+      return [svg('rect', {
+        class: 'bar', x: x(from) + 0.5, y: y(count), width: Math.max(plotW / BINS - 1, 1),
+        height: PAD.top + plotH - y(count),
+      }, svg('title', {}, `${formatCount(Math.round(from))}–`
+        + `${formatCount(Math.round(from + width))} characters: ${count} `
+        + `chunk${count === 1 ? '' : 's'}`))];
+    }),
     svg('line', { class: 'axis', x1: PAD.left, x2: WIDTH - PAD.right, y1: PAD.top + plotH,
       y2: PAD.top + plotH }),
     svg('text', { class: 'tick', x: PAD.left, y: HEIGHT - 6, 'text-anchor': 'start' }, '0'),
@@ -51,19 +50,47 @@ export function renderHistogram(container, lengths, stats, markers) {
       formatCount(top)),
     svg('text', { class: 'tick', x: PAD.left - 4, y: PAD.top + 4, 'text-anchor': 'end' },
       String(highest)),
-  );
-  markers.forEach((marker, i) => {
+  ]);
+  const marked = markers.map((m) => `${m.label}=${m.value}`);
+  redraw(lines, `${top} ${marked}`, () => markers.flatMap((marker, i) => {
     const at = x(marker.value);
-    chart.append(
+    return [
       svg('line', { class: `marker marker-${i}`, x1: at, x2: at, y1: PAD.top - 4,
         y2: PAD.top + plotH }),
       // One row of labels per marker, so close markers never print over each other.
       svg('text', { class: `marker-label marker-${i}`, x: at, y: 10 + 11 * i,
         'text-anchor': at > WIDTH - 60 ? 'end' : at < PAD.left + 30 ? 'start' : 'middle' },
       `${marker.label} ${formatCount(marker.value)}`),
-    );
-  });
-  container.replaceChildren(chart);
+    ];
+  }));
+}
+
+// Each container's chart, made once: the bars with their axis, and the markers, are each
+// drawn again only when they change. A setting's step moves its marker but often leaves
+// every length as it was, and a new chart costs the browser a layout and a new layer
+// (tests/bench/playground.py, slider).
+const charts = new WeakMap();
+const drawn = new WeakMap(); // group -> the key of what it shows
+
+function chartIn(container) {
+  let parts = charts.get(container);
+  if (!parts) {
+    const bars = svg('g');
+    const lines = svg('g');
+    const chart = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img',
+      class: 'histogram-svg' }, bars, lines);
+    parts = { chart, bars, lines };
+    charts.set(container, parts);
+    container.replaceChildren(chart);
+  }
+  return parts;
+}
+
+/** Fill `group` with `make()`'s nodes unless it shows `key` already. */
+function redraw(group, key, make) {
+  if (drawn.get(group) === key) return;
+  drawn.set(group, key);
+  group.replaceChildren(...make());
 }
 
 /** A round number (1, 2 or 5 times a power of ten, or a multiple) at or above `value`. */

@@ -101,12 +101,23 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
 
   return {
     setApi(newApi) { api = newApi; },
-    /** New chunks: their index is made again, and the query in the box searched again. */
+    /**
+     * New chunks: their index is made again, and the query in the box searched again. Chunks
+     * the same as those shown (a setting's step often moves no cut) keep the index and the
+     * hits: indexing 1 MB again costs the worker more than the step's own call.
+     */
     setChunks(newChunks) {
+      if (index?.chunks === chunks && sameChunks(chunks, newChunks)) return;
       chunks = newChunks;
       if (input.value.trim()) search();
     },
   };
+}
+
+/** Whether two lists of chunks index and show alike: the same texts, in order, so labelled. */
+function sameChunks(shown, chunks) {
+  return shown.length === chunks.length && chunks.every((chunk, i) => chunk.text === shown[i].text
+    && chunk.label === shown[i].label && chunk.index === shown[i].index);
 }
 
 /** `text` as text nodes, each of `spans` ({start, end}, in order) wrapped in `<mark>`. */
