@@ -183,3 +183,34 @@ def test_a_redraw_keeps_what_shows_the_same_and_draws_the_rest_anew(page):
                 f"–{utf16_offset(DRIFTING, chunks[i].span[1]):,}"]
             for i, _ in rows]
         assert page.text_content('#stats [data-stat="count"] dd') == str(len(chunks))
+
+
+# Three frames: the scroll event's, the list's redraw it asks for, and one to spare.
+NEXT_FRAMES = """() => new Promise((resolve) => requestAnimationFrame(
+  () => requestAnimationFrame(() => requestAnimationFrame(resolve))))"""
+ROWS_IN_VIEW = """() => {
+  const list = document.getElementById('chunk-list');
+  const box = list.getBoundingClientRect();
+  return [...list.querySelectorAll('.row')].filter((row) => {
+    const at = row.getBoundingClientRect();
+    return at.bottom > box.top && at.top < box.bottom;
+  }).map((row) => Number(row.dataset.index)).sort((a, b) => a - b);
+}"""
+
+
+def test_the_list_scrolled_a_few_rows_at_a_time_shows_every_row_in_view(page):
+    """Each step moves the list by fewer rows than it keeps drawn: the rows that stay are
+    kept, the others drawn, and every row in view is there (the fixture fails on an error)."""
+    set_mode(page, "semantic")
+    show_text(page, GUIDE)
+    set_settings(page, **{**SEMANTIC_FIELDS, "targetSize": 100, "minSize": 20, "overlap": 0})
+    height = page.eval_on_selector("#chunk-list", "(list) => list.querySelector('.row').offsetHeight")
+    view = page.eval_on_selector("#chunk-list", "(list) => list.clientHeight")
+    for step in range(1, 16):
+        top = 2 * step * height
+        page.eval_on_selector("#chunk-list", "(list, top) => { list.scrollTop = top; }", top)
+        page.evaluate(NEXT_FRAMES)  # the list redraws at the next frame
+        shown = page.evaluate(ROWS_IN_VIEW)
+        # A row cut by the list's top edge counts as in view.
+        assert shown and shown[0] <= 2 * step and shown == list(range(shown[0], shown[-1] + 1))
+        assert (shown[-1] + 1) * height >= top + view, shown

@@ -19,7 +19,7 @@ export function createChunkList(container, { onSelect }) {
   let rowHeight = 0;
   let selected = -1;
   let frame = 0;
-  // The rows in the list now, by chunk index, each with what it shows (`lines`).
+  // The rows in the list now, by chunk index: each node with the key of what it shows.
   let shown = new Map();
 
   // Where the list is scrolled to and how tall it is, as last seen by a scroll event or a
@@ -82,8 +82,9 @@ export function createChunkList(container, { onSelect }) {
         next.set(index, { key: line.key, node: row(index, line) });
       }
     }
-    // The same rows (both are runs of indexes): only those that show something else change.
-    if (next.size === shown.size && shown.has(first)) {
+    // The same rows (both are runs of indexes, so the same first and size): only those that
+    // show something else change.
+    if (next.size === shown.size && shown.keys().next().value === first) {
       for (const [index, { node }] of next) {
         const old = shown.get(index).node;
         if (old !== node) old.replaceWith(node);

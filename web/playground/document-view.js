@@ -71,7 +71,8 @@ export function createDocumentView(container, { onSelect }) {
     const badge = (from) => startsAt.get(from)?.map((c) => `${c.index} · ${c.type}`).join('  ');
     // A block that shows these very pieces already (a setting's step often moves no cut in
     // it) keeps its nodes: new ones would cost the browser a layout and a paint of the block
-    // for the same picture (tests/bench/playground.py, slider).
+    // for the same picture (tests/bench/playground.py, slider). The key leaves the text out:
+    // a new text makes new blocks (`makeBlocks`).
     let key = '';
     for (let i = first; i < last; i += 1) {
       const from = Math.max(bounds[i], start);

@@ -10,87 +10,83 @@ const PAD = { left: 34, right: 10, top: 30, bottom: 22 };
 const BINS = 24;
 
 /**
- * Draw `lengths` (with their `stats`, from stats.js) into `container`, with `markers`
- * ([{label, value}]) as vertical lines. The x axis runs from 0 to a round number above the
- * longest chunk and every marker.
+ * The histogram in `container`. Its chart is made once; the bars with their axis, and the
+ * markers, are each drawn again only when what they show changes: a setting's step moves its
+ * marker but often leaves every length as it was, and a new chart costs the browser a layout
+ * and a new layer (tests/bench/playground.py, slider).
  */
-export function renderHistogram(container, lengths, stats, markers) {
-  // No spread of `lengths` into Math.max: a million chunks would overflow the call stack.
-  const top = niceCeiling(Math.max(1, stats.max, ...markers.map((m) => m.value)));
-  const width = top / BINS;
-  const counts = new Array(BINS).fill(0);
-  for (const length of lengths) counts[Math.min(BINS - 1, Math.floor(length / width))] += 1;
-  const highest = Math.max(1, ...counts);
-  const plotW = WIDTH - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const x = (value) => PAD.left + (value / top) * plotW;
-  const y = (count) => PAD.top + plotH - (count / highest) * plotH;
+export function createHistogram(container) {
+  const bars = svg('g');
+  const marks = svg('g');
+  const chart = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img',
+    class: 'histogram-svg' }, bars, marks);
+  const shown = new Map(); // each group's key of what it shows
 
-  const markerText = markers.map((m) => `${m.label} ${formatCount(m.value)}`).join(', ');
-  const { chart, bars, lines } = chartIn(container);
-  chart.setAttribute('aria-label', lengths.length
-    ? `Histogram of ${lengths.length} chunk lengths from ${formatCount(stats.min)} `
-      + `to ${formatCount(stats.max)} characters; ${markerText}`
-    : 'Histogram: no chunks');
-  redraw(bars, `${top} ${highest} ${counts}`, () => [
-    ...counts.flatMap((count, bin) => {
-      if (!count) return [];
-      const from = bin * width;
-      return [svg('rect', {
-        class: 'bar', x: x(from) + 0.5, y: y(count), width: Math.max(plotW / BINS - 1, 1),
-        height: PAD.top + plotH - y(count),
-      }, svg('title', {}, `${formatCount(Math.round(from))}–`
-        + `${formatCount(Math.round(from + width))} characters: ${count} `
-        + `chunk${count === 1 ? '' : 's'}`))];
-    }),
-    svg('line', { class: 'axis', x1: PAD.left, x2: WIDTH - PAD.right, y1: PAD.top + plotH,
-      y2: PAD.top + plotH }),
-    svg('text', { class: 'tick', x: PAD.left, y: HEIGHT - 6, 'text-anchor': 'start' }, '0'),
-    svg('text', { class: 'tick', x: WIDTH - PAD.right, y: HEIGHT - 6, 'text-anchor': 'end' },
-      formatCount(top)),
-    svg('text', { class: 'tick', x: PAD.left - 4, y: PAD.top + 4, 'text-anchor': 'end' },
-      String(highest)),
-  ]);
-  const marked = markers.map((m) => `${m.label}=${m.value}`);
-  redraw(lines, `${top} ${marked}`, () => markers.flatMap((marker, i) => {
-    const at = x(marker.value);
-    return [
-      svg('line', { class: `marker marker-${i}`, x1: at, x2: at, y1: PAD.top - 4,
-        y2: PAD.top + plotH }),
-      // One row of labels per marker, so close markers never print over each other.
-      svg('text', { class: `marker-label marker-${i}`, x: at, y: 10 + 11 * i,
-        'text-anchor': at > WIDTH - 60 ? 'end' : at < PAD.left + 30 ? 'start' : 'middle' },
-      `${marker.label} ${formatCount(marker.value)}`),
-    ];
-  }));
-}
-
-// Each container's chart, made once: the bars with their axis, and the markers, are each
-// drawn again only when they change. A setting's step moves its marker but often leaves
-// every length as it was, and a new chart costs the browser a layout and a new layer
-// (tests/bench/playground.py, slider).
-const charts = new WeakMap();
-const drawn = new WeakMap(); // group -> the key of what it shows
-
-function chartIn(container) {
-  let parts = charts.get(container);
-  if (!parts) {
-    const bars = svg('g');
-    const lines = svg('g');
-    const chart = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img',
-      class: 'histogram-svg' }, bars, lines);
-    parts = { chart, bars, lines };
-    charts.set(container, parts);
-    container.replaceChildren(chart);
+  /** Fill `group` with `make()`'s nodes unless it shows `key` already. */
+  function redraw(group, key, make) {
+    if (shown.get(group) === key) return;
+    shown.set(group, key);
+    group.replaceChildren(...make());
   }
-  return parts;
-}
 
-/** Fill `group` with `make()`'s nodes unless it shows `key` already. */
-function redraw(group, key, make) {
-  if (drawn.get(group) === key) return;
-  drawn.set(group, key);
-  group.replaceChildren(...make());
+  return {
+    /**
+     * Draw `lengths` (with their `stats`, from stats.js), with `markers` ([{label, value}])
+     * as vertical lines. The x axis runs from 0 to a round number above the longest chunk
+     * and every marker.
+     */
+    render(lengths, stats, markers) {
+      if (!chart.isConnected) container.replaceChildren(chart); // placed by the first result
+      // No spread of `lengths` into Math.max: a million chunks would overflow the call stack.
+      const top = niceCeiling(Math.max(1, stats.max, ...markers.map((m) => m.value)));
+      const width = top / BINS;
+      const counts = new Array(BINS).fill(0);
+      for (const length of lengths) counts[Math.min(BINS - 1, Math.floor(length / width))] += 1;
+      const highest = Math.max(1, ...counts);
+      const plotW = WIDTH - PAD.left - PAD.right;
+      const plotH = HEIGHT - PAD.top - PAD.bottom;
+      const x = (value) => PAD.left + (value / top) * plotW;
+      const y = (count) => PAD.top + plotH - (count / highest) * plotH;
+
+      const markerText = markers.map((m) => `${m.label} ${formatCount(m.value)}`).join(', ');
+      chart.setAttribute('aria-label', lengths.length
+        ? `Histogram of ${lengths.length} chunk lengths from ${formatCount(stats.min)} `
+          + `to ${formatCount(stats.max)} characters; ${markerText}`
+        : 'Histogram: no chunks');
+      // The bars and the axis depend on the axis's top, the tallest bar and the counts alone.
+      redraw(bars, `${top} ${highest} ${counts}`, () => [
+        ...counts.flatMap((count, bin) => {
+          if (!count) return [];
+          const from = bin * width;
+          return [svg('rect', {
+            class: 'bar', x: x(from) + 0.5, y: y(count), width: Math.max(plotW / BINS - 1, 1),
+            height: PAD.top + plotH - y(count),
+          }, svg('title', {}, `${formatCount(Math.round(from))}–`
+            + `${formatCount(Math.round(from + width))} characters: ${count} `
+            + `chunk${count === 1 ? '' : 's'}`))];
+        }),
+        svg('line', { class: 'axis', x1: PAD.left, x2: WIDTH - PAD.right, y1: PAD.top + plotH,
+          y2: PAD.top + plotH }),
+        svg('text', { class: 'tick', x: PAD.left, y: HEIGHT - 6, 'text-anchor': 'start' }, '0'),
+        svg('text', { class: 'tick', x: WIDTH - PAD.right, y: HEIGHT - 6, 'text-anchor': 'end' },
+          formatCount(top)),
+        svg('text', { class: 'tick', x: PAD.left - 4, y: PAD.top + 4, 'text-anchor': 'end' },
+          String(highest)),
+      ]);
+      const marked = markers.map((m) => `${m.label}=${m.value}`);
+      redraw(marks, `${top} ${marked}`, () => markers.flatMap((marker, i) => {
+        const at = x(marker.value);
+        return [
+          svg('line', { class: `marker marker-${i}`, x1: at, x2: at, y1: PAD.top - 4,
+            y2: PAD.top + plotH }),
+          // One row of labels per marker, so close markers never print over each other.
+          svg('text', { class: `marker-label marker-${i}`, x: at, y: 10 + 11 * i,
+            'text-anchor': at > WIDTH - 60 ? 'end' : at < PAD.left + 30 ? 'start' : 'middle' },
+          `${marker.label} ${formatCount(marker.value)}`),
+        ];
+      }));
+    },
+  };
 }
 
 /** A round number (1, 2 or 5 times a power of ten, or a multiple) at or above `value`. */

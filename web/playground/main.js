@@ -9,7 +9,7 @@ import { createDocumentView } from './document-view.js';
 import { download, exportName } from './export.js';
 import { acceptFiles } from './files.js';
 import { countOf, firstWords, formatCount, formatMs } from './format.js';
-import { renderHistogram } from './histogram.js';
+import { createHistogram } from './histogram.js';
 import { createInput } from './input.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
@@ -51,6 +51,7 @@ const documentView = createDocumentView($('document'), { onSelect: (i) => select
 const transcriptView = createTranscriptView($('transcript'), {
   onSelect: (i) => select(i, 'document') });
 const list = createChunkList($('chunk-list'), { onSelect: (i) => select(i, 'list') });
+const histogram = createHistogram($('histogram'));
 const search = createSearch({ input: $('query'), matchAll: $('query-all'),
   prefix: $('query-prefix'), tokensOut: $('query-tokens'), resultsOut: $('search-results'),
   onSelect: (i) => select(i, 'search') });
@@ -230,7 +231,7 @@ function draw(result, job) {
   const stats = summarize(lengths);
   const noun = result.mode === 'turns' ? 'passage' : 'chunk';
   renderStats($('stats'), stats, `${noun}s`);
-  renderHistogram($('histogram'), lengths, stats, markers(result.mode, job.values));
+  histogram.render(lengths, stats, markers(result.mode, job.values));
   if (result.mode === 'turns') transcriptView.show(result.turns, chunks);
   else documentView.show(job.text, chunks);
   list.show(chunks, describe(result.mode));

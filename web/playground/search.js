@@ -107,6 +107,7 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
      * hits: indexing 1 MB again costs the worker more than the step's own call.
      */
     setChunks(newChunks) {
+      // Only chunks already indexed have an index and hits to keep.
       if (index?.chunks === chunks && sameChunks(chunks, newChunks)) return;
       chunks = newChunks;
       if (input.value.trim()) search();
