@@ -231,7 +231,7 @@ class SemanticChunker:
         joiner_length = len(joiner)
         # Where each piece starts by the original's count: `offset`, then past each piece and
         # its joiner.
-        runs = list(accumulate(map(joiner_length.__add__, map(len, pieces)), initial=offset))
+        piece_at = list(accumulate(map(joiner_length.__add__, map(len, pieces)), initial=offset))
 
         def flush(gathered: str, first: int, stop: int) -> None:
             # `gathered` joins pieces[first:stop].
@@ -240,9 +240,9 @@ class SemanticChunker:
             elif source.__class__ is int:
                 # Pieces of one slice of the input: `joined`'s map, read off the lists
                 # (tests/bench/core.py, SemanticChunker at 10 MB).
-                at = runs[first]
+                at = piece_at[first]
                 gathered_source = PieceMap(
-                    [run - at for run in runs[first:stop]],
+                    [at_k - at for at_k in piece_at[first:stop]],
                     [source + start for start in starts[first:stop]],  # type: ignore[operator]
                 )
             else:
@@ -250,12 +250,13 @@ class SemanticChunker:
                 lengths = [len(pieces[k]) for k in range(first, stop)]
                 gathered_source = joined(sources, lengths, joiner_length)
             if len(gathered) > max_size:
-                results.extend(split_further(gathered, runs[first], gathered_source))
+                results.extend(split_further(gathered, piece_at[first], gathered_source))
             else:
-                results.append(_segment(gathered, runs[first], boundary, gathered_source))
+                results.append(_segment(gathered, piece_at[first], boundary, gathered_source))
 
         # pieces[first:number] are gathered, `size` characters once joined; a part is joined
-        # once, as it is flushed, not grown a piece at a time.
+        # once, as it is flushed, not grown a piece at a time (tests/bench/core.py,
+        # SemanticChunker at 10 MB).
         size = first = 0
         for number, piece in enumerate(pieces):
             if not size:  # nothing gathered yet (an empty piece gathers nothing)

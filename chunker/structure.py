@@ -17,9 +17,11 @@ A segment is a run of whole lines, each with its line feed, so it is a slice of 
 ends, is taken as it is cut. A slice is kept as where it ends, and cut only when its chunk
 is built. Only the lines that can change anything are visited:
 fences, headings, and the first blank line at or past `target_size` characters into a
-segment. Fences and headings are listed first, each with one regex scan for its mark
-("```", a line feed then "#") that checks only the lines found; then a walk over the two
-lists cuts the text. A chunk of prose costs a few searches, not a Python step per line.
+segment. Fences and headings are listed first: headings with one regex scan that matches a
+heading line's start itself, fences with a scan for "```" that checks the line of each hit
+and starts again past a line of inline code; then a walk over the two lists cuts the text,
+a run of headings within `target_size` characters of each other in a loop of its own. A
+chunk of prose costs a few searches, not a Python step per line.
 """
 
 from __future__ import annotations
@@ -58,12 +60,12 @@ NOT_FOUND = sys.maxsize
 # Each `str.find` or pattern call costs about as much as a dozen Python steps, so the lines
 # that matter are listed in one pass each, and the walk over them calls as little as it can
 # (tests/bench/core.py measures it, on Markdown and on a megabyte of blank lines). A pass is
-# one `finditer` over a literal: the regex engine's scan for it costs less than a `str.find`
-# call a hit, most of all over a text of four bytes a character (one emoji makes it so).
-# The heading pass tests a line's marks within the scan, while the line is in the cache: the
-# line feed before a heading line, then the rest of HEADING_START_RE, spelled "##{0,5}" so
-# that the pattern starts with the literal "\n#" the scan looks for (tests/bench/core.py,
-# SemanticChunker at 10 MB).
+# `finditer` over a pattern that starts with a literal: the regex engine's scan for it costs
+# less than a `str.find` call a hit, most of all over a text of four bytes a character (one
+# emoji makes it so). The heading pass tests a line's marks within the scan, not with a call
+# a hit after it: the line feed before a heading line, then the rest of HEADING_START_RE,
+# spelled "##{0,5}" so that the pattern starts with the literal "\n#" the scan looks for
+# (tests/bench/core.py, SemanticChunker at 10 MB).
 HEADING_LINE_RE = re.compile(f"\n##{{0,5}}[{_WS_IN_LINE}]")
 BACKTICKS_RE = re.compile("```")
 
@@ -184,11 +186,7 @@ def split_by_structure(
             break
 
         # A heading segment holds text from its first character; others may hold none.
-        if boundary == "heading":
-            gathered_at = start
-        else:  # `first_text`, inline: the text after each code block asks (tests/bench/core.py)
-            found = TEXT_RE.search(text, start)
-            gathered_at = found.start() if found else NOT_FOUND
+        gathered_at = start if boundary == "heading" else first_text(start)
         kept = gathered_at < special_at
         if kept:
             # Inlined `add`, as a heading or fence ends most segments: text[special_at - 1]

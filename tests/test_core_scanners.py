@@ -1,6 +1,6 @@
 """The fast scanners of `SemanticChunker` against the plain definitions they stand for.
 
-`structure.py` lists fence and heading lines with one regex pass each, `split_sentences`
+`structure.py` lists fence and heading lines with regex scans, `split_sentences`
 searches full stops in a copy where `!` and `?` read as full stops, and `locate_chunks` walks
 a chunk's words instead of compiling a pattern for it; each must find exactly what the rule,
 read line by line or as the obvious pattern, finds.
