@@ -31,7 +31,7 @@ def main() -> int:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands.add_parser("wheel", help="build dist/chunker-<version>-py3-none-any.whl")
+    commands.add_parser("wheel", help="build dist/chunkspan-<version>-py3-none-any.whl")
     commands.add_parser("web", help="assemble the static site in site/ (incremental)")
     commands.add_parser("package", help="build the npm package dist/chunker-web-<version>.tgz")
     serving = commands.add_parser("serve", help="build what is stale, serve site/ on 127.0.0.1")

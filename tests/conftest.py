@@ -30,7 +30,7 @@ from support.facade import BOOT_TIMEOUT_MS, LOAD_FACADE
 from support.paths import ROOT
 from support.recorder import Recorder
 
-sys.path.insert(0, str(ROOT))  # chunker/ and build.py's modules (tools/), as from the root
+sys.path.insert(0, str(ROOT))  # chunkspan/ and build.py's modules (tools/), as from the root
 
 # No deadline: speed is measured in the benchmarks, and a loaded machine would fail an example
 # that is merely slow. CI explores fresh examples on every run like a developer's machine does,

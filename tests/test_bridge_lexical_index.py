@@ -12,8 +12,8 @@ from support.reply import read_reply
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunker import LexicalIndex, lexical_tokens, match_spans, snippet_around
-from chunker.bridge import JsString, handle
+from chunkspan import LexicalIndex, lexical_tokens, match_spans, snippet_around
+from chunkspan.bridge import JsString, handle
 
 
 def call(operation: str, args: dict[str, Any], text: str | None = None, key: str = "text") -> Any:

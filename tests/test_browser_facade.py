@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from chunker import (
+from chunkspan import (
     ChunkingEngine,
     SemanticChunker,
     chunk_turns,
@@ -61,7 +61,7 @@ def test_loader_reports_each_stage_then_ready(chunker_session):
     assert all(isinstance(stage["message"], str) and stage["message"] for stage in stages)
     versions = page.evaluate("api.versions")
     assert versions["pyodide"] == "314.0.7"
-    assert versions["chunker"] == __import__("chunker").__version__
+    assert versions["chunker"] == __import__("chunkspan").__version__
     assert versions["python"].startswith("3.")
 
 
@@ -414,7 +414,7 @@ def test_every_request_is_same_origin_and_nothing_fails_or_logs_an_error(new_pag
     assert recorder.problems() == []
     paths = {url[len(site_url):] for url in recorder.requests}
     assert {"/chunker.js", "/worker.js", "/pyodide/pyodide.asm.wasm", "/bundle.js"} <= paths
-    assert any(p.startswith("/wheels/chunker-") for p in paths)
+    assert any(p.startswith("/wheels/chunkspan-") for p in paths)
     # The worker unpacks the wheel itself: micropip is never fetched.
     assert not any("micropip" in p for p in paths)
 
@@ -454,7 +454,7 @@ def test_a_wheel_that_cannot_be_had_fails_the_boot_naming_it(new_page, site_url,
     message = got["error"][1]
     assert message.startswith("chunker: Python failed to start: ")
     if status == 404:
-        assert re.search(r"/wheels/chunker-[^ ]+\.whl answered HTTP 404$", message), message
+        assert re.search(r"/wheels/chunkspan-[^ ]+\.whl answered HTTP 404$", message), message
     else:
         assert "zip" in message.lower(), message
 

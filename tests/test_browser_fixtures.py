@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import pytest
 
-from chunker import ChunkingEngine
+from chunkspan import ChunkingEngine
 from support.offsets import utf16_offset
 from support.paths import FIXTURES
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from support.strategies import PIECES, SEPARATORS
 
-from chunker import ChunkingEngine, SemanticChunker
+from chunkspan import ChunkingEngine, SemanticChunker
 
 STRATEGIES = ["fixed", "hierarchical", "layout", "semantic"]
 SEEDS = [11, 12, 13]

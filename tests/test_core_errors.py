@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 import pytest
 
-from chunker import (
+from chunkspan import (
     ChunkingEngine,
     SemanticChunker,
     chunk,
@@ -21,7 +21,7 @@ from chunker import (
     locate_chunks,
     snippet_around,
 )
-from chunker import Turn
+from chunkspan import Turn
 
 engine = ChunkingEngine()
 

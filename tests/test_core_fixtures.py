@@ -18,7 +18,7 @@ from support.fixture_cases import (
 
 import pytest
 
-from chunker import ChunkingEngine, chunk_turns, lexical_tokens, snippet_around
+from chunkspan import ChunkingEngine, chunk_turns, lexical_tokens, snippet_around
 
 
 @pytest.mark.parametrize("case", params("semantic_chunker.json"))

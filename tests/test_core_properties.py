@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from support.invariants import is_subsequence, visible
 from support.strategies import documents, engine_options, semantic_options, texts, turns
 
-from chunker import (
+from chunkspan import (
     ChunkingEngine,
     SemanticChunker,
     chunk_turns,
@@ -19,8 +19,8 @@ from chunker import (
     locate_chunks,
     snippet_around,
 )
-from chunker.lexical import word_re
-from chunker.whitespace import JS_WHITESPACE, is_blank
+from chunkspan.lexical import word_re
+from chunkspan.whitespace import JS_WHITESPACE, is_blank
 
 def round_trips(records) -> bool:
     dicts = [r.to_dict() for r in records]

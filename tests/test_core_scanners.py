@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunker.engine.fixed import LONG_TEXT, _long_steady_ends, _steady_ends, _window_ends
-from chunker.locate import _find_spaced
-from chunker.semantic_chunker import split_sentences
-from chunker.structure import fence_lines, heading_lines
-from chunker.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
+from chunkspan.engine.fixed import LONG_TEXT, _long_steady_ends, _steady_ends, _window_ends
+from chunkspan.locate import _find_spaced
+from chunkspan.semantic_chunker import split_sentences
+from chunkspan.structure import fence_lines, heading_lines
+from chunkspan.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
 from support.strategies import texts
 
 # The sentence break as the spec states it: the white space after `.`, `!` or `?`.

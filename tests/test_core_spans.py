@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunker import Chunk, ChunkingEngine, DocumentChunk, SemanticChunker
-from chunker.whitespace import JS_WHITESPACE, WS_CLASS
+from chunkspan import Chunk, ChunkingEngine, DocumentChunk, SemanticChunker
+from chunkspan.whitespace import JS_WHITESPACE, WS_CLASS
 from support.strategies import PIECES, SEPARATORS, engine_options, semantic_options, texts
 
 # Texts that stress spans: everything `strategies` builds, and pieces with long runs of

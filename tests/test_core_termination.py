@@ -7,7 +7,7 @@ from support.invariants import is_subsequence, visible
 
 import pytest
 
-from chunker import ChunkingEngine
+from chunkspan import ChunkingEngine
 
 
 @pytest.mark.parametrize("case", params("engine_hangs.json"))

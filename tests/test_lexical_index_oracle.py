@@ -14,7 +14,7 @@ from support.fixture_cases import load
 from support.paths import FIXTURES
 from support.lexical_index_steps import ANSWERING, index_answers, texts_of
 
-from chunker import lexical_tokens
+from chunkspan import lexical_tokens
 
 
 

@@ -17,7 +17,7 @@ from support.fixture_cases import (
     snake,
 )
 
-from chunker import ChunkingEngine
+from chunkspan import ChunkingEngine
 
 GENERATED = ("semantic_chunker.json", "chunking_engine.json", "engine_hangs.json")
 

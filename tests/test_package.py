@@ -17,8 +17,8 @@ from typing import Any, Iterator
 
 import pytest
 
-import chunker
-from chunker import SemanticChunker, chunk, lexical_tokens, snippet_around
+import chunkspan
+from chunkspan import SemanticChunker, chunk, lexical_tokens, snippet_around
 from support.facade import BOOT_TIMEOUT_MS
 from support.paths import ROOT
 from support.recorder import Recorder
@@ -28,7 +28,7 @@ from tools.paths import NODE_MODULES, SITE
 from tools.site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-WHEEL = f"chunker-{chunker.__version__}-py3-none-any.whl"
+WHEEL = f"chunkspan-{chunkspan.__version__}-py3-none-any.whl"
 TEXT = (
     "# Refunds\n\nRefunds go back to the card that paid. They take five to ten business days."
     "\n\n# Shipping\n\nOrders ship within two days of payment. Tracking comes by mail.\n"
@@ -72,7 +72,7 @@ def project(tarball: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarball):
-    assert tarball.name == f"{NAME}-{chunker.__version__}.tgz"
+    assert tarball.name == f"{NAME}-{chunkspan.__version__}.tgz"
     with tarfile.open(tarball) as archive:
         names = {m.name.removeprefix("package/") for m in archive.getmembers() if m.isfile()}
         manifest = json.load(archive.extractfile("package/package.json"))
@@ -85,7 +85,7 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
     shipped = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text())
     assert lock == {"info": shipped["info"], "packages": {}}
 
-    assert manifest["name"] == NAME and manifest["version"] == chunker.__version__
+    assert manifest["name"] == NAME and manifest["version"] == chunkspan.__version__
     assert manifest["type"] == "module"
     root = manifest["exports"]["."]
     assert list(root) == ["types", "default"], "types must come first"
@@ -188,7 +188,7 @@ def test_a_site_built_from_the_tarball_alone_chunks_and_snippets(browser, exampl
     snippet = snippet_around(TEXT, ["tracking"], before=20, after=30)
     assert got["snippet"] == snippet.to_dict() and snippet.at > 0
     assert shown == snippet.text
-    assert got["versions"]["chunker"] == chunker.__version__
+    assert got["versions"]["chunker"] == chunkspan.__version__
     # Nothing failed or logged and no request left the origin, but for the icon every
     # browser asks a site for, which this one has not.
     icon = f"{example_site}/favicon.ico"

@@ -15,10 +15,10 @@ from llama_index.core.ingestion import IngestionPipeline
 from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import MetadataMode, NodeRelationship
 
-from chunker import ChunkingEngine, DocumentChunk, SemanticChunker
-from chunker.langchain import ChunkerTextSplitter
-from chunker.llama_index import ChunkerNodeParser
-from chunker.recipe import Recipe, covered, fields
+from chunkspan import ChunkingEngine, DocumentChunk, SemanticChunker
+from chunkspan.langchain import ChunkerTextSplitter
+from chunkspan.llama_index import ChunkerNodeParser
+from chunkspan.recipe import Recipe, covered, fields
 
 REPEATED = "The same sentence, word for word. It comes back later."
 DOCUMENTS = [
@@ -234,9 +234,9 @@ def test_recipe_is_what_the_adapters_cut_with():
 @pytest.mark.parametrize(
     ("module", "package", "extra"),
     [
-        ("chunker.langchain", "langchain_text_splitters", "langchain"),
-        ("chunker.llama_index", "llama_index", "llama-index"),
-        ("chunker.spark", "pyspark", "spark"),
+        ("chunkspan.langchain", "langchain_text_splitters", "langchain"),
+        ("chunkspan.llama_index", "llama_index", "llama-index"),
+        ("chunkspan.spark", "pyspark", "spark"),
     ],
 )
 def test_an_adapter_without_its_package_says_which_extra_to_install(module, package, extra):
@@ -251,5 +251,5 @@ def test_an_adapter_without_its_package_says_which_extra_to_install(module, pack
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 1
-    assert f"pip install 'chunker[{extra}]'" in result.stderr
+    assert f"pip install 'chunkspan[{extra}]'" in result.stderr
     assert "ImportError" in result.stderr

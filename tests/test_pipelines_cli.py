@@ -1,4 +1,4 @@
-"""The `chunker` command line, end to end in a subprocess: every command, folders and globs,
+"""The `chunkspan` command line, end to end in a subprocess: every command, folders and globs,
 standard input, both formats, jobs, bad files among good ones, bad options, and `-o` that is
 put in place only when complete."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from chunker import (
+from chunkspan import (
     ChunkingEngine,
     SemanticChunker,
     chunk_turns,
@@ -43,7 +43,7 @@ def run(
 ) -> subprocess.CompletedProcess:
     env = ENV
     return subprocess.run(
-        [sys.executable, "-m", "chunker", *args],
+        [sys.executable, "-m", "chunkspan", *args],
         input=stdin,
         capture_output=True,
         cwd=cwd,
@@ -216,7 +216,7 @@ def test_an_option_out_of_range_is_a_usage_error_naming_it(corpus, tmp_path, fla
     result = run("chunk", *flags, "-o", str(target), str(corpus))
     assert result.returncode == 2
     assert named in result.stderr.decode()
-    assert "usage: chunker chunk" in result.stderr.decode()
+    assert "usage: chunkspan chunk" in result.stderr.decode()
     assert not target.exists() and result.stdout == b""
 
 
@@ -240,7 +240,7 @@ def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
     target.write_text("an earlier run\n")
     env = ENV
     process = subprocess.Popen(
-        [sys.executable, "-m", "chunker", "chunk", "--jobs", "1", "-o", str(target), str(corpus)],
+        [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "1", "-o", str(target), str(corpus)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
@@ -349,7 +349,7 @@ def test_progress_shows_by_itself_on_a_terminal_only(corpus):
     primary, terminal = pty.openpty()
     try:
         process = subprocess.run(
-            [sys.executable, "-m", "chunker", "chunk", str(corpus)],
+            [sys.executable, "-m", "chunkspan", "chunk", str(corpus)],
             stdout=subprocess.PIPE,
             stderr=terminal,
             env=ENV,

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunker import ChunkedText, ChunkingEngine, SemanticChunker, chunk_many
-from chunker.many import BATCH_ITEMS, BATCHES_AHEAD
+from chunkspan import ChunkedText, ChunkingEngine, SemanticChunker, chunk_many
+from chunkspan.many import BATCH_ITEMS, BATCHES_AHEAD
 
 TEXTS = [f"# Doc {n}\n\n" + f"Sentence {n} 😀 of the text. " * (n % 40 + 1) for n in range(300)]
 

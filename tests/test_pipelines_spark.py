@@ -9,9 +9,9 @@ import shutil
 import pytest
 from pyspark.sql import types as T
 
-from chunker import chunk_many
-from chunker.recipe import FIELDS, fields
-from chunker.spark import chunk_dataframe
+from chunkspan import chunk_many
+from chunkspan.recipe import FIELDS, fields
+from chunkspan.spark import chunk_dataframe
 from support.spark import local_session
 
 DOCUMENT_COUNT = 2_400

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pyspark
 
-from chunker import chunk_many
-from chunker.recipe import fields
+from chunkspan import chunk_many
+from chunkspan.recipe import fields
 from tools.wheel import build_wheel
 
 
@@ -25,7 +25,7 @@ def document(number: int) -> str:
 SUBMITTED_JOB = """
 import sys
 from pyspark.sql import SparkSession
-from chunker.spark import chunk_dataframe
+from chunkspan.spark import chunk_dataframe
 
 spark = SparkSession.builder.appName("chunk-corpus").getOrCreate()
 documents = spark.read.json(sys.argv[1])
@@ -36,7 +36,7 @@ spark.stop()
 
 def test_spark_submit_with_the_wheel_as_py_files(tmp_path):
     wheel = build_wheel()
-    shipped = tmp_path / "chunker.zip"
+    shipped = tmp_path / "chunkspan.zip"
     shipped.write_bytes(wheel.read_bytes())
     job = tmp_path / "chunk_corpus.py"
     job.write_text(SUBMITTED_JOB)

@@ -1,5 +1,5 @@
 """The wheel and the pipelines: the wheel for pip carries the command line and the adapters
-(and the `chunker` console script); the wheel the page loads carries neither, and nothing in
+(and the `chunkspan` console script); the wheel the page loads carries neither, and nothing in
 it imports LangChain, LlamaIndex or PySpark."""
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-import chunker
-from chunker import SemanticChunker
+import chunkspan
+from chunkspan import SemanticChunker
 from tools.wheel import build_wheel
 
 PIPELINE_MODULES = {
-    "chunker/__main__.py",
-    "chunker/_extras.py",
-    "chunker/langchain.py",
-    "chunker/llama_index.py",
-    "chunker/spark.py",
+    "chunkspan/__main__.py",
+    "chunkspan/_extras.py",
+    "chunkspan/langchain.py",
+    "chunkspan/llama_index.py",
+    "chunkspan/spark.py",
 }
 ADAPTER_PACKAGES = {
     "langchain",
@@ -58,9 +58,9 @@ def test_the_pages_wheel_holds_no_adapter_and_no_command_line(wheel, built_site)
     with zipfile.ZipFile(served) as archive:
         names = set(archive.namelist())
         sources = {n: archive.read(n) for n in names if n.endswith(".py")}
-    assert "chunker/__init__.py" in names and "chunker/semantic_chunker.py" in names
+    assert "chunkspan/__init__.py" in names and "chunkspan/semantic_chunker.py" in names
     assert not names & PIPELINE_MODULES
-    assert not [n for n in names if n.startswith("chunker/cli/")]
+    assert not [n for n in names if n.startswith("chunkspan/cli/")]
     assert not [n for n in names if n.endswith("entry_points.txt")]
     for name, source in sources.items():
         assert not imported_top_levels(source) & ADAPTER_PACKAGES, name
@@ -69,11 +69,11 @@ def test_the_pages_wheel_holds_no_adapter_and_no_command_line(wheel, built_site)
 def test_the_wheel_for_pip_has_the_pipelines_and_the_console_script(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-        info = f"chunker-{chunker.__version__}.dist-info"
+        info = f"chunkspan-{chunkspan.__version__}.dist-info"
         entry_points = archive.read(f"{info}/entry_points.txt").decode()
         metadata = archive.read(f"{info}/METADATA").decode()
-    assert PIPELINE_MODULES <= names and "chunker/cli/__init__.py" in names
-    assert entry_points == "[console_scripts]\nchunker = chunker.cli:main\n"
+    assert PIPELINE_MODULES <= names and "chunkspan/cli/__init__.py" in names
+    assert entry_points == "[console_scripts]\nchunkspan = chunkspan.cli:main\n"
     for extra in ("langchain", "llama-index", "spark"):
         assert f"Provides-Extra: {extra}\n" in metadata
     # The core's modules import none of the adapters' packages; only the adapters do.
@@ -105,7 +105,7 @@ def test_the_console_script_runs_from_a_fresh_venv(wheel, tmp_path):
     )
     text = "# Title\n\nA paragraph. 😀\n\n## Next\n\nMore."
     result = subprocess.run(
-        [str(tmp_path / "venv" / "bin" / "chunker"), "chunk", "--overlap", "0", "-"],
+        [str(tmp_path / "venv" / "bin" / "chunkspan"), "chunk", "--overlap", "0", "-"],
         input=text.encode(),
         capture_output=True,
         cwd=tmp_path,

@@ -35,8 +35,8 @@ from support.playground import (
 )
 from support.painting import engine_painting, read_document, semantic_painting
 
-from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
-from chunker import LexicalIndex, match_spans
+from chunkspan import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
+from chunkspan import LexicalIndex, match_spans
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""What `build.py` runs, one job a module; never shipped (the wheel holds `chunker` only).
+"""What `build.py` runs, one job a module; never shipped (the wheel holds `chunkspan` only).
 
 - `paths`: the repository's folders, and the log line;
 - `wheel`: the py3-none-any wheel, built by hand from pyproject.toml;

@@ -6,7 +6,7 @@
 //   text.slice(chunks[0].startOffset, chunks[0].endOffset);
 //
 // Every call answers a Promise of plain objects in the original's JSON shape. Offsets are
-// JavaScript string indices (UTF-16), converted from Python's by chunker/bridge/utf16.py, or
+// JavaScript string indices (UTF-16), converted from Python's by chunkspan/bridge/utf16.py, or
 // for the packed chunks here (`toUtf16`).
 // Bad input rejects with a RangeError or TypeError carrying Python's message, and as
 // `.field` the Python name of the argument it concerns ("chunk_overlap"); the worker
@@ -352,7 +352,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
 }
 
 /**
- * What `chunker.bridge.handle` answers: two 32-bit counts n and m, n 32-bit ints, then ASCII:
+ * What `chunkspan.bridge.handle` answers: two 32-bit counts n and m, n 32-bit ints, then ASCII:
  * m characters of text, then JSON. Little-endian, as every platform a browser runs on (and
  * so as Int32Array reads it). The ints are read where they lie, not copied; the text and
  * the JSON are decoded in one call, and the text is the decoded string (its first m
@@ -371,14 +371,14 @@ function readReply(reply) {
 }
 
 /**
- * The chunks that `chunker.bridge.pack_chunks` describes, cut out here: most as slices of
+ * The chunks that `chunkspan.bridge.pack_chunks` describes, cut out here: most as slices of
  * `text` where the chunker placed them (a slice costs V8 no copy), the others from the ASCII
  * text that joins those that are ASCII, and the few left whole.
  *
  * @param {string} text the text as given to `chunk`
  * @param {{count: number, boundaryTypes: string[], texts: string[],
  *   sections: [string, number][]}} packed
- * @param {Int32Array} ints the sections that chunker/bridge/packing.py's `SECTIONS` defines
+ * @param {Int32Array} ints the sections that chunkspan/bridge/packing.py's `SECTIONS` defines
  * @param {string} ascii begins with the chunk texts that cross as ASCII, joined
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
  * @param {boolean} withSpans add `span` and `overlapSpan`
@@ -424,14 +424,14 @@ function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
 }
 
 /**
- * The chunks that `chunker.bridge.pack_document_chunks` describes: each `content` a slice of
+ * The chunks that `chunkspan.bridge.pack_document_chunks` describes: each `content` a slice of
  * `text` at its span, the next ASCII text, or the next of `texts`; heading and metadata from
  * `extras`, in the original's key order.
  *
  * @param {string} text the content as given to `chunk`
  * @param {{count: number, texts: string[], extras: [number, string|null, object|null][],
  *   sections: [string, number][]}} packed
- * @param {Int32Array} ints the sections of chunker/bridge/packing.py's `DOCUMENT_SECTIONS`
+ * @param {Int32Array} ints the sections of chunkspan/bridge/packing.py's `DOCUMENT_SECTIONS`
  * @param {string} ascii begins with the contents that are ASCII and not slices, joined
  * @param {boolean} withSpans add `span`
  */
@@ -477,7 +477,7 @@ function readSections(ints, sections) {
 }
 
 /**
- * The JavaScript (UTF-16) indices of the code-point `offsets`: chunker/bridge/utf16.py's
+ * The JavaScript (UTF-16) indices of the code-point `offsets`: chunkspan/bridge/utf16.py's
  * `utf16_offsets` here, for the packed chunks (packing.py says why). Each character outside
  * the BMP before an offset adds one unit; a negative offset, which means "none", stays.
  *

@@ -1,7 +1,7 @@
 // The chunker's Web Worker: boots Pyodide, unpacks the chunker wheel into it, then
-// runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
+// runs each call that chunker.js sends through `chunkspan.bridge` (Python): a JSON request and
 // maybe a text (written into Python's memory as UTF-16 code units) in, ints, ASCII text and
-// JSON as bytes out (see chunker/bridge/protocol.py for why bytes).
+// JSON as bytes out (see chunkspan/bridge/protocol.py for why bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
 // Messages in:  {type: 'call', id, operation, request, textKey, text, embed} (text: a string)
@@ -24,7 +24,7 @@ const progress = (stage, fraction, message) => post({ type: 'progress', stage, f
 
 const encoder = new TextEncoder();
 
-// The last text a call sent, decoded by Python (a proxy of a `chunker.bridge.JsString`): what
+// The last text a call sent, decoded by Python (a proxy of a `chunkspan.bridge.JsString`): what
 // a call marked `sameText` runs on.
 let lastText;
 
@@ -47,7 +47,7 @@ async function boot() {
   const pyodide = await loadPyodide({ indexURL: new URL('pyodide/', base).href });
   const pythonVersion = pyodide.runPython('import sys; sys.version.split()[0]');
   progress('python', 0.7, `Python ${pythonVersion} is running`);
-  progress('packages', 0.8, `Installing chunker from ${bundle.wheel}…`);
+  progress('packages', 0.8, `Installing chunkspan from ${bundle.wheel}…`);
   // The wheel has no dependencies and nothing to build, so it only needs unpacking into
   // site-packages: Pyodide's own unpacker does that (the zipfile module it uses is already
   // imported as Pyodide boots). micropip would first be loaded and imported (its vendored
@@ -65,16 +65,16 @@ import gc, importlib
 gc.disable()
 try:
     importlib.invalidate_caches()
-    import chunker.bridge
+    import chunkspan.bridge
 finally:
     gc.freeze()
     gc.enable()
 `);
   // Kept for the worker's life: every call goes through them.
-  const bridge = pyodide.pyimport('chunker.bridge');
+  const bridge = pyodide.pyimport('chunkspan.bridge');
   const { bytearray } = pyodide.pyimport('builtins');
   const fromUtf16 = bridge.JsString.from_utf16;
-  const version = pyodide.runPython('import chunker; chunker.__version__');
+  const version = pyodide.runPython('import chunkspan; chunkspan.__version__');
   const versions = { chunker: version, pyodide: pyodideVersion, python: pythonVersion };
   return { bridge, bytearray, fromUtf16, versions };
 }
@@ -151,7 +151,7 @@ async function run({ id, operation, request, textKey, text, sameText, embed }) {
  * `text` in Python, as a `JsString` (a proxy, for the caller to destroy). Its UTF-16 code
  * units, lone surrogates included, are written straight into a Python bytearray, with no
  * buffer between, and the high surrogates (D800-DBFF) among them are noted on the way:
- * Python finds the characters outside the BMP from those (`chunker.bridge.astral_positions`)
+ * Python finds the characters outside the BMP from those (`chunkspan.bridge.astral_positions`)
  * instead of reading every unit again, which costs it ten times as much. Copied here, not
  * on the page's thread, which stays free for the page (cloning the string costs it 1-2 ms
  * a MB; copying its units there and transferring them, 3-5). A plain loop: TextEncoder has
@@ -159,7 +159,7 @@ async function run({ id, operation, request, textKey, text, sameText, embed }) {
  * Latin-1, and loses lone surrogates. Python reads the units as UTF-16LE: the byte order of
  * every platform a browser runs on.
  *
- * @param {Function} fromUtf16 chunker.bridge's `JsString.from_utf16`
+ * @param {Function} fromUtf16 chunkspan.bridge's `JsString.from_utf16`
  * @param {Function} bytearray Python's
  * @param {string} text
  * @returns {object}

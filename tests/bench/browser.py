@@ -46,7 +46,7 @@ from tools.server import served  # noqa: E402
 from tools.site import build_web  # noqa: E402
 from core import ensure_original, markdown_corpus, median_seconds, original_seconds  # noqa: E402
 
-from chunker import SemanticChunker  # noqa: E402
+from chunkspan import SemanticChunker  # noqa: E402
 
 # The site, the bench pages, and Pyodide's npm package as shipped (for the stock floor).
 MOUNTS = {

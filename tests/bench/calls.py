@@ -1,5 +1,5 @@
 """One side of `core.py --before`: every chunker's median call on the given texts, timed with
-the `chunker` package of the checkout given (so old and new code run in processes of their own).
+the `chunkspan` package of the checkout given (so old and new code run in processes of their own).
 
     python tests/bench/calls.py CHECKOUT RUNS NAME=FILE ...
 
@@ -18,7 +18,7 @@ from pathlib import Path
 def main() -> int:
     checkout, runs, *named = sys.argv[1:]
     sys.path.insert(0, checkout)  # before anything imports chunker
-    from chunker import ChunkingEngine, SemanticChunker
+    from chunkspan import ChunkingEngine, SemanticChunker
 
     medians: dict[str, float] = {}
     for pair in named:

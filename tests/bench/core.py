@@ -30,7 +30,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from chunker import ChunkingEngine, SemanticChunker  # noqa: E402
+from chunkspan import ChunkingEngine, SemanticChunker  # noqa: E402
 
 ORACLE = ROOT / "tests" / "fixtures" / ".oracle"
 ORIGINAL = "@framers/agentos@0.9.164"

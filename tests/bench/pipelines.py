@@ -7,7 +7,7 @@ times under its own name, so the corpus is real text of the usual sizes. Each fi
 median of `--runs` timed runs after a warm-up run, the rows side by side:
 
 - `chunk_many` in Python, `jobs=1` and `jobs=2` (the texts read beforehand);
-- the command line, `chunker chunk --jobs 1` and `--jobs 2`, reading the folder and writing
+- the command line, `chunkspan chunk --jobs 1` and `--jobs 2`, reading the folder and writing
   JSON Lines to /dev/null (a process start included);
 - `chunk_dataframe` on a local Spark session (`local[2]`, started once, not timed), counting
   the chunks so that every document is cut on the executors.
@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunker/ and support/
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunkspan/ and support/
 
-from chunker import chunk_many  # noqa: E402
+from chunkspan import chunk_many  # noqa: E402
 from core import median_seconds, npm_markdown  # noqa: E402  (tests/bench/, this script's folder)
 
 
@@ -45,7 +45,7 @@ def command_line(folder: Path, jobs: int) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with open(os.devnull, "wb") as sink:
         subprocess.run(
-            [sys.executable, "-m", "chunker", "chunk", "--quiet", "--jobs", str(jobs), str(folder)],
+            [sys.executable, "-m", "chunkspan", "chunk", "--quiet", "--jobs", str(jobs), str(folder)],
             stdout=sink,
             env=env,
             check=True,
@@ -56,7 +56,7 @@ def spark_timer(texts: list[str]) -> tuple[Callable[[], object], Callable[[], No
     """A call that cuts every text on a `local[2]` session, and the session's stop."""
     from support.spark import local_session
 
-    from chunker.spark import chunk_dataframe
+    from chunkspan.spark import chunk_dataframe
 
     session = local_session("chunker-bench")
     rows = [(f"doc-{n}", text) for n, text in enumerate(texts)]
@@ -91,8 +91,8 @@ def main() -> int:
                 "chunk_many, jobs=2",
                 median_seconds(lambda: list(chunk_many(texts, jobs=2)), args.runs),
             ),
-            ("chunker chunk --jobs 1", median_seconds(lambda: command_line(folder, 1), args.runs)),
-            ("chunker chunk --jobs 2", median_seconds(lambda: command_line(folder, 2), args.runs)),
+            ("chunkspan chunk --jobs 1", median_seconds(lambda: command_line(folder, 1), args.runs)),
+            ("chunkspan chunk --jobs 2", median_seconds(lambda: command_line(folder, 2), args.runs)),
         ]
         if not args.no_spark and shutil.which("java"):
             run, stop = spark_timer(texts)

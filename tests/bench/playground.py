@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunker/ and support/
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunkspan/ and support/
 
 from support.playground import (  # noqa: E402
     ROOT, open_playground, put_text, quiet, runs, settled, wait_until,

@@ -38,7 +38,7 @@ from typing import Any, Callable
 TESTS = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 
-from chunker import LexicalIndex, SemanticChunker, lexical_tokens  # noqa: E402
+from chunkspan import LexicalIndex, SemanticChunker, lexical_tokens  # noqa: E402
 
 GUIDE = (TESTS.parent / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 SIZES = {"1 MB": 1_000_000, "5 MB": 5_000_000}

@@ -14,7 +14,7 @@ await pyodide.runPythonAsync(
 );
 const [keep, time] = pyodide.runPython(`
 import statistics, time
-from chunker import SemanticChunker
+from chunkspan import SemanticChunker
 
 kept = {}
 

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from support.bm25_reference import Document, reference_search, reference_stats
-from chunker import LexicalIndex, lexical_tokens
+from chunkspan import LexicalIndex, lexical_tokens
 
 ANSWERING = {"remove", "search", "stats"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from chunker import Chunk, DocumentChunk
+from chunkspan import Chunk, DocumentChunk
 
 from .offsets import utf16_offset
 

@@ -1,4 +1,4 @@
-"""A `chunker.bridge.handle` reply, read back as chunker.js reads it."""
+"""A `chunkspan.bridge.handle` reply, read back as chunker.js reads it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 
 def read_reply(reply: bytes) -> tuple[list[int], str, Any]:
-    """The ints, the ASCII text and the JSON of a `chunker.bridge.handle` reply, read as
+    """The ints, the ASCII text and the JSON of a `chunkspan.bridge.handle` reply, read as
     chunker.js reads them: two little-endian counts, that many 32-bit ints and characters of
     ASCII, then the JSON."""
     count, length = (int.from_bytes(reply[at : at + 4], "little") for at in (0, 4))

@@ -1,4 +1,4 @@
-// The current settings as code to run elsewhere: Python with the `chunker` package, and
+// The current settings as code to run elsewhere: Python with the `chunkspan` package, and
 // JavaScript with the facade. Both read the settings table, so they name every setting.
 
 import { settingsOf } from './settings.js';
@@ -21,7 +21,7 @@ export function pythonSnippet(mode, values, fileName) {
   if (mode === 'semantic') {
     return `from pathlib import Path
 
-from chunker import SemanticChunker
+from chunkspan import SemanticChunker
 
 chunker = SemanticChunker(
 ${args('    ')}
@@ -35,7 +35,7 @@ for chunk in chunker.chunk(text):
     const semantic = values.strategy === 'semantic';
     return `from pathlib import Path
 
-from chunker import ChunkingEngine
+from chunkspan import ChunkingEngine
 ${semantic ? `
 
 def embed_fn(sentences):
@@ -55,7 +55,7 @@ for chunk in chunks:
   return `import json
 from pathlib import Path
 
-from chunker import chunk_turns
+from chunkspan import chunk_turns
 
 turns = json.loads(${read})
 passages = chunk_turns(

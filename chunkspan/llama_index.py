@@ -1,5 +1,5 @@
 """`ChunkerNodeParser`: our chunkers as a LlamaIndex node parser (`pip install
-'chunker[llama-index]'`). The core never imports this module.
+'chunkspan[llama-index]'`). The core never imports this module.
 
 Nodes are built as LlamaIndex's own text splitters build them (`build_nodes_from_splits`:
 the SOURCE relationship to the document; PREVIOUS/NEXT between the nodes of one document, the
@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Sequence
 from ._extras import require
 from .recipe import METADATA_KEYS, Recipe, covered, fields, metadata_of
 
-require("llama_index.core", "llama-index", "chunker.llama_index")
+require("llama_index.core", "llama-index", "chunkspan.llama_index")
 
 from llama_index.core.bridge.pydantic import Field, PrivateAttr  # noqa: E402
 from llama_index.core.node_parser import NodeParser  # noqa: E402

@@ -103,7 +103,7 @@ def pack_chunks(
     Example (the first chunk is placed; the second, "o.\\n" where the first ended then
     "# B\\n\\nThree 🙂." and the line feed the original adds, is not; 🙂, character 26, is
     two units in JavaScript):
-        >>> from chunker import SemanticChunker
+        >>> from chunkspan import SemanticChunker
         >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree 🙂."
         >>> chunker = SemanticChunker(target_size=8, min_size=0, overlap=3)
         >>> packed = pack_chunks(text, chunker.chunk_columns(text))
@@ -149,7 +149,7 @@ def pack_document_chunks(
     The spans always cross: they place the contents.
 
     Example:
-        >>> from chunker import ChunkingEngine
+        >>> from chunkspan import ChunkingEngine
         >>> text = "Aé b c d e f g"
         >>> packed = pack_document_chunks(text, ChunkingEngine().chunk(
         ...     text, strategy="fixed", chunk_size=6, chunk_overlap=0))

@@ -1,5 +1,5 @@
 """`chunk_dataframe`: a PySpark DataFrame of documents into a DataFrame of chunks, cut on the
-executors with the pure-Python core (`pip install 'chunker[spark]'`; on a cluster, ship the
+executors with the pure-Python core (`pip install 'chunkspan[spark]'`; on a cluster, ship the
 wheel with `spark-submit --py-files`). The core never imports this module.
 
 Nothing is collected to the driver: the documents' partitions are cut where they are
@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator
 from ._extras import require
 from .recipe import FIELDS, Recipe, fields
 
-require("pyspark", "spark", "chunker.spark")
+require("pyspark", "spark", "chunkspan.spark")
 
 from pyspark.sql import DataFrame  # noqa: E402
 from pyspark.sql import types as T  # noqa: E402

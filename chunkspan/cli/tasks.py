@@ -59,7 +59,7 @@ def _encoded(source: Source, record: dict[str, Any]) -> bytes:
 
 
 def chunk_source(recipe: Recipe, source: Source) -> Outcome:
-    """`chunker chunk`: a record per chunk, with its spans and the original's fields."""
+    """`chunkspan chunk`: a record per chunk, with its spans and the original's fields."""
     try:
         text = read_text(source)
     except InputError as error:
@@ -68,7 +68,7 @@ def chunk_source(recipe: Recipe, source: Source) -> Outcome:
 
 
 def turns_source(job: TurnsJob, source: Source) -> Outcome:
-    """`chunker turns`: a transcript (a JSON list of turns, or JSON Lines) into passages."""
+    """`chunkspan turns`: a transcript (a JSON list of turns, or JSON Lines) into passages."""
     from ..turns import chunk_turns
 
     try:
@@ -101,7 +101,7 @@ def _transcript(name: str, text: str) -> list[Any]:
 
 
 def snippet_source(job: SnippetJob, source: Source) -> Outcome:
-    """`chunker snippet`: the snippet of the first match, and where the words match in it."""
+    """`chunkspan snippet`: the snippet of the first match, and where the words match in it."""
     from ..lexical import match_spans, snippet_around, word_re
 
     try:

@@ -9,11 +9,11 @@ __all__ = ["require"]
 
 
 def require(module: str, extra: str, adapter: str) -> ModuleType:
-    """`import module`, or an ImportError saying `pip install chunker[extra]`."""
+    """`import module`, or an ImportError saying `pip install chunkspan[extra]`."""
     try:
         return importlib.import_module(module)
     except ImportError as error:
         raise ImportError(
             f"{adapter} needs the package {module.split('.')[0]!r}, which is not installed: "
-            f"pip install 'chunker[{extra}]'"
+            f"pip install 'chunkspan[{extra}]'"
         ) from error

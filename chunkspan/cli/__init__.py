@@ -1,4 +1,4 @@
-"""The `chunker` command line (`python -m chunker`): `chunk`, `turns` and `snippet` over files,
+"""The `chunkspan` command line (`python -m chunkspan`): `chunk`, `turns` and `snippet` over files,
 folders and standard input, JSON records out, over several processes. Standard library only;
 the core never imports it. Exit codes: `parser.EXIT_CODES`."""
 
@@ -45,10 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args, task, shared)
     except (KeyboardInterrupt, _Interrupted):
         left = f"; {args.output} was not written" if args.output not in (None, "-") else ""
-        print(f"chunker: interrupted{left}", file=sys.stderr)
+        print(f"chunkspan: interrupted{left}", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader left (`chunker chunk docs | head`): stop quietly, as other tools do.
+        # The reader left (`chunkspan chunk docs | head`): stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 
@@ -116,7 +116,7 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
     shown = not args.quiet and (args.progress or sys.stderr.isatty())
     progress = Progress(len(sources), sum(s.size for s in sources), enabled=shown)
     for problem in problems:
-        progress.say(f"chunker: {problem}")
+        progress.say(f"chunkspan: {problem}")
     jobs = args.jobs or (default_jobs() if len(sources) > 1 else 1)
     failed = len(problems)
     try:
@@ -128,7 +128,7 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
                 for outcome in outcomes:
                     if outcome.error is not None:
                         failed += 1
-                        progress.say(f"chunker: {outcome.error}")
+                        progress.say(f"chunkspan: {outcome.error}")
                     writer.write(outcome.records)
                     progress.advance(outcome.source.size)
             writer.close()
@@ -136,7 +136,7 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
         progress.close()
     if failed and not args.quiet:
         total = len(sources) + len(problems)
-        print(f"chunker: {failed} of {total} inputs failed", file=sys.stderr)
+        print(f"chunkspan: {failed} of {total} inputs failed", file=sys.stderr)
     return 1 if failed else 0
 
 

@@ -1,5 +1,5 @@
 """`ChunkerTextSplitter`: our chunkers as a LangChain text splitter (`pip install
-'chunker[langchain]'`). The core never imports this module.
+'chunkspan[langchain]'`). The core never imports this module.
 
 With `add_start_index=True` each document's `metadata["start_index"]` and `["end_index"]`
 come from the chunk's span: the range of the source its text covers, its overlap included.
@@ -17,7 +17,7 @@ from typing import Any
 from ._extras import require
 from .recipe import Recipe, covered, fields, metadata_of, options_of
 
-require("langchain_text_splitters", "langchain", "chunker.langchain")
+require("langchain_text_splitters", "langchain", "chunkspan.langchain")
 
 from langchain_core.documents import Document  # noqa: E402
 from langchain_text_splitters import TextSplitter  # noqa: E402

@@ -118,7 +118,7 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The parser, and each command's own parser by name (for its usage line in errors)."""
     parser = argparse.ArgumentParser(
-        prog="chunker",
+        prog="chunkspan",
         description="Cut text files into chunks, transcripts into passages, or find snippets; "
         "JSON records out.",
         epilog=EPILOG,
