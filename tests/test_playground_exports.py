@@ -1,8 +1,8 @@
-"""The playground's exports reproduce the text on screen (issue 23, item 4), in Chromium.
+"""The playground's exports reproduce the text on screen (issue 23, items 4 and 5), in Chromium.
 
 A sample edited is the user's text: the menu says so, and the copied Python, the copied
 JavaScript and the copied link give the chunks shown, not the sample's. A text too long for a
-link or for the code says so.
+link or for the code says so. Copied JavaScript run again and again frees its worker each time.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -230,3 +231,34 @@ def test_a_text_too_long_for_a_link_or_the_code_says_so(page, booted, tmp_path):
     assert run_in_console(page, copied(page, "#copy-js"), "chunks") == shown
     put_text(page, SAMPLE_TEXTS["guide"])  # the sample again, for the tests after this one
     quiet(page)
+
+
+def workers_left(page: Any, calm: float = 5.0) -> int:
+    """How many workers the page has once those closed are reported gone (Playwright hears of
+    a closed worker a moment after it closed)."""
+    deadline = time.monotonic() + calm
+    while len(page.workers) > 1 and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    return len(page.workers)
+
+
+def test_copied_javascript_run_again_and_again_frees_its_worker(page, booted):
+    set_mode(page, "semantic")
+    pick(page, "own-document")
+    page.click("#text")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("# Notes\n\nA few words of my own. Then some more of them.")
+    quiet(page)
+    code = copied(page, "#copy-js")
+    started: list[Any] = []
+    page.on("worker", lambda worker: started.append(worker))
+    asked = len(booted.recorder.requests)
+    left = []
+    for _ in range(3):
+        assert run_in_console(page, code, "chunks") == shown_chunks(page)
+        left.append(workers_left(page))
+    # One worker a run, closed when the run is done: the page's own is the only one left.
+    assert len(started) == 3
+    assert left == [1, 1, 1]
+    loads = [url.rsplit("/", 1)[-1] for url in booted.recorder.requests[asked:]]
+    assert loads.count("worker.js") == 3

@@ -132,22 +132,30 @@ const JS_CALLS = {
 
 /**
  * JavaScript that does the same through the facade, written to run as pasted into the console
- * of this page (a dynamic `import()`, URLs from the page's own). `source` is
- * `{name, text, sample}`, as for `textFrom`.
+ * of this page (a dynamic `import()`, URLs from the page's own) and in a page of one's own.
+ * It starts a worker and closes it when done: each worker holds a Python of its own until it
+ * is closed. `source` is `{name, text, sample}`, as for `textFrom`.
  */
 export function javascriptSnippet(mode, values, source) {
   const semantic = mode === 'engine' && values.strategy === 'semantic';
   const options = `{\n${settingsOf(mode)
-    .map((setting) => `  ${setting.name}: ${JSON.stringify(values[setting.name])},`)
-    .join('\n')}${semantic ? '\n  embedFn,' : ''}\n}`;
+    .map((setting) => `    ${setting.name}: ${JSON.stringify(values[setting.name])},`)
+    .join('\n')}${semantic ? '\n    embedFn,' : ''}\n  }`;
   const { name, call, log } = JS_CALLS[mode];
   return `const { loadChunker } = await import(new URL('chunker.js', location.href));
 ${semantic ? `// The page's demonstration embedding: call your embedding model here instead.
 const { demoEmbed: embedFn } = await import(
   new URL('playground/demo-embedding.js', location.href));
 ` : ''}${javascriptText(source)}
+// One worker, one Python: in a page of your own, load it once, use \`api\` for every call,
+// and close it when done.
 const api = await loadChunker();
-const ${name} = await ${call(options)};
+let ${name};
+try {
+  ${name} = await ${call(options)};
+} finally {
+  api.close();
+}
 console.log(${name}.map(${log}));
 `;
 }
