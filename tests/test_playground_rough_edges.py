@@ -8,7 +8,6 @@ chunks with one tap, and every chunk colour keeps text readable in both colour s
 
 from __future__ import annotations
 
-import json
 import re
 from types import SimpleNamespace
 
@@ -17,12 +16,15 @@ import pytest
 from support.playground import (
     ROOT,
     choose,
+    copied,
     open_playground,
     put_text,
     quiet,
+    run_in_console,
     runs,
     settled,
     show_text,
+    shown_chunks,
     wait_until,
 )
 
@@ -71,28 +73,6 @@ def settings(page, **values):
 
 
 # --- Copy as JavaScript: runs as pasted into this page's console -------------------------
-
-
-def copied(page, button):
-    page.eval_on_selector("#export-status", "status => { status.textContent = ''; }")
-    page.click(button)
-    wait_until(page, "document.getElementById('export-status').textContent.includes('copied')")
-    return page.evaluate("navigator.clipboard.readText()")
-
-
-def shown_chunks(page):
-    """The chunks the page holds, as its Download JSON button saves them."""
-    with page.expect_download() as download:
-        page.click("#download-json")
-    return json.loads(open(download.value.path(), encoding="utf-8").read())
-
-
-def run_in_console(page, code, result):
-    """Run `code` as the console runs what is pasted into it (top-level await), and answer
-    the value of its variable `result`. The page's CSP forbids eval, but not the browser
-    protocol, which is how the console itself evaluates."""
-    assert not re.search(r"^\s*import\s", code, re.M), "a static import cannot run in a console"
-    return page.evaluate(f"async () => {{\n{code}\nreturn {result};\n}}")
 
 
 CONSOLE_CASES = {

@@ -8,7 +8,10 @@ poll with `page.evaluate` (sent over CDP, which the CSP does not govern) instead
 
 from __future__ import annotations
 
+import json
+import re
 import time
+from pathlib import Path
 from typing import Any
 
 from .paths import ROOT
@@ -156,3 +159,27 @@ def choose(page: Any, selector: str, value: Any) -> None:
         page.select_option(selector, str(value))
     else:
         page.fill(selector, str(value))
+
+
+def copied(page: Any, button: str) -> str:
+    """Click the copy `button` (a selector) and answer what it put on the clipboard (the
+    page's context needs the clipboard permissions)."""
+    page.eval_on_selector("#export-status", "status => { status.textContent = ''; }")
+    page.click(button)
+    wait_until(page, "document.getElementById('export-status').textContent.includes('copied')")
+    return page.evaluate("navigator.clipboard.readText()")
+
+
+def shown_chunks(page: Any) -> list[dict[str, Any]]:
+    """The chunks the page holds, as its Download JSON button saves them."""
+    with page.expect_download() as download:
+        page.click("#download-json")
+    return json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+
+
+def run_in_console(page: Any, code: str, result: str) -> Any:
+    """Run `code` as the console runs what is pasted into it (top-level await), and answer
+    the value of its variable `result`. The page's CSP forbids eval, but not the browser
+    protocol, which is how the console itself evaluates."""
+    assert not re.search(r"^\s*import\s", code, re.M), "a static import cannot run in a console"
+    return page.evaluate(f"async () => {{\n{code}\nreturn {result};\n}}")

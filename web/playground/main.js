@@ -11,12 +11,13 @@ import { acceptFiles } from './files.js';
 import { countOf, firstWords, formatCount, formatMs } from './format.js';
 import { createHistogram } from './histogram.js';
 import { createInput } from './input.js';
+import { LINK_LIMIT, carriesText, linkWithText, textOfLink } from './link.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
 import { MODE_INPUT, inPageWords, noSense, readQuery, refusal, settingOfField, settingsOf,
   tooManyChunks, writeQuery } from './settings.js';
-import { javascriptSnippet, pythonSnippet } from './snippets.js';
-import { createSources } from './sources.js';
+import { javascriptSnippet, pythonSnippet, textFrom } from './snippets.js';
+import { createSources, isSample } from './sources.js';
 import { renderStats, summarize } from './stats.js';
 import { createTranscriptView } from './transcript-view.js';
 import { createViewTabs } from './view-tabs.js';
@@ -41,6 +42,19 @@ const state = {
 };
 if (initial.sample && sources.has(initial.sample) && sources.get(initial.sample).sample) {
   state.shown[sources.get(initial.sample).kind] = initial.sample;
+}
+// A link's text (see link.js) is shown as a source of its own, and taken out of the address.
+let linkProblem = '';
+if (carriesText(location.hash)) {
+  try {
+    const kind = MODE_INPUT[initial.mode];
+    state.shown[kind] = sources.addLinked(kind, await textOfLink(location.hash));
+    sources.keep(sources.get(state.shown[kind]));
+  } catch (error) {
+    linkProblem = `The text in the link could not be read (${error.message}): `
+      + 'was the link cut short?';
+  }
+  history.replaceState(null, '', location.pathname + location.search);
 }
 const current = () => sources.get(state.shown[MODE_INPUT[state.mode]]);
 
@@ -73,7 +87,10 @@ acceptFiles({ picker: $('file-input'), page: document.documentElement,
   onFile: openFile, onError: (message) => { $('text-error').textContent = message; } });
 wireExport();
 showMode();
-showSource(current().id);
+// Said under the text (the text's errors go when a result comes), until the text is edited.
+showSource(current().id).then(() => {
+  if (linkProblem) $('text-kept').textContent = linkProblem;
+});
 
 window.chunkerReady.then((api) => {
   state.api = api;
@@ -182,7 +199,7 @@ document.addEventListener('visibilitychange', () => {
 function shareQuery() {
   const source = current();
   return writeQuery({ mode: state.mode, values: state.values,
-    sample: source.sample ? source.id : null });
+    sample: isSample(source) ? source.id : null });
 }
 
 let urlTimer = 0;
@@ -323,9 +340,35 @@ function select(index, origin) {
 
 // --- take it away ------------------------------------------------------------------------
 
+/** What the code is written from: the shown source's name and text, and whether the text is
+ * the sample's own. */
+const codeSource = (source) => ({ name: source.name, text: source.text,
+  sample: isSample(source) });
+
 function updateCode(source) {
-  $('code-python').textContent = pythonSnippet(state.mode, state.values, source.name);
-  $('code-js').textContent = javascriptSnippet(state.mode, state.values, source);
+  const from = codeSource(source);
+  $('code-python').textContent = pythonSnippet(state.mode, state.values, from);
+  $('code-js').textContent = javascriptSnippet(state.mode, state.values, from);
+}
+
+/** What the status says of copied code, besides that it was copied: where its text is. */
+function whereTheTextIs(what, source) {
+  if (textFrom(codeSource(source)) !== 'file') return '';
+  return what === 'Python'
+    ? ` The text is too long to write into it: save the text as ${source.name} beside it.`
+    : ' The text is too long to write into it: it reads this page\'s text box.';
+}
+
+/** The link to copy: the settings, and the text unless it is a sample's (see link.js). */
+async function shareLink() {
+  const source = current();
+  const url = new URL(shareQuery(), location.href).href;
+  if (isSample(source)) return { href: url, note: '' };
+  const link = await linkWithText(url, source.text);
+  if (link.fits) return { href: link.href, note: ' It carries the text too.' };
+  return { href: url, note: ` It holds the settings only: the text is too long for a link `
+    + `(${formatCount(link.length)} characters compressed; a link holds `
+    + `${formatCount(LINK_LIMIT)}). Send the text itself, or open it there as a file.` };
 }
 
 function wireExport() {
@@ -335,19 +378,29 @@ function wireExport() {
     download(state.result.raw, exportName(state.result.source.name, state.result.mode), lines);
     return status(`Downloaded ${formatCount(state.result.raw.length)} records.`);
   };
-  const copy = async (what, text) => {
+  const copy = async (what, text, note = '') => {
     try {
       await navigator.clipboard.writeText(text);
-      status(`${what} copied.`);
+      status(`${what} copied.${note}`);
     } catch {
       // Without clipboard access, show the code so it can be selected by hand.
       $('code-python').closest('details').open = true;
       status(`Could not copy: select the ${what.toLowerCase()} below instead.`);
     }
   };
+  // The code of the text as it is now, edits not yet chunked included.
+  const copyCode = (what, pre) => {
+    input.read();
+    updateCode(current());
+    return copy(what, $(pre).textContent, whereTheTextIs(what, current()));
+  };
   $('download-json').addEventListener('click', () => save(false));
   $('download-jsonl').addEventListener('click', () => save(true));
-  $('copy-python').addEventListener('click', () => copy('Python', $('code-python').textContent));
-  $('copy-js').addEventListener('click', () => copy('JavaScript', $('code-js').textContent));
-  $('copy-link').addEventListener('click', () => copy('Link', new URL(shareQuery(), location.href).href));
+  $('copy-python').addEventListener('click', () => copyCode('Python', 'code-python'));
+  $('copy-js').addEventListener('click', () => copyCode('JavaScript', 'code-js'));
+  $('copy-link').addEventListener('click', async () => {
+    input.read();
+    const { href, note } = await shareLink();
+    return copy('Link', href, note);
+  });
 }

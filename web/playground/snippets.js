@@ -1,41 +1,79 @@
-// The current settings as code to run elsewhere: Python with the `chunkspan` package, and
-// JavaScript with the facade. Both read the settings table, so they name every setting.
+// The current settings and text as code to run elsewhere: Python with the `chunkspan`
+// package, and JavaScript with the facade. Both read the settings table, so they name every
+// setting, and both cut the text on screen: a sample as it is, by its name; the user's text
+// (typed, opened, from a link, or a sample edited) written into the code, unless too long.
 
 import { settingsOf } from './settings.js';
 
-// JSON's string syntax is also valid Python for any text a file name can hold.
+// JSON's string syntax is also valid Python, for any text: its escapes (\n, \", \uXXXX)
+// are Python's too, and what it leaves unescaped (U+2028, U+0085) a Python string may hold.
 const quote = (text) => JSON.stringify(text);
+
+// Longer texts make code too big to paste and read (some 2,000 lines of Markdown): the code
+// reads them from a file, or from the page's text box, instead.
+const TEXT_IN_CODE = 100_000;
+
+/**
+ * Where copied code takes the text from: 'sample' (the page's sample, by its name), 'inline'
+ * (the text written into the code) or 'file' (too long for that: a file named for `source`,
+ * from the text box in JavaScript). `source` is `{name, text, sample}`, `sample` true when
+ * the text is the sample's own.
+ */
+export function textFrom(source) {
+  if (source.sample) return 'sample';
+  return source.text.length <= TEXT_IN_CODE ? 'inline' : 'file';
+}
+
+/** `text` as string literals, one for each of its lines (one literal for a text of none). */
+function literalLines(text) {
+  return text.match(/[^\n]*\n|[^\n]+$/g)?.map(quote) ?? [quote('')];
+}
 
 function pythonValue(value) {
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   return typeof value === 'string' ? quote(value) : String(value);
 }
 
-/** A Python script that cuts `fileName` as the page does with `mode` and `values`. */
-export function pythonSnippet(mode, values, fileName) {
+/** The Python that sets `text`, and the standard modules it needs besides those of `mode`. */
+function pythonText(source) {
+  const from = textFrom(source);
+  if (from === 'inline') {
+    const lines = literalLines(source.text);
+    // Literals side by side are one string in Python.
+    const value = lines.length === 1 ? lines[0]
+      : `(\n${lines.map((line) => `    ${line}`).join('\n')}\n)`;
+    return { imports: [], code: `# The text in the page when this was copied.\ntext = ${value}` };
+  }
+  const note = from === 'file'
+    ? `# The text in the page is too long to write here: save it as ${source.name}.\n` : '';
+  return { imports: ['from pathlib import Path'],
+    code: `${note}text = Path(${quote(source.name)}).read_text(encoding="utf-8")` };
+}
+
+/** A Python script that cuts `source`'s text as the page does with `mode` and `values`. */
+export function pythonSnippet(mode, values, source) {
   const args = (indent, skip = []) => settingsOf(mode)
     .filter((setting) => !skip.includes(setting.name))
     .map((setting) => `${indent}${setting.python}=${pythonValue(values[setting.name])},`)
     .join('\n');
-  const read = `Path(${quote(fileName)}).read_text(encoding="utf-8")`;
+  const text = pythonText(source);
+  // The standard library's imports, `mode`'s and the text's, then a blank line.
+  const stdlib = (...modules) => [...modules, ...text.imports]
+    .map((line) => `${line}\n`).join('').replace(/\n$/, '\n\n');
   if (mode === 'semantic') {
-    return `from pathlib import Path
-
-from chunkspan import SemanticChunker
+    return `${stdlib()}from chunkspan import SemanticChunker
 
 chunker = SemanticChunker(
 ${args('    ')}
 )
-text = ${read}
+${text.code}
 for chunk in chunker.chunk(text):
     print(chunk.index, chunk.boundary_type, chunk.start_offset, chunk.end_offset)
 `;
   }
   if (mode === 'engine') {
     const semantic = values.strategy === 'semantic';
-    return `from pathlib import Path
-
-from chunkspan import ChunkingEngine
+    return `${stdlib()}from chunkspan import ChunkingEngine
 ${semantic ? `
 
 def embed_fn(sentences):
@@ -43,7 +81,7 @@ def embed_fn(sentences):
     raise NotImplementedError
 
 ` : ''}
-text = ${read}
+${text.code}
 chunks = ChunkingEngine().chunk(
     text,
 ${args('    ')}${semantic ? '\n    embed_fn=embed_fn,' : ''}
@@ -52,12 +90,10 @@ for chunk in chunks:
     print(chunk.index, len(chunk.content), chunk.heading)
 `;
   }
-  return `import json
-from pathlib import Path
+  return `${stdlib('import json')}from chunkspan import chunk_turns
 
-from chunkspan import chunk_turns
-
-turns = json.loads(${read})
+${text.code}
+turns = json.loads(text)
 passages = chunk_turns(
     turns,
 ${args('    ')}
@@ -67,46 +103,59 @@ for passage in passages:
 `;
 }
 
+/** The JavaScript that sets `text`. */
+function javascriptText(source) {
+  const from = textFrom(source);
+  if (from === 'sample') {
+    return `const text = await (await fetch(new URL(${quote(`samples/${source.name}`)}, `
+      + 'location.href))).text();';
+  }
+  if (from === 'file') {
+    return '// The text in the page\'s text box (too long to write here): put your own text here.'
+      + "\nconst text = document.getElementById('text').value;";
+  }
+  const lines = literalLines(source.text);
+  const value = lines.length === 1 ? lines[0]
+    : `[\n${lines.map((line) => `  ${line},`).join('\n')}\n].join('')`;
+  return `// The text in the page when this was copied.\nconst text = ${value};`;
+}
+
+// What the JavaScript calls in each mode, and what it logs of the answer.
+const JS_CALLS = {
+  semantic: { name: 'chunks', call: (options) => `new api.SemanticChunker(${options}).chunk(text)`,
+    log: '(c) => [c.index, c.boundaryType, c.startOffset, c.endOffset]' },
+  engine: { name: 'chunks', call: (options) => `new api.ChunkingEngine().chunk(text, ${options})`,
+    log: '(c) => [c.index, c.content.length, c.heading]' },
+  turns: { name: 'passages', call: (options) => `api.chunkTurns(JSON.parse(text), ${options})`,
+    log: '(p) => [p.index, p.firstSeq, p.lastSeq, p.itemIds]' },
+};
+
 /**
  * JavaScript that does the same through the facade, written to run as pasted into the console
- * of this page (a dynamic `import()`, URLs from the page's own): a sample is fetched from
- * where the page has it; text typed or opened here has no URL, so it is read from the page's
- * text box. Elsewhere, change those lines. `source` is `{name, sample}`.
+ * of this page (a dynamic `import()`, URLs from the page's own) and in a page of one's own.
+ * It starts a worker and closes it when done: each worker holds a Python of its own until it
+ * is closed. `source` is `{name, text, sample}`, as for `textFrom`.
  */
 export function javascriptSnippet(mode, values, source) {
-  const options = settingsOf(mode)
-    .map((setting) => `  ${setting.name}: ${JSON.stringify(values[setting.name])},`)
-    .join('\n');
-  const text = source.sample
-    ? `await (await fetch(new URL(${quote(`samples/${source.name}`)}, location.href))).text()`
-    : "document.getElementById('text').value";
-  const head = `const { loadChunker } = await import(new URL('chunker.js', location.href));
-const api = await loadChunker();
-${source.sample ? '' : '// The text in the page\'s text box: put your own text here.\n'}`;
-  if (mode === 'semantic') {
-    return `${head}const text = ${text};
-const chunks = await new api.SemanticChunker({
-${options}
-}).chunk(text);
-console.log(chunks.map((c) => [c.index, c.boundaryType, c.startOffset, c.endOffset]));
-`;
-  }
-  if (mode === 'engine') {
-    const semantic = values.strategy === 'semantic';
-    return `${head}${semantic ? `// The page's demonstration embedding: call your embedding model here instead.
+  const semantic = mode === 'engine' && values.strategy === 'semantic';
+  const options = `{\n${settingsOf(mode)
+    .map((setting) => `    ${setting.name}: ${JSON.stringify(values[setting.name])},`)
+    .join('\n')}${semantic ? '\n    embedFn,' : ''}\n  }`;
+  const { name, call, log } = JS_CALLS[mode];
+  return `const { loadChunker } = await import(new URL('chunker.js', location.href));
+${semantic ? `// The page's demonstration embedding: call your embedding model here instead.
 const { demoEmbed: embedFn } = await import(
   new URL('playground/demo-embedding.js', location.href));
-` : ''}const text = ${text};
-const chunks = await new api.ChunkingEngine().chunk(text, {
-${options}${semantic ? '\n  embedFn,' : ''}
-});
-console.log(chunks.map((c) => [c.index, c.content.length, c.heading]));
-`;
-  }
-  return `${head}const turns = JSON.parse(${text});
-const passages = await api.chunkTurns(turns, {
-${options}
-});
-console.log(passages.map((p) => [p.index, p.firstSeq, p.lastSeq, p.itemIds]));
+` : ''}${javascriptText(source)}
+// One worker, one Python: in a page of your own, load it once, use \`api\` for every call,
+// and close it when done.
+const api = await loadChunker();
+let ${name};
+try {
+  ${name} = await ${call(options)};
+} finally {
+  api.close();
+}
+console.log(${name}.map(${log}));
 `;
 }

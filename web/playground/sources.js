@@ -1,13 +1,36 @@
-// The texts the page can show: the user's own, each file they opened, and the samples. Each
-// keeps its own edits, so switching modes or samples and back restores exactly what was there.
+// The texts the page can show: the user's own, each file they opened, a text that came in a
+// link, and the samples. Each keeps its own edits, so switching modes or samples and back
+// restores exactly what was there. A sample edited is the user's text (its label says so),
+// until it is the sample's text again.
 
 const SAMPLES = [
   { id: 'guide', kind: 'document', name: 'indexer-guide.md',
-    label: 'Sample: technical guide (Markdown, code, tables)' },
+    label: 'Sample: technical guide (Markdown, code, tables)',
+    editedLabel: 'Your text: the technical guide, edited' },
   { id: 'handbook', kind: 'document', name: 'handbook.md',
-    label: 'Sample: refunds and shipping handbook' },
-  { id: 'meeting', kind: 'transcript', name: 'meeting.json', label: 'Sample: meeting transcript' },
+    label: 'Sample: refunds and shipping handbook',
+    editedLabel: 'Your text: the handbook, edited' },
+  { id: 'meeting', kind: 'transcript', name: 'meeting.json', label: 'Sample: meeting transcript',
+    editedLabel: 'Your transcript: the meeting, edited' },
 ];
+
+// The text of a link (see link.js), by kind: one of each, the last link's.
+const LINKED = {
+  document: { id: 'link-document', name: 'document.md', label: 'Text from a link' },
+  transcript: { id: 'link-transcript', name: 'transcript.json',
+    label: 'Transcript from a link' },
+};
+
+/** Whether `source` is a sample with the sample's own text (unknown until it is fetched). */
+export function isSample(source) {
+  return Boolean(source.sample) && source.text === source.original;
+}
+
+/** The source's name in the menu. */
+export function labelOf(source) {
+  return source.sample && source.text !== null && !isSample(source)
+    ? source.editedLabel : source.label;
+}
 
 /** Documents are chunked as text; transcripts are a JSON list of turns. */
 function kindOfFile(name) {
@@ -76,8 +99,13 @@ export function createSources() {
     text: stored('own-document') ?? '' });
   add({ id: 'own-transcript', kind: 'transcript', label: 'Your transcript',
     name: 'transcript.json', text: stored('own-transcript') ?? '' });
-  // A sample's text is fetched when first shown, unless it was edited and kept.
+  // A sample's text is fetched when first shown, unless it was edited and kept; its
+  // `original`, to tell an edit from the sample, is fetched then too.
   for (const sample of SAMPLES) add({ ...sample, text: stored(sample.id), sample: true });
+  for (const [kind, link] of Object.entries(LINKED)) {
+    const text = stored(link.id);
+    if (text !== null) add({ ...link, kind, text });
+  }
   const files = [];  // the kept list, {id, name} each
   for (const { id, name, text } of keptFiles()) {
     add({ id, kind: kindOfFile(name), label: `File: ${name}`, name, text });
@@ -114,6 +142,11 @@ export function createSources() {
         name, text });
     },
 
+    /** The text of a link as a source, replacing the text of any link before it. */
+    addLinked(kind, text) {
+      return add({ ...LINKED[kind], kind, text });
+    },
+
     /** Keep a source's text for a reload of the tab: 'kept', 'full' or 'refused'. */
     keep,
 
@@ -131,12 +164,19 @@ export function createSources() {
     /** The source with its text, fetching a sample the first time it is shown. */
     async load(id) {
       const source = sources.get(id);
-      if (source.text === null) {
-        const response = await fetch(`samples/${source.name}`);
-        if (!response.ok) throw new Error(`sample ${source.name}: HTTP ${response.status}`);
+      if (source.sample && source.original === undefined) {
+        let text;
+        try {
+          const response = await fetch(`samples/${source.name}`);
+          if (!response.ok) throw new Error(`sample ${source.name}: HTTP ${response.status}`);
+          text = await response.text();
+        } catch (error) {
+          if (source.text === null) throw error;
+          return source;  // its edits kept, shown as the user's text; fetched at a later show
+        }
         // Another load of the same sample may have finished first; keep its (maybe edited) text.
-        const text = await response.text();
-        if (source.text === null) source.text = text;
+        source.original ??= text;
+        source.text ??= text;
       }
       return source;
     },
