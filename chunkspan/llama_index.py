@@ -3,12 +3,15 @@
 
 Nodes are built as LlamaIndex's own text splitters build them (`build_nodes_from_splits`:
 the SOURCE relationship to the document; PREVIOUS/NEXT between the nodes of one document, the
-document's metadata merged in, by `NodeParser` itself). Each node's `start_char_idx` and
-`end_char_idx` come from the chunk's span, the range of the document its text covers (its
-overlap included): `NodeParser` finds each node again with `str.find`, which lands on the
-first copy of repeated text and misses a text the chunker changed, so ours are put back after
-it. Our fields go in the metadata under `recipe.METADATA_KEYS`, left out of the text that is
-embedded or sent to the model.
+document's metadata merged in, by `NodeParser` itself). By default (`content="source"`) a
+node's text is the slice of the document its chunk covers, from its first character (its
+overlap's) to its last, and `start_char_idx`/`end_char_idx` are that slice's, so
+`text[start_char_idx:end_char_idx]` is the node's text, as LlamaIndex's own parsers promise;
+with `content="original"` the text is the chunker's own (see `recipe.CONTENTS`) and the
+indices the same range. They come from the chunk's spans: `NodeParser` finds each node again
+with `str.find`, which can land on another copy of repeated text and misses a text the
+chunker changed, so ours are put back after it. Our fields go in the metadata under
+`recipe.METADATA_KEYS`, left out of the text that is embedded or sent to the model.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from __future__ import annotations
 from typing import Any, Dict, List, Sequence
 
 from ._extras import require
-from .recipe import METADATA_KEYS, Recipe, covered, fields, metadata_of
+from .recipe import METADATA_KEYS, Recipe, check_content, metadata_of, placed
 
 require("llama_index.core", "llama-index", "chunkspan.llama_index")
 
-from llama_index.core.bridge.pydantic import Field, PrivateAttr  # noqa: E402
+from llama_index.core.bridge.pydantic import Field  # noqa: E402
 from llama_index.core.node_parser import NodeParser  # noqa: E402
 from llama_index.core.node_parser.node_utils import build_nodes_from_splits  # noqa: E402
 from llama_index.core.schema import BaseNode, Document, MetadataMode, TextNode  # noqa: E402
@@ -39,6 +42,12 @@ class ChunkerNodeParser(NodeParser):
         options: the strategy's options by their Python names, checked here; the other
             keyword arguments of `NodeParser` (`include_metadata`, `include_prev_next_rel`,
             `id_func`, `callback_manager`) work as in LlamaIndex.
+        content: `source`, the slice of the document the chunk covers (a chunk of white
+            space alone gives no node); or `original`, the chunker's own text.
+
+    The fields (`strategy`, `options`, `content`) are read at each call, so one set after
+    the parser was made takes effect, as `to_dict()`, which LlamaIndex's `IngestionCache`
+    keys on, says; a bad one raises when the parser next cuts.
 
     Example:
         >>> from llama_index.core import Document
@@ -49,18 +58,29 @@ class ChunkerNodeParser(NodeParser):
 
     strategy: str = Field(default="semantic", description="semantic, fixed, hierarchical, layout")
     options: Dict[str, Any] = Field(default_factory=dict, description="the strategy's options")
-    _recipe: Recipe = PrivateAttr()
+    content: str = Field(
+        default="source", description="source (the slice of the document) or original"
+    )
 
     def __init__(
-        self, strategy: str = "semantic", options: Dict[str, Any] | None = None, **keywords: Any
+        self,
+        strategy: str = "semantic",
+        options: Dict[str, Any] | None = None,
+        *,
+        content: str = "source",
+        **keywords: Any,
     ) -> None:
         # `options=` too, as `to_dict()` writes them and `from_dict()` passes them back.
         parser_fields = {
             name: keywords.pop(name) for name in list(keywords) if name in NodeParser.model_fields
         }
         recipe = Recipe(strategy, {**(options or {}), **keywords})  # checked before pydantic
-        super().__init__(strategy=strategy, options=dict(recipe.options or {}), **parser_fields)
-        self._recipe = recipe
+        super().__init__(
+            strategy=strategy,
+            options=dict(recipe.options or {}),
+            content=check_content(content),
+            **parser_fields,
+        )
 
     @classmethod
     def class_name(cls) -> str:
@@ -69,13 +89,14 @@ class ChunkerNodeParser(NodeParser):
     def _parse_nodes(
         self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any
     ) -> List[BaseNode]:
+        recipe = Recipe(self.strategy, self.options)  # the fields as they are now
         parsed: List[BaseNode] = []
         for node in nodes:
-            flats = [fields(chunk) for chunk in self._recipe.cut(_text_of(node))]
-            built = build_nodes_from_splits([f["text"] for f in flats], node, id_func=self.id_func)
-            for text_node, flat in zip(built, flats):
-                text_node.start_char_idx, text_node.end_char_idx = covered(flat)
-                text_node.metadata.update(metadata_of(flat))
+            pieces = placed(recipe, _text_of(node), self.content)
+            built = build_nodes_from_splits([p.text for p in pieces], node, id_func=self.id_func)
+            for text_node, piece in zip(built, pieces):
+                text_node.start_char_idx, text_node.end_char_idx = piece.start, piece.end
+                text_node.metadata.update(metadata_of(piece.flat))
                 text_node.excluded_embed_metadata_keys = [
                     *text_node.excluded_embed_metadata_keys,
                     *_OUR_KEYS,

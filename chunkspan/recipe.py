@@ -4,14 +4,15 @@ line, the LangChain, LlamaIndex and Spark adapters) cut texts with.
 `semantic` is `SemanticChunker` (its options by their Python names); `fixed`, `hierarchical`
 and `layout` are `ChunkingEngine`'s strategies (`chunk_size`, `chunk_overlap`). The engine's
 own `semantic` needs an `embed_fn`, which a pipeline cannot ship to other processes, so it is
-not offered here. `fields()` is the one flat view of a chunk that every adapter writes.
+not offered here. `fields()` is the one flat view of a chunk that every adapter writes;
+`placed()` what the LangChain and LlamaIndex adapters make of each chunk.
 """
 
 from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any, Mapping, NamedTuple, Union
 
 from .records import Chunk, DocumentChunk
 from .validation import require_text
@@ -25,6 +26,10 @@ __all__ = [
     "fields",
     "metadata_of",
     "covered",
+    "CONTENTS",
+    "Placed",
+    "placed",
+    "check_content",
 ]
 
 AnyChunk = Union[Chunk, DocumentChunk]
@@ -136,6 +141,13 @@ def fields(chunk: AnyChunk) -> dict[str, Any]:
     return out
 
 
+# What the LangChain and LlamaIndex adapters' documents or nodes hold (`content=`), the default
+# first. `source`: the slice of the document a chunk covers (`covered`), so the indices give
+# it back, as LangChain's and LlamaIndex's own splitters promise. `original`: the chunker's
+# text (`Chunk.text`, its overlap then its own text with white space normalised;
+# `DocumentChunk.content`), which reads like that slice but need not be it.
+CONTENTS = ("source", "original")
+
 # The fields an adapter puts in a document's metadata, and under which key: `index` would
 # clash with a user's own keys, so it is `chunk_index`. Fields that are None are left out.
 METADATA_KEYS = {
@@ -154,9 +166,53 @@ def metadata_of(flat: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def covered(flat: Mapping[str, Any]) -> tuple[int, int]:
-    """The range of the document a chunk's text covers, its overlap included, from `fields()`."""
-    start = flat["overlap_start"] if flat["overlap_start"] is not None else flat["start"]
-    return start, flat["end"]
+    """The range of the document a chunk covers, from its `fields()`: its own span, from the
+    start of its overlap where that comes before it. An overlap taken from later in the text
+    (after a code block left open the original repeats text from before it: README, "Spans")
+    is left out, as no one range holds both; so `start <= end`."""
+    start, end = flat["start"], flat["end"]
+    if flat["overlap_start"] is not None and flat["overlap_start"] < start:
+        return flat["overlap_start"], end
+    return start, end
+
+
+class Placed(NamedTuple):
+    """A chunk as the LangChain and LlamaIndex adapters hand it on."""
+
+    text: str
+    """What the document or node holds: see `CONTENTS`."""
+    start: int
+    """Where the range of the document the chunk covers (`covered`) starts."""
+    end: int
+    """Where that range ends."""
+    flat: dict[str, Any]
+    """The chunk's `fields()`."""
+
+
+def placed(recipe: Recipe, text: str, content: str) -> list[Placed]:
+    """The chunks of `text` cut by `recipe`, each with the `content` an adapter gives it.
+
+    With `source` a chunk that covers no character (white space alone, which a few settings
+    make) is left out, as LangChain's and LlamaIndex's splitters leave out empty chunks.
+    """
+    check_content(content)
+    out: list[Placed] = []
+    for chunk in recipe.cut(text):
+        flat = fields(chunk)
+        start, end = covered(flat)
+        if content == "original":
+            out.append(Placed(flat["text"], start, end, flat))
+        elif start < end:
+            out.append(Placed(text[start:end], start, end, flat))
+    return out
+
+
+def check_content(content: Any) -> str:
+    """`content` if it is one of `CONTENTS`, else a ValueError naming it."""
+    if require_text("content", content) not in CONTENTS:
+        names = ", ".join(repr(name) for name in CONTENTS)
+        raise ValueError(f"unknown content {content!r} (must be one of {names})")
+    return content
 
 
 def _check_strategy(strategy: Any) -> None:

@@ -1,6 +1,8 @@
 """The LangChain and LlamaIndex adapters against the real packages, through their public APIs:
-the chunks are ours, and every start/end index is where the chunk's text sits in its document,
-also where a paragraph repeats, after emoji and across CRLF line ends."""
+the chunks are ours, each document's or node's text is the slice of its document its chunk
+covers and its indices that slice's, as LangChain's and LlamaIndex's own conventions say, also
+where a paragraph repeats, after emoji and across CRLF line ends, over real files and random
+texts; with `content="original"`, the chunkers' own texts at the same ranges."""
 
 from __future__ import annotations
 
@@ -8,17 +10,20 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from langchain_core.documents import Document as LangChainDocument
 from langchain_text_splitters import TextSplitter
 from llama_index.core import Document as LlamaDocument
 from llama_index.core.ingestion import IngestionPipeline
 from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import MetadataMode, NodeRelationship
+from support.strategies import engine_options, semantic_options, texts
 
 from chunkspan import ChunkingEngine, DocumentChunk, SemanticChunker
 from chunkspan.langchain import ChunkerTextSplitter
 from chunkspan.llama_index import ChunkerNodeParser
-from chunkspan.recipe import Recipe, covered, fields
+from chunkspan.recipe import PIPELINE_STRATEGIES, Recipe, covered, fields
 
 REPEATED = "The same sentence, word for word. It comes back later."
 DOCUMENTS = [
@@ -89,17 +94,19 @@ def test_langchain_documents_are_our_chunks_at_exact_indices(strategy, options):
     expected = [
         (n, flat) for n, text in enumerate(DOCUMENTS) for flat in ours(strategy, options, text)
     ]
-    assert [d.page_content for d in documents] == [flat["text"] for _, flat in expected]
+    assert len(documents) == len(expected)
     for document, (n, flat) in zip(documents, expected):
         metadata = document.metadata
         assert metadata["source"] == f"doc{n}" and metadata["nested"] == {"n": n}
         assert metadata["chunk_index"] == flat["index"]
-        assert_exact_range(DOCUMENTS[n], flat, metadata["start_index"], metadata["end_index"])
+        start, end = metadata["start_index"], metadata["end_index"]
+        assert_exact_range(DOCUMENTS[n], flat, start, end)
+        assert document.page_content == DOCUMENTS[n][start:end]  # the slice it covers
         for key in ("boundary_type", "heading", "heading_level", "ancestor_headings", "block_type"):
             assert metadata.get(key) == flat[key]
     assert documents[0].metadata["nested"] is not metadatas[0]["nested"]  # copied, as LangChain
     assert splitter.split_text(DOCUMENTS[1]) == [
-        f["text"] for f in ours(strategy, options, DOCUMENTS[1])
+        d.page_content for d in documents if d.metadata["source"] == "doc1"
     ]
 
 
@@ -164,11 +171,11 @@ def test_llama_index_nodes_are_our_chunks_at_exact_indices(strategy, options):
     expected = [
         (n, flat) for n, text in enumerate(DOCUMENTS) for flat in ours(strategy, options, text)
     ]
-    assert [node.get_content(MetadataMode.NONE) for node in nodes] == [
-        f["text"] for _, f in expected
-    ]
+    assert len(nodes) == len(expected)
     for position, (node, (n, flat)) in enumerate(zip(nodes, expected)):
         assert_exact_range(DOCUMENTS[n], flat, node.start_char_idx, node.end_char_idx)
+        content = node.get_content(MetadataMode.NONE)
+        assert content == DOCUMENTS[n][node.start_char_idx : node.end_char_idx]
         assert node.metadata["file"] == f"doc{n}" and node.metadata["chunk_index"] == flat["index"]
         assert node.ref_doc_id == documents[n].doc_id
         assert node.relationships[NodeRelationship.SOURCE].node_id == documents[n].doc_id
@@ -213,8 +220,8 @@ def test_llama_index_ingestion_pipeline_and_options():
     pipeline = IngestionPipeline(transformations=[parser])
     nodes = pipeline.run(documents=[LlamaDocument(text=DOCUMENTS[2])])
     flats = ours("hierarchical", {"chunk_size": 50, "chunk_overlap": 5}, DOCUMENTS[2])
-    assert [n.text for n in nodes] == [f["text"] for f in flats]
     assert [(n.start_char_idx, n.end_char_idx) for n in nodes] == [covered(f) for f in flats]
+    assert [n.text for n in nodes] == [DOCUMENTS[2][s:e] for s, e in map(covered, flats)]
     assert all(NodeRelationship.NEXT not in n.relationships for n in nodes)
     assert parser.options == {"chunk_size": 50, "chunk_overlap": 5}
     # The options as the model's own field, as LlamaIndex's `to_dict()` writes them.
@@ -253,3 +260,243 @@ def test_an_adapter_without_its_package_says_which_extra_to_install(module, pack
     assert result.returncode == 1
     assert f"pip install 'chunkspan[{extra}]'" in result.stderr
     assert "ImportError" in result.stderr
+
+
+# The offset conventions. LangChain's own tests (test_create_documents_with_start_index) assert
+# `text[start_index : start_index + len(page_content)] == page_content`, and its splitters make
+# no empty document; LlamaIndex's (test_hierarchical_nodes_have_sibling_relationships_and_
+# document_offsets) assert `text[start_char_idx:end_char_idx] == node.get_content(NONE)`.
+
+OPEN_FENCE = (
+    "First paragraph that is long enough to stay on its own here.\n\n```\ncode that never closes\n"
+)
+
+# Every strategy the adapters offer, at its defaults and at sizes that make many chunks.
+CONVENTION_CASES = [
+    ("semantic", {}),
+    ("semantic", {"target_size": 200, "min_size": 20, "overlap": 40}),
+    ("semantic", {"target_size": 80, "max_size": 120, "min_size": 0, "overlap": 60}),
+    ("fixed", {}),
+    ("fixed", {"chunk_size": 100, "chunk_overlap": 20}),
+    ("hierarchical", {}),
+    ("hierarchical", {"chunk_size": 100, "chunk_overlap": 20}),
+    ("layout", {}),
+    ("layout", {"chunk_size": 100, "chunk_overlap": 20}),
+]
+CONVENTION_IDS = [f"{strategy}-{n}" for n, (strategy, _) in enumerate(CONVENTION_CASES)]
+
+
+def real_texts() -> list[tuple[str, str]]:
+    """Real files a fresh machine with the pipeline tests' packages has, found at test time in
+    a fixed order: this repository's Markdown, the READMEs of the installed packages (their
+    METADATA), LlamaIndex's own Markdown and langchain_text_splitters' sources; each cut to its
+    first 50,000 characters, which keeps the test quick."""
+    import importlib.metadata
+    from pathlib import Path
+
+    import langchain_text_splitters
+    import llama_index.core
+    from support.paths import ROOT
+
+    paths = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    paths += sorted(Path(llama_index.core.__file__).parent.rglob("*.md"))
+    paths += sorted(Path(langchain_text_splitters.__file__).parent.glob("*.py"))[:8]
+    found = [(path.name, path.read_text(encoding="utf-8")) for path in paths]
+    for name in ("langchain-text-splitters", "langchain-core", "llama-index-core", "hypothesis"):
+        found.append((name, importlib.metadata.distribution(name).read_text("METADATA") or ""))
+    return [(name, text[:50_000]) for name, text in found if text.strip()]
+
+
+def assert_langchain_convention(text: str, documents: list) -> None:
+    for document in documents:
+        start, content = document.metadata["start_index"], document.page_content
+        assert content, document
+        assert text[start : start + len(content)] == content, document
+        assert document.metadata["end_index"] == start + len(content)
+
+
+def assert_llama_convention(text: str, nodes: list) -> None:
+    for node in nodes:
+        start, end = node.start_char_idx, node.end_char_idx
+        assert start is not None and end is not None
+        content = node.get_content(metadata_mode=MetadataMode.NONE)
+        assert content and text[start:end] == content, node
+
+
+def expected_range(flat: dict) -> tuple[int, int]:
+    """The range a chunk covers: from its first character, its overlap's where that comes
+    before its own text (not an overlap from later in the text: no one range holds both), to
+    the end of its own text."""
+    overlap_start = flat["overlap_start"]
+    if overlap_start is not None and overlap_start < flat["start"]:
+        return overlap_start, flat["end"]
+    return flat["start"], flat["end"]
+
+
+def not_empty(flats: list[dict]) -> list[dict]:
+    """The chunks that cover some character: the others give no document or node."""
+    return [f for f in flats if expected_range(f)[0] < expected_range(f)[1]]
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[tuple[str, str]]:
+    texts = real_texts()
+    assert len(texts) >= 10 and sum(len(text) for _, text in texts) > 100_000
+    return texts
+
+
+@pytest.mark.parametrize(("strategy", "options"), CONVENTION_CASES, ids=CONVENTION_IDS)
+def test_langchain_meets_its_convention_on_real_files(corpus, strategy, options):
+    splitter = ChunkerTextSplitter(strategy, add_start_index=True, **options)
+    for _, text in corpus:
+        documents = splitter.create_documents([text])
+        assert_langchain_convention(text, documents)
+        assert [d.page_content for d in documents] == splitter.split_text(text)
+        flats = not_empty(ours(strategy, options, text))
+        assert len(flats) == len(documents)
+        for document, flat in zip(documents, flats):
+            metadata = document.metadata
+            assert metadata["chunk_index"] == flat["index"]
+            assert (metadata["start_index"], metadata["end_index"]) == expected_range(flat)
+
+
+@pytest.mark.parametrize(("strategy", "options"), CONVENTION_CASES, ids=CONVENTION_IDS)
+def test_llama_index_meets_its_convention_on_real_files(corpus, strategy, options):
+    parser = ChunkerNodeParser(strategy, **options)
+    documents = [LlamaDocument(text=text, metadata={"file": name}) for name, text in corpus]
+    nodes = parser.get_nodes_from_documents(documents)
+    for document in documents:
+        mine = [n for n in nodes if n.ref_doc_id == document.doc_id]
+        assert_llama_convention(document.text, mine)
+        flats = not_empty(ours(strategy, options, document.text))
+        assert len(flats) == len(mine)
+        for node, flat in zip(mine, flats):
+            assert node.metadata["chunk_index"] == flat["index"]
+            assert (node.start_char_idx, node.end_char_idx) == expected_range(flat)
+
+
+# A strategy the adapters offer and its options: the engine's sizes without its strategy.
+recipes = st.one_of(
+    st.tuples(st.just("semantic"), semantic_options),
+    st.tuples(
+        st.sampled_from(PIPELINE_STRATEGIES[1:]),
+        engine_options().map(
+            lambda o: {"chunk_size": o["chunk_size"], "chunk_overlap": o["chunk_overlap"]}
+        ),
+    ),
+)
+
+
+@given(texts, recipes, st.sampled_from(["source", "original"]))
+def test_both_adapters_meet_their_conventions_on_any_text(text, recipe, content):
+    strategy, options = recipe
+    try:
+        Recipe(strategy, options)
+    except ValueError:
+        assume(False)
+    kwargs = {} if content == "source" else {"content": content}
+    documents = ChunkerTextSplitter(
+        strategy, add_start_index=True, **kwargs, **options
+    ).create_documents([text])
+    nodes = ChunkerNodeParser(strategy, **kwargs, **options).get_nodes_from_documents(
+        [LlamaDocument(text=text)]
+    )
+    flats = ours(strategy, options, text)
+    if content == "source":
+        assert_langchain_convention(text, documents)
+        assert_llama_convention(text, nodes)
+        flats = not_empty(flats)
+    else:
+        assert [d.page_content for d in documents] == [f["text"] for f in flats]
+        assert [n.get_content(MetadataMode.NONE) for n in nodes] == [f["text"] for f in flats]
+    assert len(documents) == len(nodes) == len(flats)
+    for document, node, flat in zip(documents, nodes, flats):
+        start, end = document.metadata["start_index"], document.metadata["end_index"]
+        assert (node.start_char_idx, node.end_char_idx) == (start, end) == expected_range(flat)
+
+
+@pytest.mark.parametrize("content", ["source", "original"])
+def test_no_adapter_gives_an_inverted_range_after_a_code_block_left_open(content):
+    # The original repeats the paragraph after the open block, with an overlap from the block's
+    # end: that chunk's overlap comes after its own text.
+    options = {"min_size": 10, "overlap": 5}
+    flats = ours("semantic", options, OPEN_FENCE)
+    assert flats[-1]["overlap_start"] > flats[-1]["end"]
+    kwargs = {} if content == "source" else {"content": content}
+    documents = ChunkerTextSplitter(add_start_index=True, **kwargs, **options).create_documents(
+        [OPEN_FENCE]
+    )
+    nodes = ChunkerNodeParser(**kwargs, **options).get_nodes_from_documents(
+        [LlamaDocument(text=OPEN_FENCE)]
+    )
+    ranges = [(d.metadata["start_index"], d.metadata["end_index"]) for d in documents]
+    assert ranges == [(n.start_char_idx, n.end_char_idx) for n in nodes]
+    assert all(start <= end for start, end in ranges)
+    assert ranges[-1] == flats[-1]["chunk"].span  # its own text: the overlap is not before it
+    if content == "source":
+        assert_langchain_convention(OPEN_FENCE, documents)
+        assert_llama_convention(OPEN_FENCE, nodes)
+        assert documents[-1].page_content == OPEN_FENCE[:60]
+
+
+def test_llama_index_parser_cuts_as_its_fields_say_when_they_are_changed():
+    from llama_index.core.ingestion import IngestionCache
+
+    text = DOCUMENTS[0]
+    parser = ChunkerNodeParser("fixed", chunk_size=30, chunk_overlap=0)
+    cache = IngestionCache()
+    pipeline = IngestionPipeline(transformations=[parser], cache=cache)
+    before = [n.text for n in pipeline.run(documents=[LlamaDocument(text=text, doc_id="d")])]
+    parser.strategy = "hierarchical"
+    parser.options = {"chunk_size": 50, "chunk_overlap": 5}
+    assert parser.to_dict()["strategy"] == "hierarchical"
+    after = [n.text for n in pipeline.run(documents=[LlamaDocument(text=text, doc_id="d")])]
+    fresh = ChunkerNodeParser("hierarchical", chunk_size=50, chunk_overlap=5)
+    expected = [n.text for n in fresh.get_nodes_from_documents([LlamaDocument(text=text)])]
+    assert after == expected != before
+    # Changed in place, and the content: each call reads them.
+    parser.options["chunk_size"] = 30
+    parser.content = "original"
+    nodes = parser.get_nodes_from_documents([LlamaDocument(text=text)])
+    assert [n.text for n in nodes] == [
+        f["text"] for f in ours("hierarchical", {"chunk_size": 30, "chunk_overlap": 5}, text)
+    ]
+    # LlamaIndex's own `from_dict` cannot read back the `id_func` its `to_dict` writes.
+    again = ChunkerNodeParser.from_dict({**parser.to_dict(), "id_func": None})
+    assert [n.text for n in again.get_nodes_from_documents([LlamaDocument(text=text)])] == [
+        n.text for n in nodes
+    ]
+    parser.options = {"target_size": 10}
+    with pytest.raises(TypeError, match="unknown option 'target_size' for strategy"):
+        parser.get_nodes_from_documents([LlamaDocument(text=text)])
+
+
+def test_langchain_splitter_settings_cannot_be_changed_behind_its_back():
+    splitter = ChunkerTextSplitter("fixed", chunk_size=30, chunk_overlap=3, content="original")
+    assert splitter.content == "original"
+    for name in ("recipe", "content"):
+        with pytest.raises(AttributeError):
+            setattr(splitter, name, None)
+    with pytest.raises(ValueError, match="unknown content 'text' \\(must be one of"):
+        ChunkerTextSplitter(content="text")
+    with pytest.raises(ValueError, match="unknown content 'text' \\(must be one of"):
+        ChunkerNodeParser(content="text")
+
+
+@pytest.mark.parametrize(("strategy", "options"), CASES, ids=CASE_IDS)
+def test_original_content_keeps_the_chunkers_text_at_the_same_range(strategy, options):
+    splitter = ChunkerTextSplitter(strategy, add_start_index=True, content="original", **options)
+    parser = ChunkerNodeParser(strategy, content="original", **options)
+    assert parser.to_dict()["content"] == "original"
+    assert ChunkerNodeParser.from_dict({**parser.to_dict(), "id_func": None}).content == "original"
+    for text in DOCUMENTS:
+        flats = ours(strategy, options, text)
+        documents = splitter.create_documents([text])
+        nodes = parser.get_nodes_from_documents([LlamaDocument(text=text)])
+        assert splitter.split_text(text) == [f["text"] for f in flats]
+        assert [d.page_content for d in documents] == [f["text"] for f in flats]
+        assert [n.get_content(MetadataMode.NONE) for n in nodes] == [f["text"] for f in flats]
+        for document, node, flat in zip(documents, nodes, flats):
+            start, end = document.metadata["start_index"], document.metadata["end_index"]
+            assert (node.start_char_idx, node.end_char_idx) == (start, end)
+            assert (start, end) == expected_range(flat)
