@@ -113,6 +113,36 @@ def test_chunk_files_and_standard_input_name_their_source(corpus):
     )
 
 
+def test_spans_index_the_file_as_python_reads_it_with_its_bom_and_crlf(tmp_path):
+    # The README as an editor on Windows saves it: a byte-order mark, CRLF line endings.
+    saved = "\ufeff" + (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", "\r\n")
+    path = tmp_path / "windows.md"
+    path.write_bytes(saved.encode("utf-8"))
+    with open(path, encoding="utf-8", newline="") as file:
+        text = file.read()
+    assert text == saved
+    expected = [c.to_dict(spans=True) for c in SemanticChunker().chunk(text)]
+    from_file = run("chunk", str(path))
+    from_stdin = run("chunk", "-", stdin=path.read_bytes())
+    assert from_file.returncode == from_stdin.returncode == 0, from_file.stderr
+    assert lines(from_file.stdout) == [{"source": str(path), **c} for c in expected]
+    assert lines(from_stdin.stdout) == [{"source": "-", **c} for c in expected]
+    assert expected[0]["span"]["start"] == 1  # after the mark, as in the text Python reads
+    found = lines(run("snippet", "Spark", str(path)).stdout)[0]
+    assert text[found["match"]["start"] : found["match"]["end"]] == "Spark"
+    assert found["at"] == snippet_around(text, ["spark"]).at
+
+
+def test_a_transcripts_bom_is_no_part_of_its_turns(tmp_path):
+    path = tmp_path / "call.json"
+    path.write_bytes("\ufeff".encode() + json.dumps(TURNS).encode())
+    result = run("turns", str(path))
+    assert result.returncode == 0, result.stderr
+    assert lines(result.stdout) == [
+        {"source": str(path), **p.to_dict(spans=True)} for p in chunk_turns(TURNS)
+    ]
+
+
 def test_switches_turn_options_off():
     result = run(
         "chunk",
