@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from chunkspan import (
     match_spans,
     snippet_around,
 )
+from chunkspan.cli.parser import EXIT_CODES
 from support.paths import ROOT
 
 DOCUMENT = (
@@ -259,6 +261,65 @@ def test_output_file_is_put_in_place_when_complete(corpus, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "out.jsonl"]
 
 
+def test_when_every_input_fails_an_earlier_output_file_is_kept(tmp_path):
+    (tmp_path / "latin1.md").write_bytes(b"# Caf\xe9")
+    target = tmp_path / "out.jsonl"
+    target.write_text("an earlier run\n")
+    for quiet in ([], ["--quiet"]):
+        result = run("chunk", *quiet, "-o", str(target), str(tmp_path / "latin1.md"), "gone.md")
+        assert result.returncode == 1
+        assert f"2 of 2 inputs failed; {target} was not written" in result.stderr.decode()
+        assert target.read_text() == "an earlier run\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["latin1.md", "out.jsonl"]
+    # One input cut, if into nothing, is a result: it replaces the earlier file.
+    (tmp_path / "blank.md").write_text("  \n")
+    result = run("chunk", "-o", str(target), str(tmp_path / "latin1.md"), str(tmp_path / "blank.md"))
+    assert result.returncode == 1 and b"1 of 2 inputs failed\n" in result.stderr
+    assert target.read_bytes() == b""
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002, 0o077])
+def test_an_output_file_gets_the_users_mode_or_keeps_its_own(corpus, tmp_path, umask):
+    new, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    old.write_text("an earlier run\n")
+    old.chmod(0o640)
+    for target in (new, old):
+        result = subprocess.run(
+            [sys.executable, "-m", "chunkspan", "chunk", "-o", str(target), str(corpus)],
+            capture_output=True,
+            env=ENV,
+            timeout=120,
+            preexec_fn=lambda: os.umask(umask),
+        )
+        assert result.returncode == 0, result.stderr
+    assert new.stat().st_mode & 0o777 == 0o666 & ~umask
+    assert old.stat().st_mode & 0o777 == 0o640 and old.read_text() != "an earlier run\n"
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        ([], "no files in {folder} (hidden files are skipped)"),
+        (["--glob", "*.rst"], "no files in {folder} match --glob '*.rst'"),
+    ],
+)
+def test_folders_with_nothing_to_read_say_so_and_write_nothing(tmp_path, flags, said):
+    folder = tmp_path / "docs"
+    (folder / "empty").mkdir(parents=True)
+    (folder / ".hidden.md").write_text("# hidden")
+    if flags:
+        (folder / "notes.md").write_text("# Notes")
+    target = tmp_path / "out.jsonl"
+    target.write_text("an earlier run\n")
+    for command in (["chunk"], ["snippet", "refund"]):
+        result = run(*command, *flags, "-o", str(target), str(folder))
+        assert result.returncode == 3
+        message = f"chunkspan: no inputs: {said.format(folder=folder)}; {target} was not written"
+        assert result.stderr.decode() == message + "\n"
+        assert target.read_text() == "an earlier run\n" and result.stdout == b""
+    assert run("chunk", *flags, str(folder)).stderr.decode().startswith("chunkspan: no inputs")
+
+
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
     corpus = tmp_path / "big"
@@ -425,3 +486,10 @@ def test_help_lists_every_option_and_the_exit_codes():
     ):
         assert option in text
     assert "130" in text and "exit codes" in text
+
+
+def test_the_readme_gives_the_exit_codes_the_help_gives():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### The command line", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| (\d+) \| (.+) \|$", section, re.MULTILINE)
+    assert {int(code): text.replace("`", "") for code, text in rows} == EXIT_CODES

@@ -13,7 +13,7 @@ from typing import Any, BinaryIO, Callable, Sequence
 from ..many import batched, default_jobs, map_in_order
 from ..recipe import Recipe, options_of
 from .inputs import Source, expand
-from .output import Progress, open_output
+from .output import Discard, Progress, open_output
 from .parser import build_parser, flag, given_options, snippet_options, turns_options
 from .tasks import (
     Outcome,
@@ -44,8 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(args, task, shared)
     except (KeyboardInterrupt, _Interrupted):
-        left = f"; {args.output} was not written" if args.output not in (None, "-") else ""
-        print(f"chunkspan: interrupted{left}", file=sys.stderr)
+        print(f"chunkspan: interrupted{_not_written(args)}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader left (`chunkspan chunk docs | head`): stop quietly, as other tools do.
@@ -112,13 +111,23 @@ def _check(parser: argparse.ArgumentParser, options: dict[str, Any], make: Calla
 
 
 def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
-    sources, problems = expand(args.paths, getattr(args, "glob", None))
+    glob = getattr(args, "glob", None)
+    sources, problems = expand(args.paths, glob)
+    if not sources and not problems:  # only folders, holding nothing to read
+        found = f" match --glob {glob!r}" if glob else " (hidden files are skipped)"
+        print(
+            f"chunkspan: no inputs: no files in {', '.join(args.paths)}{found}"
+            f"{_not_written(args)}",
+            file=sys.stderr,
+        )
+        return 3
     shown = not args.quiet and (args.progress or sys.stderr.isatty())
     progress = Progress(len(sources), sum(s.size for s in sources), enabled=shown)
     for problem in problems:
         progress.say(f"chunkspan: {problem}")
     jobs = args.jobs or (default_jobs() if len(sources) > 1 else 1)
     failed = len(problems)
+    total = len(sources) + len(problems)
     try:
         with open_output(args.output) as out:
             writer = _RecordWriter(out, args.format)
@@ -132,12 +141,18 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
                     writer.write(outcome.records)
                     progress.advance(outcome.source.size)
             writer.close()
+            if failed == total:  # an earlier -o file is worth more than an empty one
+                raise Discard
     finally:
         progress.close()
-    if failed and not args.quiet:
-        total = len(sources) + len(problems)
-        print(f"chunkspan: {failed} of {total} inputs failed", file=sys.stderr)
+    not_written = _not_written(args) if failed == total else ""
+    if failed and (not args.quiet or not_written):
+        print(f"chunkspan: {failed} of {total} inputs failed{not_written}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _not_written(args: argparse.Namespace) -> str:
+    return f"; {args.output} was not written" if args.output not in (None, "-") else ""
 
 
 def _size_of(source: Source) -> int:

@@ -4,6 +4,7 @@ and the progress line on standard error."""
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -11,29 +12,52 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator, TextIO
 
-__all__ = ["open_output", "Progress"]
+__all__ = ["open_output", "Discard", "Progress"]
+
+
+class Discard(Exception):
+    """Raised in `open_output`'s block: nothing worth writing, so the target is left as it was
+    (the temporary file removed)."""
 
 
 @contextmanager
 def open_output(target: str | None) -> Iterator[BinaryIO]:
     """Standard output (`target` None or `-`), or a temporary file beside `target` that
-    replaces it only if the block completes: an error or an interruption removes it, and an
-    existing `target` is left as it was."""
+    replaces it only if the block completes: an error, an interruption or `Discard` removes
+    it, and an existing `target` is left as it was."""
     if target is None or target == "-":
-        yield sys.stdout.buffer
+        try:
+            yield sys.stdout.buffer
+        except Discard:
+            pass  # what went out is out
         sys.stdout.buffer.flush()
         return
     path = Path(target)
+    mode = _mode_for(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         with os.fdopen(handle, "wb") as file:
+            os.fchmod(handle, mode)
             yield file
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
+    except Discard:
+        os.unlink(temporary)
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions `path` gets: those it has (as `>` keeps them), or for a new file what
+    the umask leaves of 0o666, as for any file the user makes (not mkstemp's private 0o600)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)  # the only way to read it; set back at once (no threads yet)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 class Progress:

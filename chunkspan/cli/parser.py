@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import textwrap
 from typing import Any, Callable
 
 from ..recipe import PIPELINE_STRATEGIES, options_of
@@ -21,12 +22,17 @@ __all__ = [
 
 EXIT_CODES = {
     0: "every input was cut",
-    1: "some inputs could not be read or cut (each is named on standard error); the rest were",
+    1: "some inputs could not be read or cut (each is named on standard error); the rest were "
+    "(if none was, the -o file was not written: an earlier one is kept)",
     2: "usage error: a bad command, flag or option value (nothing was read)",
+    3: "no inputs: the folders given hold no files (matching --glob); the -o file was not written",
     130: "interrupted (Ctrl-C or SIGTERM); the -o file was not written (an earlier one is kept)",
 }
 
-EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES.items())
+EPILOG = "exit codes:\n" + "\n".join(
+    textwrap.fill(text, 79, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
+    for code, text in EXIT_CODES.items()
+)
 
 
 def flag(name: str) -> str:
