@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import chunkspan
 from chunkspan import (
     ChunkingEngine,
     SemanticChunker,
@@ -273,7 +274,9 @@ def test_when_every_input_fails_an_earlier_output_file_is_kept(tmp_path):
         assert sorted(p.name for p in tmp_path.iterdir()) == ["latin1.md", "out.jsonl"]
     # One input cut, if into nothing, is a result: it replaces the earlier file.
     (tmp_path / "blank.md").write_text("  \n")
-    result = run("chunk", "-o", str(target), str(tmp_path / "latin1.md"), str(tmp_path / "blank.md"))
+    result = run(
+        "chunk", "-o", str(target), str(tmp_path / "latin1.md"), str(tmp_path / "blank.md")
+    )
     assert result.returncode == 1 and b"1 of 2 inputs failed\n" in result.stderr
     assert target.read_bytes() == b""
 
@@ -422,11 +425,45 @@ def test_snippet_gives_each_files_first_match_and_its_span(corpus):
     assert run("snippet", "?!", str(corpus)).returncode == 2
 
 
-def test_progress_line_and_quiet(corpus):
+PROGRESS_LINE = re.compile(r"files (\d+)/(\d+), [\d.]+/[\d.]+ MB, [\d.]+ MB/s, (\d+):(\d\d) left")
+
+
+def on_a_terminal(*args: str) -> tuple[int, bytes, float]:
+    """Run the command line with its standard error on a pseudo-terminal, as in a shell,
+    its output thrown away; answer its exit code, what the terminal got, and its seconds."""
+    primary, terminal = os.openpty()
+    started = time.monotonic()
+    try:
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "chunkspan", *args],
+                stdout=subprocess.DEVNULL,
+                stderr=terminal,
+                env=ENV,
+            )
+        finally:
+            os.close(terminal)  # the run holds its own copy
+        shown = []
+        while True:  # read as it runs: a full terminal would make it wait
+            try:
+                data = os.read(primary, 65536)
+            except OSError:  # EIO: every copy of the terminal is closed, all was read
+                break
+            if not data:
+                break
+            shown.append(data)
+    finally:
+        os.close(primary)
+    return process.wait(timeout=120), b"".join(shown), time.monotonic() - started
+
+
+def test_progress_on_a_pipe_is_plain_lines_and_quiet_silences_it(corpus):
     shown = run("chunk", "--progress", str(corpus))
     assert shown.returncode == 0
     stderr = shown.stderr.decode()
-    assert "files 5/5" in stderr and "MB/s" in stderr and "left" in stderr
+    assert "\r" not in stderr and "\x1b" not in stderr  # a log file stays readable
+    assert stderr.endswith("\n") and all(PROGRESS_LINE.fullmatch(s) for s in stderr.splitlines())
+    assert stderr.splitlines()[-1].startswith("files 5/5, ")
     quiet = run("chunk", "--quiet", "--progress", str(corpus))
     assert quiet.stderr == b"" and quiet.stdout == shown.stdout
     (corpus / "bad.md").write_bytes(b"\xff")
@@ -434,35 +471,44 @@ def test_progress_line_and_quiet(corpus):
 
 
 def test_progress_shows_by_itself_on_a_terminal_only(corpus):
-    import pty
-
     assert run("chunk", str(corpus)).stderr == b""  # a pipe: no progress line
-    primary, terminal = pty.openpty()
-    try:
-        process = subprocess.run(
-            [sys.executable, "-m", "chunkspan", "chunk", str(corpus)],
-            stdout=subprocess.PIPE,
-            stderr=terminal,
+    code, shown, _ = on_a_terminal("chunk", str(corpus))
+    assert code == 0
+    assert shown.startswith(b"\rfiles ") and shown.endswith(b"\x1b[K\r\n")  # onlcr: \n is \r\n
+    assert b"files 5/5" in shown and b"MB/s" in shown
+
+
+def test_the_first_estimate_of_time_left_is_not_wild(tmp_path):
+    # Files come back from the processes a batch at a time (many.BATCH_ITEMS of them).
+    paragraph = "A sentence of the corpus, long enough to cut. " * 20 + "\n\n"
+    for number in range(600):
+        (tmp_path / f"{number:04}.md").write_text(f"# {number}\n\n" + paragraph * 10)
+    code, shown, seconds = on_a_terminal("chunk", "--jobs", "2", str(tmp_path))
+    assert code == 0
+    estimates = PROGRESS_LINE.findall(shown.decode())
+    assert len(estimates) >= 2 and estimates[-1][:2] == ("600", "600")
+    files, _, minutes, left = estimates[0]
+    # Counted a file at a time, the first line gave one file a whole batch's time, and
+    # foretold minutes for a run of seconds.
+    assert int(minutes) * 60 + int(left) <= 4 * seconds + 2, (estimates[0], seconds)
+    assert int(files) > 1
+
+
+def test_a_reader_that_leaves_ends_the_run_quietly(tmp_path):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for number in range(100):  # megabytes of output: far more than a pipe holds
+        (tmp_path / f"{number:03}.md").write_text(text)
+    for jobs in ("1", "2"):
+        command = f"{sys.executable} -m chunkspan chunk --jobs {jobs} {tmp_path} | head -1"
+        result = subprocess.run(
+            ["bash", "-c", command + "; exit ${PIPESTATUS[0]}"],
+            capture_output=True,
             env=ENV,
             timeout=120,
         )
-        os.close(terminal)
-        terminal = -1
-        shown = b""
-        while True:
-            try:
-                data = os.read(primary, 65536)
-            except OSError:  # the terminal closed: everything has been read
-                break
-            if not data:
-                break
-            shown += data
-    finally:
-        os.close(primary)
-        if terminal >= 0:
-            os.close(terminal)
-    assert process.returncode == 0
-    assert b"files 5/5" in shown and b"MB/s" in shown
+        assert result.stderr == b""
+        assert result.returncode == 141  # as for `cat`: 128 + SIGPIPE
+        assert json.loads(result.stdout)["source"] == f"{tmp_path}/000.md"
 
 
 def test_help_lists_every_option_and_the_exit_codes():
@@ -493,3 +539,12 @@ def test_the_readme_gives_the_exit_codes_the_help_gives():
     section = readme.split("### The command line", 1)[1].split("\n### ", 1)[0]
     rows = re.findall(r"^\| (\d+) \| (.+) \|$", section, re.MULTILINE)
     assert {int(code): text.replace("`", "") for code, text in rows} == EXIT_CODES
+
+
+def test_version_and_one_options_heading_a_command():
+    version = run("--version")
+    assert version.returncode == 0
+    assert version.stdout.decode() == f"chunkspan {chunkspan.__version__}\n"
+    for command in ("chunk", "turns", "snippet"):
+        shown = run(command, "--help").stdout.decode()
+        assert shown.splitlines().count("options:") == 1, command

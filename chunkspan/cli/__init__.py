@@ -47,9 +47,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"chunkspan: interrupted{_not_written(args)}", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader left (`chunkspan chunk docs | head`): stop quietly, as other tools do.
+        # The reader left (`chunkspan chunk docs | head`): stop quietly, with the status of a
+        # tool that SIGPIPE ends (128 + 13), as `cat` would; what is still buffered goes to
+        # /dev/null, or flushing it at exit would raise again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return 141
 
 
 def _on_sigterm(number: int, frame: Any) -> None:
@@ -114,10 +116,10 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
     glob = getattr(args, "glob", None)
     sources, problems = expand(args.paths, glob)
     if not sources and not problems:  # only folders, holding nothing to read
-        found = f" match --glob {glob!r}" if glob else " (hidden files are skipped)"
+        found = f"match --glob {glob!r}" if glob else "(hidden files are skipped)"
+        where = ", ".join(args.paths)
         print(
-            f"chunkspan: no inputs: no files in {', '.join(args.paths)}{found}"
-            f"{_not_written(args)}",
+            f"chunkspan: no inputs: no files in {where} {found}{_not_written(args)}",
             file=sys.stderr,
         )
         return 3
@@ -139,7 +141,7 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
                         failed += 1
                         progress.say(f"chunkspan: {outcome.error}")
                     writer.write(outcome.records)
-                    progress.advance(outcome.source.size)
+                progress.advance(len(outcomes), sum(o.source.size for o in outcomes))
             writer.close()
             if failed == total:  # an earlier -o file is worth more than an empty one
                 raise Discard

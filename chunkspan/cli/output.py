@@ -61,12 +61,16 @@ def _mode_for(path: Path) -> int:
 
 
 class Progress:
-    """`files 3/12, 4.1/9.8 MB, 2.3 MB/s, 0:03 left` on standard error, rewritten in place at
-    most ten times a second; silent when not `enabled`."""
+    """`files 3/12, 4.1/9.8 MB, 2.3 MB/s, 0:03 left` on standard error: on a terminal,
+    rewritten in place at most ten times a second; elsewhere (a log, with `--progress`), a
+    plain line at most once a second, with no carriage return or escape code to garble it;
+    silent when not `enabled`."""
 
     __slots__ = (
         "enabled",
         "stream",
+        "terminal",
+        "every",
         "total_files",
         "total_bytes",
         "files",
@@ -80,23 +84,28 @@ class Progress:
     ) -> None:
         self.enabled = enabled
         self.stream = stream or sys.stderr
+        self.terminal = self.stream.isatty()
+        self.every = 0.1 if self.terminal else 1.0  # seconds between lines
         self.total_files, self.total_bytes = total_files, total_bytes
         self.files = self.bytes = 0
         self.started = self.shown_at = time.monotonic()
 
-    def advance(self, size: int) -> None:
-        """One more input done, of `size` bytes."""
-        self.files += 1
+    def advance(self, files: int, size: int) -> None:
+        """`files` more inputs done, of `size` bytes in all. A batch comes back at once and
+        is counted at once: counted file by file, the first line would give its first file
+        the whole batch's time, and foretell minutes for a run of a second."""
+        self.files += files
         self.bytes += size
         now = time.monotonic()
-        if self.enabled and (now - self.shown_at >= 0.1 or self.files == self.total_files):
+        if self.enabled and (now - self.shown_at >= self.every or self.files == self.total_files):
             self.shown_at = now
-            self.stream.write("\r" + self.line(now - self.started) + "\x1b[K")
+            line = self.line(now - self.started)
+            self.stream.write("\r" + line + "\x1b[K" if self.terminal else line + "\n")
             self.stream.flush()
 
     def say(self, message: str) -> None:
         """Print `message` on its own line, the progress line (if shown) cleared first."""
-        if self.enabled:
+        if self.enabled and self.terminal:
             self.stream.write("\r\x1b[K")
         self.stream.write(message + "\n")
         self.stream.flush()
@@ -113,7 +122,7 @@ class Progress:
         )
 
     def close(self) -> None:
-        """End the line, so what follows starts on its own."""
-        if self.enabled and self.files:
+        """End the terminal's line, so what follows starts on its own."""
+        if self.enabled and self.terminal and self.files:
             self.stream.write("\n")
             self.stream.flush()

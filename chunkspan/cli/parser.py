@@ -9,6 +9,7 @@ import inspect
 import textwrap
 from typing import Any, Callable
 
+from .. import __version__
 from ..recipe import PIPELINE_STRATEGIES, options_of
 
 __all__ = [
@@ -27,6 +28,8 @@ EXIT_CODES = {
     2: "usage error: a bad command, flag or option value (nothing was read)",
     3: "no inputs: the folders given hold no files (matching --glob); the -o file was not written",
     130: "interrupted (Ctrl-C or SIGTERM); the -o file was not written (an earlier one is kept)",
+    141: "standard output was closed before the end (its reader, such as head, left): stopped "
+    "quietly, as a tool that SIGPIPE ends",
 }
 
 EPILOG = "exit codes:\n" + "\n".join(
@@ -130,6 +133,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"chunkspan {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     paths_help = "files, folders (read recursively) or - for standard input"
 
@@ -160,7 +164,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     turns.add_argument("paths", nargs="+", metavar="FILE", help="transcripts, or - for stdin")
-    _add_options(turns, "options", turns_options())
+    _add_options(turns, "passage options", turns_options())
     _add_run_flags(turns)
 
     snippets = commands.add_parser(
@@ -172,6 +176,6 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     snippets.add_argument("query", metavar="QUERY", help="the words to find")
     snippets.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
     snippets.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
-    _add_options(snippets, "options", snippet_options())
+    _add_options(snippets, "snippet options", snippet_options())
     _add_run_flags(snippets)
     return parser, {"chunk": chunking, "turns": turns, "snippet": snippets}
