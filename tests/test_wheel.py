@@ -58,6 +58,9 @@ def test_wheel_metadata_record_and_files(wheel):
     assert all(name.startswith(("chunkspan/", f"{info}/")) for name in names)
     assert {row[0] for row in record} == names
     assert metadata["Name"] == "chunkspan"
+    # PEP 639, as setuptools 77+ writes it from `license = "MIT"` (the table form is deprecated).
+    assert (metadata["Metadata-Version"], metadata["License-Expression"]) == ("2.4", "MIT")
+    assert metadata["License"] is None
     assert metadata["Version"] == chunkspan.__version__
     assert metadata["Requires-Python"] == ">=3.10"
     assert metadata.get_all("Requires-Dist") is None or all(
