@@ -324,6 +324,49 @@ def test_folders_with_nothing_to_read_say_so_and_write_nothing(tmp_path, flags, 
     assert run("chunk", *flags, str(folder)).stderr.decode().startswith("chunkspan: no inputs")
 
 
+def test_an_output_that_cannot_be_written_is_named_without_a_traceback(corpus, tmp_path):
+    missing = tmp_path / "no-such-folder" / "out.jsonl"
+    result = run("chunk", "-o", str(missing), str(corpus))
+    assert result.returncode == 4
+    assert (
+        result.stderr.decode() == f"chunkspan: cannot write {missing}: No such file or directory\n"
+    )
+    with open("/dev/full", "wb") as full:  # a disk that is full
+        result = subprocess.run(
+            [sys.executable, "-m", "chunkspan", "chunk", str(corpus)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            env=ENV,
+            timeout=120,
+        )
+    assert result.returncode == 4
+    assert result.stderr == b"chunkspan: cannot write standard output: No space left on device\n"
+
+
+def test_a_fifo_is_written_to_and_a_symlink_kept(corpus, tmp_path):
+    expected = run("chunk", str(corpus)).stdout
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    try:
+        result = run("chunk", "-o", str(fifo), str(corpus))
+        read, _ = reader.communicate(timeout=30)  # replaced by a file, it would wait forever
+    finally:
+        reader.kill()
+    assert result.returncode == 0 and read == expected and fifo.is_fifo()
+    real, link = tmp_path / "real.jsonl", tmp_path / "link.jsonl"
+    real.write_text("an earlier run\n")
+    link.symlink_to(real.name)
+    assert run("chunk", "-o", str(link), str(corpus)).returncode == 0
+    assert link.is_symlink() and real.read_bytes() == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "docs",
+        "fifo",
+        "link.jsonl",
+        "real.jsonl",
+    ]
+
+
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
     corpus = tmp_path / "big"

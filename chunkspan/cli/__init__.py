@@ -8,12 +8,12 @@ import argparse
 import os
 import signal
 import sys
-from typing import Any, BinaryIO, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..many import batched, default_jobs, map_in_order
 from ..recipe import Recipe, options_of
 from .inputs import Source, expand
-from .output import Discard, Progress, open_output
+from .output import Discard, OutputError, Progress, RecordWriter, open_output
 from .parser import build_parser, flag, given_options, snippet_options, turns_options
 from .tasks import (
     Outcome,
@@ -48,10 +48,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader left (`chunkspan chunk docs | head`): stop quietly, with the status of a
-        # tool that SIGPIPE ends (128 + 13), as `cat` would; what is still buffered goes to
-        # /dev/null, or flushing it at exit would raise again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # tool that SIGPIPE ends (128 + 13), as `cat` would.
+        _drop_standard_output()
         return 141
+    except OutputError as error:
+        _drop_standard_output()
+        print(f"chunkspan: {error}", file=sys.stderr)
+        return 4
+
+
+def _drop_standard_output() -> None:
+    # What is still buffered goes to /dev/null: flushing it at exit would fail again, loudly.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _on_sigterm(number: int, frame: Any) -> None:
@@ -132,7 +140,7 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
     total = len(sources) + len(problems)
     try:
         with open_output(args.output) as out:
-            writer = _RecordWriter(out, args.format)
+            writer = RecordWriter(out, args.format, args.output)
             batches = batched(sources, _size_of)
             outcomes: list[Outcome]
             for outcomes in map_in_order(run_batch, batches, jobs, (task, shared)):
@@ -159,26 +167,3 @@ def _not_written(args: argparse.Namespace) -> str:
 
 def _size_of(source: Source) -> int:
     return source.size
-
-
-class _RecordWriter:
-    """JSON Lines (a record a line), or one JSON array (a record a line inside it)."""
-
-    __slots__ = ("out", "array", "written")
-
-    def __init__(self, out: BinaryIO, format: str) -> None:
-        self.out, self.array, self.written = out, format == "json", 0
-
-    def write(self, records: list[bytes]) -> None:
-        if not records:
-            return
-        if self.array:
-            self.out.write(b"[\n" if not self.written else b",\n")
-            self.out.write(b",\n".join(records))
-        else:
-            self.out.write(b"\n".join(records) + b"\n")
-        self.written += len(records)
-
-    def close(self) -> None:
-        if self.array:
-            self.out.write(b"\n]\n" if self.written else b"[]\n")

@@ -10,9 +10,13 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Iterator, TextIO
+from typing import BinaryIO, ContextManager, Iterator, TextIO
 
-__all__ = ["open_output", "Discard", "Progress"]
+__all__ = ["open_output", "Discard", "OutputError", "RecordWriter", "Progress", "shown"]
+
+
+class OutputError(Exception):
+    """The output cannot be written; the message names it and says why."""
 
 
 class Discard(Exception):
@@ -20,33 +24,114 @@ class Discard(Exception):
     (the temporary file removed)."""
 
 
-@contextmanager
-def open_output(target: str | None) -> Iterator[BinaryIO]:
-    """Standard output (`target` None or `-`), or a temporary file beside `target` that
-    replaces it only if the block completes: an error, an interruption or `Discard` removes
-    it, and an existing `target` is left as it was."""
+def open_output(target: str | None) -> ContextManager[BinaryIO]:
+    """Where to write, for a `with` block: standard output (`target` None or `-`); a
+    `target` that is no regular file (`/dev/null`, a FIFO) as it is; else a temporary file
+    beside `target` that replaces it only if the block completes: an error, an interruption
+    or `Discard` removes it, and an existing `target` is left as it was. `OutputError` if
+    it cannot be opened or put in place (the block's own writes: see `RecordWriter`)."""
     if target is None or target == "-":
+        return _stream(sys.stdout.buffer, shown(target))
+    if not _regular(target):  # replaced by a file, /dev/null would be one no more
+        with _naming(target):
+            # Appending: through /dev/stdout, truncating would drop what a `>>` file held.
+            device = open(target, "ab")  # noqa: SIM115 (closed by _stream)
+        return _stream(device, target)
+    return _replacing(target)
+
+
+@contextmanager
+def _stream(stream: BinaryIO, name: str) -> Iterator[BinaryIO]:
+    """`stream` for the block, flushed after it; closed, unless it is standard output."""
+    try:
         try:
-            yield sys.stdout.buffer
+            yield stream
         except Discard:
             pass  # what went out is out
-        sys.stdout.buffer.flush()
-        return
-    path = Path(target)
+        with _naming(name):
+            stream.flush()
+    finally:
+        if stream is not sys.stdout.buffer:
+            stream.close()
+
+
+@contextmanager
+def _replacing(target: str) -> Iterator[BinaryIO]:
+    """A temporary file beside `target`, put in its place if the block completes."""
+    path = Path(os.path.realpath(target))  # through a symlink: its file replaced, the link kept
     mode = _mode_for(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    with _naming(target):
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".part"
+        )
     try:
         with os.fdopen(handle, "wb") as file:
             os.fchmod(handle, mode)
             yield file
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
+            with _naming(target):
+                file.flush()
+                os.fsync(file.fileno())
+        with _naming(target):
+            os.replace(temporary, path)
     except Discard:
         os.unlink(temporary)
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+def _regular(target: str) -> bool:
+    """Whether `target` is a regular file, or nothing yet (to be made one), outside /dev and
+    /proc (`/dev/stdout` and `/proc/self/fd/1` lead to the file standard output goes to, if
+    it is one, and replacing that file would cut the shell's `>>` short)."""
+    if os.path.abspath(target).startswith(("/dev/", "/proc/")):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return True
+
+
+class RecordWriter:
+    """JSON Lines (a record a line), or one JSON array (a record a line inside it), on `out`;
+    `OutputError` naming `target` if a write fails (a reader that left is not such a
+    failure: its `BrokenPipeError` passes, to end the run quietly)."""
+
+    __slots__ = ("out", "name", "array", "written")
+
+    def __init__(self, out: BinaryIO, format: str, target: str | None) -> None:
+        self.out, self.name, self.array, self.written = out, shown(target), format == "json", 0
+
+    def write(self, records: list[bytes]) -> None:
+        if not records:
+            return
+        with _naming(self.name):
+            if self.array:
+                self.out.write(b"[\n" if not self.written else b",\n")
+                self.out.write(b",\n".join(records))
+            else:
+                self.out.write(b"\n".join(records) + b"\n")
+        self.written += len(records)
+
+    def close(self) -> None:
+        if self.array:
+            with _naming(self.name):
+                self.out.write(b"\n]\n" if self.written else b"[]\n")
+
+
+def shown(target: str | None) -> str:
+    """The output as messages name it."""
+    return "standard output" if target is None or target == "-" else target
+
+
+@contextmanager
+def _naming(name: str) -> Iterator[None]:
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(f"cannot write {name}: {error.strerror or error}") from None
 
 
 def _mode_for(path: Path) -> int:
