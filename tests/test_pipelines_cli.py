@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import chunkspan
 from chunkspan import (
     ChunkingEngine,
     SemanticChunker,
@@ -22,6 +24,8 @@ from chunkspan import (
     match_spans,
     snippet_around,
 )
+from chunkspan.cli.parser import EXIT_CODES
+from chunkspan.many import BATCH_ITEMS
 from support.paths import ROOT
 
 DOCUMENT = (
@@ -111,6 +115,36 @@ def test_chunk_files_and_standard_input_name_their_source(corpus):
     assert lines(result.stdout) == from_stdin + expected_chunks(
         corpus / "b.md", str(corpus / "b.md"), min_size=0
     )
+
+
+def test_spans_index_the_file_as_python_reads_it_with_its_bom_and_crlf(tmp_path):
+    # The README as an editor on Windows saves it: a byte-order mark, CRLF line endings.
+    saved = "\ufeff" + (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", "\r\n")
+    path = tmp_path / "windows.md"
+    path.write_bytes(saved.encode("utf-8"))
+    with open(path, encoding="utf-8", newline="") as file:
+        text = file.read()
+    assert text == saved
+    expected = [c.to_dict(spans=True) for c in SemanticChunker().chunk(text)]
+    from_file = run("chunk", str(path))
+    from_stdin = run("chunk", "-", stdin=path.read_bytes())
+    assert from_file.returncode == from_stdin.returncode == 0, from_file.stderr
+    assert lines(from_file.stdout) == [{"source": str(path), **c} for c in expected]
+    assert lines(from_stdin.stdout) == [{"source": "-", **c} for c in expected]
+    assert expected[0]["span"]["start"] == 1  # after the mark, as in the text Python reads
+    found = lines(run("snippet", "Spark", str(path)).stdout)[0]
+    assert text[found["match"]["start"] : found["match"]["end"]] == "Spark"
+    assert found["at"] == snippet_around(text, ["spark"]).at
+
+
+def test_a_transcripts_bom_is_no_part_of_its_turns(tmp_path):
+    path = tmp_path / "call.json"
+    path.write_bytes("\ufeff".encode() + json.dumps(TURNS).encode())
+    result = run("turns", str(path))
+    assert result.returncode == 0, result.stderr
+    assert lines(result.stdout) == [
+        {"source": str(path), **p.to_dict(spans=True)} for p in chunk_turns(TURNS)
+    ]
 
 
 def test_switches_turn_options_off():
@@ -229,6 +263,110 @@ def test_output_file_is_put_in_place_when_complete(corpus, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "out.jsonl"]
 
 
+def test_when_every_input_fails_an_earlier_output_file_is_kept(tmp_path):
+    (tmp_path / "latin1.md").write_bytes(b"# Caf\xe9")
+    target = tmp_path / "out.jsonl"
+    target.write_text("an earlier run\n")
+    for quiet in ([], ["--quiet"]):
+        result = run("chunk", *quiet, "-o", str(target), str(tmp_path / "latin1.md"), "gone.md")
+        assert result.returncode == 1
+        assert f"2 of 2 inputs failed; {target} was not written" in result.stderr.decode()
+        assert target.read_text() == "an earlier run\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["latin1.md", "out.jsonl"]
+    # One input cut, if into nothing, is a result: it replaces the earlier file.
+    (tmp_path / "blank.md").write_text("  \n")
+    result = run(
+        "chunk", "-o", str(target), str(tmp_path / "latin1.md"), str(tmp_path / "blank.md")
+    )
+    assert result.returncode == 1 and b"1 of 2 inputs failed\n" in result.stderr
+    assert target.read_bytes() == b""
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002, 0o077])
+def test_an_output_file_gets_the_users_mode_or_keeps_its_own(corpus, tmp_path, umask):
+    new, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    old.write_text("an earlier run\n")
+    old.chmod(0o640)
+    for target in (new, old):
+        result = subprocess.run(
+            [sys.executable, "-m", "chunkspan", "chunk", "-o", str(target), str(corpus)],
+            capture_output=True,
+            env=ENV,
+            timeout=120,
+            preexec_fn=lambda: os.umask(umask),
+        )
+        assert result.returncode == 0, result.stderr
+    assert new.stat().st_mode & 0o777 == 0o666 & ~umask
+    assert old.stat().st_mode & 0o777 == 0o640 and old.read_text() != "an earlier run\n"
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        ([], "no files in {folder} (hidden files are skipped)"),
+        (["--glob", "*.rst"], "no files in {folder} match --glob '*.rst'"),
+    ],
+)
+def test_folders_with_nothing_to_read_say_so_and_write_nothing(tmp_path, flags, said):
+    folder = tmp_path / "docs"
+    (folder / "empty").mkdir(parents=True)
+    (folder / ".hidden.md").write_text("# hidden")
+    if flags:
+        (folder / "notes.md").write_text("# Notes")
+    target = tmp_path / "out.jsonl"
+    target.write_text("an earlier run\n")
+    for command in (["chunk"], ["snippet", "refund"]):
+        result = run(*command, *flags, "-o", str(target), str(folder))
+        assert result.returncode == 3
+        message = f"chunkspan: no inputs: {said.format(folder=folder)}; {target} was not written"
+        assert result.stderr.decode() == message + "\n"
+        assert target.read_text() == "an earlier run\n" and result.stdout == b""
+    assert run("chunk", *flags, str(folder)).stderr.decode().startswith("chunkspan: no inputs")
+
+
+def test_an_output_that_cannot_be_written_is_named_without_a_traceback(corpus, tmp_path):
+    missing = tmp_path / "no-such-folder" / "out.jsonl"
+    result = run("chunk", "-o", str(missing), str(corpus))
+    assert result.returncode == 4
+    assert (
+        result.stderr.decode() == f"chunkspan: cannot write {missing}: No such file or directory\n"
+    )
+    with open("/dev/full", "wb") as full:  # a disk that is full
+        result = subprocess.run(
+            [sys.executable, "-m", "chunkspan", "chunk", str(corpus)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            env=ENV,
+            timeout=120,
+        )
+    assert result.returncode == 4
+    assert result.stderr == b"chunkspan: cannot write standard output: No space left on device\n"
+
+
+def test_a_fifo_is_written_to_and_a_symlink_kept(corpus, tmp_path):
+    expected = run("chunk", str(corpus)).stdout
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    try:
+        result = run("chunk", "-o", str(fifo), str(corpus))
+        read, _ = reader.communicate(timeout=30)  # replaced by a file, it would wait forever
+    finally:
+        reader.kill()
+    assert result.returncode == 0 and read == expected and fifo.is_fifo()
+    real, link = tmp_path / "real.jsonl", tmp_path / "link.jsonl"
+    real.write_text("an earlier run\n")
+    link.symlink_to(real.name)
+    assert run("chunk", "-o", str(link), str(corpus)).returncode == 0
+    assert link.is_symlink() and real.read_bytes() == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "docs",
+        "fifo",
+        "link.jsonl",
+        "real.jsonl",
+    ]
+
+
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
     corpus = tmp_path / "big"
@@ -331,11 +469,45 @@ def test_snippet_gives_each_files_first_match_and_its_span(corpus):
     assert run("snippet", "?!", str(corpus)).returncode == 2
 
 
-def test_progress_line_and_quiet(corpus):
+PROGRESS_LINE = re.compile(r"files (\d+)/(\d+), [\d.]+/[\d.]+ MB, [\d.]+ MB/s, (\d+):(\d\d) left")
+
+
+def on_a_terminal(*args: str) -> tuple[int, bytes, float]:
+    """Run the command line with its standard error on a pseudo-terminal, as in a shell,
+    its output thrown away; answer its exit code, what the terminal got, and its seconds."""
+    primary, terminal = os.openpty()
+    started = time.monotonic()
+    try:
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "chunkspan", *args],
+                stdout=subprocess.DEVNULL,
+                stderr=terminal,
+                env=ENV,
+            )
+        finally:
+            os.close(terminal)  # the run holds its own copy
+        shown = []
+        while True:  # read as it runs: a full terminal would make it wait
+            try:
+                data = os.read(primary, 65536)
+            except OSError:  # EIO: every copy of the terminal is closed, all was read
+                break
+            if not data:
+                break
+            shown.append(data)
+    finally:
+        os.close(primary)
+    return process.wait(timeout=120), b"".join(shown), time.monotonic() - started
+
+
+def test_progress_on_a_pipe_is_plain_lines_and_quiet_silences_it(corpus):
     shown = run("chunk", "--progress", str(corpus))
     assert shown.returncode == 0
     stderr = shown.stderr.decode()
-    assert "files 5/5" in stderr and "MB/s" in stderr and "left" in stderr
+    assert "\r" not in stderr and "\x1b" not in stderr  # a log file stays readable
+    assert stderr.endswith("\n") and all(PROGRESS_LINE.fullmatch(s) for s in stderr.splitlines())
+    assert stderr.splitlines()[-1].startswith("files 5/5, ")
     quiet = run("chunk", "--quiet", "--progress", str(corpus))
     assert quiet.stderr == b"" and quiet.stdout == shown.stdout
     (corpus / "bad.md").write_bytes(b"\xff")
@@ -343,35 +515,44 @@ def test_progress_line_and_quiet(corpus):
 
 
 def test_progress_shows_by_itself_on_a_terminal_only(corpus):
-    import pty
-
     assert run("chunk", str(corpus)).stderr == b""  # a pipe: no progress line
-    primary, terminal = pty.openpty()
-    try:
-        process = subprocess.run(
-            [sys.executable, "-m", "chunkspan", "chunk", str(corpus)],
-            stdout=subprocess.PIPE,
-            stderr=terminal,
+    code, shown, _ = on_a_terminal("chunk", str(corpus))
+    assert code == 0
+    assert shown.startswith(b"\rfiles ") and shown.endswith(b"\x1b[K\r\n")  # onlcr: \n is \r\n
+    assert b"files 5/5" in shown and b"MB/s" in shown
+
+
+def test_the_first_estimate_of_time_left_is_not_wild(tmp_path):
+    # Files come back from the processes a batch at a time (BATCH_ITEMS of these at once).
+    paragraph = "A sentence of the corpus, long enough to cut. " * 20 + "\n\n"
+    for number in range(3000):
+        (tmp_path / f"{number:04}.md").write_text(f"# {number}\n\n" + paragraph * 10)
+    code, shown, seconds = on_a_terminal("chunk", "--jobs", "2", str(tmp_path))
+    assert code == 0
+    estimates = PROGRESS_LINE.findall(shown.decode())
+    assert len(estimates) >= 2 and estimates[-1][:2] == ("3000", "3000")
+    # Counted a file at a time, a line could credit one file of a batch with the whole
+    # batch's time (the first line foretold minutes for a run of a second): whole batches only.
+    assert all(int(files) % BATCH_ITEMS == 0 for files, *_ in estimates[:-1]), estimates
+    _, _, minutes, left = estimates[0]
+    assert int(minutes) * 60 + int(left) <= 4 * seconds + 2, (estimates[0], seconds)
+
+
+def test_a_reader_that_leaves_ends_the_run_quietly(tmp_path):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for number in range(100):  # megabytes of output: far more than a pipe holds
+        (tmp_path / f"{number:03}.md").write_text(text)
+    for jobs in ("1", "2"):
+        command = f"{sys.executable} -m chunkspan chunk --jobs {jobs} {tmp_path} | head -1"
+        result = subprocess.run(
+            ["bash", "-c", command + "; exit ${PIPESTATUS[0]}"],
+            capture_output=True,
             env=ENV,
             timeout=120,
         )
-        os.close(terminal)
-        terminal = -1
-        shown = b""
-        while True:
-            try:
-                data = os.read(primary, 65536)
-            except OSError:  # the terminal closed: everything has been read
-                break
-            if not data:
-                break
-            shown += data
-    finally:
-        os.close(primary)
-        if terminal >= 0:
-            os.close(terminal)
-    assert process.returncode == 0
-    assert b"files 5/5" in shown and b"MB/s" in shown
+        assert result.stderr == b""
+        assert result.returncode == 141  # as for `cat`: 128 + SIGPIPE
+        assert json.loads(result.stdout)["source"] == f"{tmp_path}/000.md"
 
 
 def test_help_lists_every_option_and_the_exit_codes():
@@ -395,3 +576,19 @@ def test_help_lists_every_option_and_the_exit_codes():
     ):
         assert option in text
     assert "130" in text and "exit codes" in text
+
+
+def test_the_readme_gives_the_exit_codes_the_help_gives():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### The command line", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| (\d+) \| (.+) \|$", section, re.MULTILINE)
+    assert {int(code): text.replace("`", "") for code, text in rows} == EXIT_CODES
+
+
+def test_version_and_one_options_heading_a_command():
+    version = run("--version")
+    assert version.returncode == 0
+    assert version.stdout.decode() == f"chunkspan {chunkspan.__version__}\n"
+    for command in ("chunk", "turns", "snippet"):
+        shown = run(command, "--help").stdout.decode()
+        assert shown.splitlines().count("options:") == 1, command

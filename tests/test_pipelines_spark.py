@@ -4,6 +4,7 @@ started and stopped here."""
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
@@ -15,6 +16,8 @@ from chunkspan.spark import chunk_dataframe
 from support.spark import local_session
 
 DOCUMENT_COUNT = 2_400
+# What the session needs set only while it starts; read when this module is collected.
+STARTING_ENVIRONMENT = {name: os.environ.get(name) for name in ("PYTHONPATH", "PYSPARK_PYTHON")}
 
 
 def document(number: int) -> str:
@@ -32,6 +35,12 @@ def spark():
     session = local_session("chunker-tests")
     yield session
     session.stop()
+
+
+def test_the_session_leaves_the_environment_as_it_found_it(spark):
+    # Left set, they made every later subprocess import this checkout, and a fresh venv's pip
+    # take the checkout's chunkspan.egg-info for chunkspan installed.
+    assert {name: os.environ.get(name) for name in STARTING_ENVIRONMENT} == STARTING_ENVIRONMENT
 
 
 @pytest.fixture(scope="module")

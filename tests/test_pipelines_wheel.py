@@ -7,8 +7,6 @@ from __future__ import annotations
 import ast
 import json
 import subprocess
-import sys
-import venv
 import zipfile
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 
 import chunkspan
 from chunkspan import SemanticChunker
+from support.fresh_venv import install_in_fresh_venv, users_environment
 from tools.wheel import build_wheel
 
 PIPELINE_MODULES = {
@@ -83,32 +82,21 @@ def test_the_wheel_for_pip_has_the_pipelines_and_the_console_script(wheel):
                 assert not imported_top_levels(archive.read(name)) & ADAPTER_PACKAGES, name
 
 
-def test_the_console_script_runs_from_a_fresh_venv(wheel, tmp_path):
-    venv.create(tmp_path / "venv", with_pip=False)
-    python = tmp_path / "venv" / "bin" / "python"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            str(python),
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--no-index",
-            "--disable-pip-version-check",
-            str(wheel),
-        ],
-        check=True,
-        capture_output=True,
-    )
+@pytest.mark.parametrize("stray", [False, True], ids=["clean", "stray-egg-info-on-path"])
+def test_the_console_script_runs_from_a_fresh_venv(wheel, tmp_path, monkeypatch, stray):
+    if stray:  # what a checkout holds after `pip install .`, on a PYTHONPATH a test left set
+        info = tmp_path / "checkout" / "chunkspan.egg-info"
+        info.mkdir(parents=True)
+        (info / "PKG-INFO").write_text(f"Name: chunkspan\nVersion: {chunkspan.__version__}\n")
+        monkeypatch.setenv("PYTHONPATH", str(info.parent))
+    bin_folder = install_in_fresh_venv(wheel, tmp_path)
     text = "# Title\n\nA paragraph. 😀\n\n## Next\n\nMore."
     result = subprocess.run(
-        [str(tmp_path / "venv" / "bin" / "chunkspan"), "chunk", "--overlap", "0", "-"],
+        [str(bin_folder / "chunkspan"), "chunk", "--overlap", "0", "-"],
         input=text.encode(),
         capture_output=True,
         cwd=tmp_path,
+        env=users_environment(),
         check=True,
     )
     expected = [

@@ -9,8 +9,6 @@ import hashlib
 import io
 import json
 import subprocess
-import sys
-import venv
 import zipfile
 from email.parser import Parser
 from pathlib import Path
@@ -19,6 +17,7 @@ import pytest
 
 import chunkspan
 from chunkspan.bridge import handle
+from support.fresh_venv import install_in_fresh_venv, users_environment
 from support.paths import ROOT
 from support.reply import read_reply
 from tools.paths import CACHE, NODE_MODULES
@@ -59,6 +58,9 @@ def test_wheel_metadata_record_and_files(wheel):
     assert all(name.startswith(("chunkspan/", f"{info}/")) for name in names)
     assert {row[0] for row in record} == names
     assert metadata["Name"] == "chunkspan"
+    # PEP 639, as setuptools 77+ writes it from `license = "MIT"` (the table form is deprecated).
+    assert (metadata["Metadata-Version"], metadata["License-Expression"]) == ("2.4", "MIT")
+    assert metadata["License"] is None
     assert metadata["Version"] == chunkspan.__version__
     assert metadata["Requires-Python"] == ">=3.10"
     assert metadata.get_all("Requires-Dist") is None or all(
@@ -68,14 +70,7 @@ def test_wheel_metadata_record_and_files(wheel):
 
 
 def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
-    venv.create(tmp_path / "venv", with_pip=False)
-    python = tmp_path / "venv" / "bin" / "python"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-         "--no-deps", "--no-index", "--disable-pip-version-check", str(wheel)],
-        check=True,
-        capture_output=True,
-    )
+    python = install_in_fresh_venv(wheel, tmp_path) / "python"
     script = (
         "import chunkspan, importlib.metadata as m, json\n"
         "from chunkspan import SemanticChunker\n"
@@ -84,7 +79,12 @@ def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
     )
     # Run from the venv's folder, so the checkout's own chunkspan/ cannot be imported instead.
     out = subprocess.run(
-        [str(python), "-c", script], cwd=tmp_path, check=True, capture_output=True, text=True
+        [str(python), "-c", script],
+        cwd=tmp_path,
+        env=users_environment(),
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     where, version, chunks = json.loads(out)
     assert where.startswith(str(tmp_path / "venv"))

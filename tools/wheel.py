@@ -129,8 +129,9 @@ def _package_files(setuptools: dict) -> list[Path]:
 
 
 def _metadata(project: dict, version: str) -> str:
-    """Core metadata 2.1 (the METADATA file) for the [project] table."""
-    lines = ["Metadata-Version: 2.1", f"Name: {project['name']}", f"Version: {version}"]
+    """Core metadata 2.4 (the METADATA file, as setuptools 77 and later write it) for the
+    [project] table."""
+    lines = ["Metadata-Version: 2.4", f"Name: {project['name']}", f"Version: {version}"]
     if "description" in project:
         lines.append(f"Summary: {project['description']}")
     for keyword in project.get("keywords", ()):
@@ -142,7 +143,9 @@ def _metadata(project: dict, version: str) -> str:
         else:
             lines.append(f"Author: {author['name']}")
     if "license" in project:
-        lines.append(f"License: {project['license']['text']}")
+        if not isinstance(project["license"], str):  # PEP 639 deprecates the table form
+            sys.exit("build.py: [project] license must be an SPDX expression, e.g. \"MIT\"")
+        lines.append(f"License-Expression: {project['license']}")
     for label, url in project.get("urls", {}).items():
         lines.append(f"Project-URL: {label}, {url}")
     lines += [f"Classifier: {c}" for c in project.get("classifiers", ())]

@@ -8,12 +8,12 @@ import argparse
 import os
 import signal
 import sys
-from typing import Any, BinaryIO, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..many import batched, default_jobs, map_in_order
 from ..recipe import Recipe, options_of
 from .inputs import Source, expand
-from .output import Progress, open_output
+from .output import Discard, OutputError, Progress, RecordWriter, open_output
 from .parser import build_parser, flag, given_options, snippet_options, turns_options
 from .tasks import (
     Outcome,
@@ -44,13 +44,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(args, task, shared)
     except (KeyboardInterrupt, _Interrupted):
-        left = f"; {args.output} was not written" if args.output not in (None, "-") else ""
-        print(f"chunkspan: interrupted{left}", file=sys.stderr)
+        print(f"chunkspan: interrupted{_not_written(args)}", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader left (`chunkspan chunk docs | head`): stop quietly, as other tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        # The reader left (`chunkspan chunk docs | head`): stop quietly, with the status of a
+        # tool that SIGPIPE ends (128 + 13), as `cat` would.
+        _drop_standard_output()
+        return 141
+    except OutputError as error:
+        _drop_standard_output()
+        print(f"chunkspan: {error}", file=sys.stderr)
+        return 4
+
+
+def _drop_standard_output() -> None:
+    # What is still buffered goes to /dev/null: flushing it at exit would fail again, loudly.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _on_sigterm(number: int, frame: Any) -> None:
@@ -112,16 +121,26 @@ def _check(parser: argparse.ArgumentParser, options: dict[str, Any], make: Calla
 
 
 def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
-    sources, problems = expand(args.paths, getattr(args, "glob", None))
+    glob = getattr(args, "glob", None)
+    sources, problems = expand(args.paths, glob)
+    if not sources and not problems:  # only folders, holding nothing to read
+        found = f"match --glob {glob!r}" if glob else "(hidden files are skipped)"
+        where = ", ".join(args.paths)
+        print(
+            f"chunkspan: no inputs: no files in {where} {found}{_not_written(args)}",
+            file=sys.stderr,
+        )
+        return 3
     shown = not args.quiet and (args.progress or sys.stderr.isatty())
     progress = Progress(len(sources), sum(s.size for s in sources), enabled=shown)
     for problem in problems:
         progress.say(f"chunkspan: {problem}")
     jobs = args.jobs or (default_jobs() if len(sources) > 1 else 1)
     failed = len(problems)
+    total = len(sources) + len(problems)
     try:
         with open_output(args.output) as out:
-            writer = _RecordWriter(out, args.format)
+            writer = RecordWriter(out, args.format, args.output)
             batches = batched(sources, _size_of)
             outcomes: list[Outcome]
             for outcomes in map_in_order(run_batch, batches, jobs, (task, shared)):
@@ -130,38 +149,21 @@ def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
                         failed += 1
                         progress.say(f"chunkspan: {outcome.error}")
                     writer.write(outcome.records)
-                    progress.advance(outcome.source.size)
+                progress.advance(len(outcomes), sum(o.source.size for o in outcomes))
             writer.close()
+            if failed == total:  # an earlier -o file is worth more than an empty one
+                raise Discard
     finally:
         progress.close()
-    if failed and not args.quiet:
-        total = len(sources) + len(problems)
-        print(f"chunkspan: {failed} of {total} inputs failed", file=sys.stderr)
+    not_written = _not_written(args) if failed == total else ""
+    if failed and (not args.quiet or not_written):
+        print(f"chunkspan: {failed} of {total} inputs failed{not_written}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _not_written(args: argparse.Namespace) -> str:
+    return f"; {args.output} was not written" if args.output not in (None, "-") else ""
 
 
 def _size_of(source: Source) -> int:
     return source.size
-
-
-class _RecordWriter:
-    """JSON Lines (a record a line), or one JSON array (a record a line inside it)."""
-
-    __slots__ = ("out", "array", "written")
-
-    def __init__(self, out: BinaryIO, format: str) -> None:
-        self.out, self.array, self.written = out, format == "json", 0
-
-    def write(self, records: list[bytes]) -> None:
-        if not records:
-            return
-        if self.array:
-            self.out.write(b"[\n" if not self.written else b",\n")
-            self.out.write(b",\n".join(records))
-        else:
-            self.out.write(b"\n".join(records) + b"\n")
-        self.written += len(records)
-
-    def close(self) -> None:
-        if self.array:
-            self.out.write(b"\n]\n" if self.written else b"[]\n")

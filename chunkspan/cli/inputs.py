@@ -1,4 +1,8 @@
-"""The command line's inputs: paths expanded to files, each read as UTF-8 or refused by name."""
+"""The command line's inputs: paths expanded to files, each read as UTF-8 or refused by name.
+
+A file's text is its bytes decoded as UTF-8 and nothing else: a byte-order mark stays (as
+U+FEFF) and line endings stay as they are, so the spans index the text that Python's
+`open(path, encoding="utf-8", newline="")` reads, the text a user slices."""
 
 from __future__ import annotations
 
@@ -73,7 +77,7 @@ def _size(path: Path) -> int:
 
 
 def read_text(source: Source) -> str:
-    """The text of `source`, strictly UTF-8 (a byte-order mark dropped); `InputError` if not."""
+    """The text of `source`, strictly UTF-8 (a byte-order mark kept); `InputError` if not."""
     if source.text is not None:
         return source.text
     try:
@@ -85,7 +89,7 @@ def read_text(source: Source) -> str:
 
 def _decoded(name: str, data: bytes) -> str:
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(
             f"{name}: not UTF-8 (byte {data[error.start]:#04x} at offset {error.start})"

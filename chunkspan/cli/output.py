@@ -4,45 +4,158 @@ and the progress line on standard error."""
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Iterator, TextIO
+from typing import BinaryIO, ContextManager, Iterator, TextIO
 
-__all__ = ["open_output", "Progress"]
+__all__ = ["open_output", "Discard", "OutputError", "RecordWriter", "Progress", "shown"]
+
+
+class OutputError(Exception):
+    """The output cannot be written; the message names it and says why."""
+
+
+class Discard(Exception):
+    """Raised in `open_output`'s block: nothing worth writing, so the target is left as it was
+    (the temporary file removed)."""
+
+
+def open_output(target: str | None) -> ContextManager[BinaryIO]:
+    """Where to write, for a `with` block: standard output (`target` None or `-`); a
+    `target` that is no regular file (`/dev/null`, a FIFO) as it is; else a temporary file
+    beside `target` that replaces it only if the block completes: an error, an interruption
+    or `Discard` removes it, and an existing `target` is left as it was. `OutputError` if
+    it cannot be opened or put in place (the block's own writes: see `RecordWriter`)."""
+    if target is None or target == "-":
+        return _stream(sys.stdout.buffer, shown(target))
+    if not _regular(target):  # replaced by a file, /dev/null would be one no more
+        with _naming(target):
+            # Appending: through /dev/stdout, truncating would drop what a `>>` file held.
+            device = open(target, "ab")  # noqa: SIM115 (closed by _stream)
+        return _stream(device, target)
+    return _replacing(target)
 
 
 @contextmanager
-def open_output(target: str | None) -> Iterator[BinaryIO]:
-    """Standard output (`target` None or `-`), or a temporary file beside `target` that
-    replaces it only if the block completes: an error or an interruption removes it, and an
-    existing `target` is left as it was."""
-    if target is None or target == "-":
-        yield sys.stdout.buffer
-        sys.stdout.buffer.flush()
-        return
-    path = Path(target)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+def _stream(stream: BinaryIO, name: str) -> Iterator[BinaryIO]:
+    """`stream` for the block, flushed after it; closed, unless it is standard output."""
+    try:
+        try:
+            yield stream
+        except Discard:
+            pass  # what went out is out
+        with _naming(name):
+            stream.flush()
+    finally:
+        if stream is not sys.stdout.buffer:
+            stream.close()
+
+
+@contextmanager
+def _replacing(target: str) -> Iterator[BinaryIO]:
+    """A temporary file beside `target`, put in its place if the block completes."""
+    path = Path(os.path.realpath(target))  # through a symlink: its file replaced, the link kept
+    mode = _mode_for(path)
+    with _naming(target):
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".part"
+        )
     try:
         with os.fdopen(handle, "wb") as file:
+            os.fchmod(handle, mode)
             yield file
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
+            with _naming(target):
+                file.flush()
+                os.fsync(file.fileno())
+        with _naming(target):
+            os.replace(temporary, path)
+    except Discard:
+        os.unlink(temporary)
     except BaseException:
         os.unlink(temporary)
         raise
 
 
+def _regular(target: str) -> bool:
+    """Whether `target` is a regular file, or nothing yet (to be made one), outside /dev and
+    /proc (`/dev/stdout` and `/proc/self/fd/1` lead to the file standard output goes to, if
+    it is one, and replacing that file would cut the shell's `>>` short)."""
+    if os.path.abspath(target).startswith(("/dev/", "/proc/")):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return True
+
+
+class RecordWriter:
+    """JSON Lines (a record a line), or one JSON array (a record a line inside it), on `out`;
+    `OutputError` naming `target` if a write fails (a reader that left is not such a
+    failure: its `BrokenPipeError` passes, to end the run quietly)."""
+
+    __slots__ = ("out", "name", "array", "written")
+
+    def __init__(self, out: BinaryIO, format: str, target: str | None) -> None:
+        self.out, self.name, self.array, self.written = out, shown(target), format == "json", 0
+
+    def write(self, records: list[bytes]) -> None:
+        if not records:
+            return
+        with _naming(self.name):
+            if self.array:
+                self.out.write(b"[\n" if not self.written else b",\n")
+                self.out.write(b",\n".join(records))
+            else:
+                self.out.write(b"\n".join(records) + b"\n")
+        self.written += len(records)
+
+    def close(self) -> None:
+        if self.array:
+            with _naming(self.name):
+                self.out.write(b"\n]\n" if self.written else b"[]\n")
+
+
+def shown(target: str | None) -> str:
+    """The output as messages name it."""
+    return "standard output" if target is None or target == "-" else target
+
+
+@contextmanager
+def _naming(name: str) -> Iterator[None]:
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(f"cannot write {name}: {error.strerror or error}") from None
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions `path` gets: those it has (as `>` keeps them), or for a new file what
+    the umask leaves of 0o666, as for any file the user makes (not mkstemp's private 0o600)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)  # the only way to read it; set back at once (no threads yet)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 class Progress:
-    """`files 3/12, 4.1/9.8 MB, 2.3 MB/s, 0:03 left` on standard error, rewritten in place at
-    most ten times a second; silent when not `enabled`."""
+    """`files 3/12, 4.1/9.8 MB, 2.3 MB/s, 0:03 left` on standard error: on a terminal,
+    rewritten in place at most ten times a second; elsewhere (a log, with `--progress`), a
+    plain line at most once a second, with no carriage return or escape code to garble it;
+    silent when not `enabled`."""
 
     __slots__ = (
         "enabled",
         "stream",
+        "terminal",
+        "every",
         "total_files",
         "total_bytes",
         "files",
@@ -56,23 +169,28 @@ class Progress:
     ) -> None:
         self.enabled = enabled
         self.stream = stream or sys.stderr
+        self.terminal = self.stream.isatty()
+        self.every = 0.1 if self.terminal else 1.0  # seconds between lines
         self.total_files, self.total_bytes = total_files, total_bytes
         self.files = self.bytes = 0
         self.started = self.shown_at = time.monotonic()
 
-    def advance(self, size: int) -> None:
-        """One more input done, of `size` bytes."""
-        self.files += 1
+    def advance(self, files: int, size: int) -> None:
+        """`files` more inputs done, of `size` bytes in all. A batch comes back at once and
+        is counted at once: counted file by file, the first line would give its first file
+        the whole batch's time, and foretell minutes for a run of a second."""
+        self.files += files
         self.bytes += size
         now = time.monotonic()
-        if self.enabled and (now - self.shown_at >= 0.1 or self.files == self.total_files):
+        if self.enabled and (now - self.shown_at >= self.every or self.files == self.total_files):
             self.shown_at = now
-            self.stream.write("\r" + self.line(now - self.started) + "\x1b[K")
+            line = self.line(now - self.started)
+            self.stream.write("\r" + line + "\x1b[K" if self.terminal else line + "\n")
             self.stream.flush()
 
     def say(self, message: str) -> None:
         """Print `message` on its own line, the progress line (if shown) cleared first."""
-        if self.enabled:
+        if self.enabled and self.terminal:
             self.stream.write("\r\x1b[K")
         self.stream.write(message + "\n")
         self.stream.flush()
@@ -89,7 +207,7 @@ class Progress:
         )
 
     def close(self) -> None:
-        """End the line, so what follows starts on its own."""
-        if self.enabled and self.files:
+        """End the terminal's line, so what follows starts on its own."""
+        if self.enabled and self.terminal and self.files:
             self.stream.write("\n")
             self.stream.flush()

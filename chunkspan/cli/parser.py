@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import textwrap
 from typing import Any, Callable
 
+from .. import __version__
 from ..recipe import PIPELINE_STRATEGIES, options_of
 
 __all__ = [
@@ -21,12 +23,21 @@ __all__ = [
 
 EXIT_CODES = {
     0: "every input was cut",
-    1: "some inputs could not be read or cut (each is named on standard error); the rest were",
+    1: "some inputs could not be read or cut (each is named on standard error); the rest were "
+    "(if none was, the -o file was not written: an earlier one is kept)",
     2: "usage error: a bad command, flag or option value (nothing was read)",
+    3: "no inputs: the folders given hold no files (matching --glob); the -o file was not written",
+    4: "the output could not be written (named on standard error, and why); an earlier -o "
+    "file is kept",
     130: "interrupted (Ctrl-C or SIGTERM); the -o file was not written (an earlier one is kept)",
+    141: "standard output was closed before the end (its reader, such as head, left): stopped "
+    "quietly, as a tool that SIGPIPE ends",
 }
 
-EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES.items())
+EPILOG = "exit codes:\n" + "\n".join(
+    textwrap.fill(text, 79, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
+    for code, text in EXIT_CODES.items()
+)
 
 
 def flag(name: str) -> str:
@@ -124,6 +135,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"chunkspan {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     paths_help = "files, folders (read recursively) or - for standard input"
 
@@ -154,7 +166,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     turns.add_argument("paths", nargs="+", metavar="FILE", help="transcripts, or - for stdin")
-    _add_options(turns, "options", turns_options())
+    _add_options(turns, "passage options", turns_options())
     _add_run_flags(turns)
 
     snippets = commands.add_parser(
@@ -166,6 +178,6 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     snippets.add_argument("query", metavar="QUERY", help="the words to find")
     snippets.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
     snippets.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
-    _add_options(snippets, "options", snippet_options())
+    _add_options(snippets, "snippet options", snippet_options())
     _add_run_flags(snippets)
     return parser, {"chunk": chunking, "turns": turns, "snippet": snippets}

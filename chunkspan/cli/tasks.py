@@ -83,6 +83,9 @@ def turns_source(job: TurnsJob, source: Source) -> Outcome:
 
 
 def _transcript(name: str, text: str) -> list[Any]:
+    # A transcript's spans index its turns, not the file: a byte-order mark before the JSON
+    # (which RFC 8259 lets a reader ignore, and `json` refuses) is no part of them.
+    text = text.removeprefix("\ufeff")
     try:
         whole = json.loads(text)
     except json.JSONDecodeError as error:

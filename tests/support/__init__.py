@@ -14,5 +14,6 @@ Imported as `support.<module>`: pytest puts tests/ on sys.path, as it does for c
 - `facade`: loading the JavaScript facade into a page;
 - `serving`: the site and the test pages served on a free port (needs tools/, Python 3.11+);
 - `playground`: opening the playground and waiting for it;
-- `typescript`: tsc on the typed example of a page author's code.
+- `typescript`: tsc on the typed example of a page author's code;
+- `fresh_venv`: the wheel installed in a fresh venv, with the environment a user has.
 """
