@@ -341,10 +341,15 @@ function wireExport() {
       status(`${what} copied.`);
     } catch {
       // Without clipboard access, show the code so it can be selected by hand.
-      $('code-python').closest('details').open = true;
+      showCode(true);
       status(`Could not copy: select the ${what.toLowerCase()} below instead.`);
     }
   };
+  const showCode = (shown) => {
+    $('show-code').setAttribute('aria-expanded', String(shown));
+    $('code').hidden = !shown;
+  };
+  $('show-code').addEventListener('click', () => showCode($('code').hidden));
   $('download-json').addEventListener('click', () => save(false));
   $('download-jsonl').addEventListener('click', () => save(true));
   $('copy-python').addEventListener('click', () => copy('Python', $('code-python').textContent));
