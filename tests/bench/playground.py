@@ -13,13 +13,15 @@
   polling until the page says it is done, as seen from here (no paint in it); "redraw" is
   the part of "page" after the facade's answer became the page's chunks (the rest is that
   call and that step);
-- editing a large text: a 5 MB text pasted over a 1 MB one (as a paste ends: the new value
-  and its input event), until the page paints again, until the chunks are redrawn, and the
-  longest stretch the main thread was blocked meanwhile, beside the same paste into a bare
-  text area on the same page; and a key typed at the end of a 1 MB text, one key about
-  every 150 ms as a person types, with the Event Timing API (8 ms steps): from the key to the
-  next frame painted, the time in the page's handlers, and the browser's own edit (inserting
-  the character into the text area), beside the same keys in a bare text area.
+- pasting over a text as a person does, Control+A then Control+V with the text on the
+  clipboard (the browser's own select-all and paste commands): 1 MB and 5 MB, each over the
+  technical guide sample and over 1 MB of text, until the page has painted again, until the
+  chunks are redrawn, and the longest stretch the main thread was blocked meanwhile; beside
+  the same keys in a bare text area on a blank page (tests/pages/textarea.html);
+- typing: a key typed at the end of a 1 MB text, one key about every 150 ms as a person
+  types, with the Event Timing API (8 ms steps): from the key to the next frame painted, the
+  time in the page's handlers, and the browser's own edit (inserting the character into the
+  text area), beside the same keys in a bare text area added to the page.
 
 Each figure is the median of N runs (5 unless given), after one warm-up for the sliders.
 With `--before SITE` (a site built from another commit, say main's), that site's playground
@@ -39,8 +41,9 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunkspan/ and support/
 
+from support.paths import PAGES  # noqa: E402
 from support.playground import (  # noqa: E402
-    ROOT, open_playground, put_text, quiet, runs, settled, wait_until,
+    NEXT_FRAME, ROOT, open_playground, paste_over, put_text, quiet, runs, settled, wait_until,
 )
 
 from tools.chromium import chromium_options  # noqa: E402
@@ -50,6 +53,7 @@ from tools.site import build_web  # noqa: E402
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 SIZES = {"100 KB": 100_000, "1 MB": 1_000_000, "5 MB": 5_000_000}
+CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 
 def document(size: int) -> str:
@@ -121,51 +125,27 @@ WATCH = """() => {
     }
   }).observe({type: 'event', durationThreshold: 0});
 }"""
-NEXT_FRAME = "new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))"
+PASTES = (("1 MB", "the sample"), ("1 MB", "1 MB"), ("5 MB", "the sample"), ("5 MB", "1 MB"))
 
 
-def paste(page, selector: str, text: str) -> float:
-    """Put `text` in `selector` as a paste ends (the value, then an input event that says it
-    was pasted); ms until the page paints again. The browser's own editing is left out: in
-    headless Chromium here, inserting even 300 KB through the protocol (`Input.insertText`)
-    into a bare text area took minutes, whatever the page around it."""
-    started = time.perf_counter()
-    page.eval_on_selector(
-        selector,
-        """(area, text) => {
-          area.value = text;
-          area.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
-        }""",
-        text,
-    )
-    page.evaluate(NEXT_FRAME)
-    return (time.perf_counter() - started) * 1000
-
-
-def paste_over(page, small: str, big: str, count: int) -> dict[str, list[float]]:
-    """Paste `big` over `small` in the page's text area, and in a bare one beside it."""
+def pasted_over(page, bare, pasted: str, over: str, count: int) -> dict[str, list[float]]:
+    """`pasted` pasted over `over` with the keys (see `paste_over`), `count` times, in the
+    page's text area and in the bare one: the ms to the next frame, to the chunks redrawn,
+    the longest task meanwhile, and the bare text area's ms to the next frame."""
     figures: dict[str, list[float]] = {"answers": [], "redrawn": [], "blocked": [], "bare": []}
-    page.evaluate("""() => {
-      const bare = document.createElement('textarea');
-      bare.id = 'bench-bare';
-      bare.rows = 14;
-      document.body.append(bare);
-    }""")
     for _ in range(count):
         before = runs(page)
-        put_text(page, small)
+        paste_over(page, "#text", over)
         settled(page, before, timeout=600)
         page.evaluate("benchLongTasks.length = 0")
         before = runs(page)
         started = time.perf_counter()
-        figures["answers"].append(paste(page, "#text", big))
+        figures["answers"].append(paste_over(page, "#text", pasted))
         settled(page, before, timeout=600)
         figures["redrawn"].append((time.perf_counter() - started) * 1000)
         figures["blocked"].append(max(page.evaluate("benchLongTasks"), default=0))
-        page.eval_on_selector("#bench-bare", "(area, text) => { area.value = text; }", small)
-        page.evaluate(NEXT_FRAME)
-        figures["bare"].append(paste(page, "#bench-bare", big))
-    page.evaluate("document.getElementById('bench-bare').remove()")
+        paste_over(bare, "#text", over)
+        figures["bare"].append(paste_over(bare, "#text", pasted))
     return figures
 
 
@@ -225,7 +205,7 @@ def main() -> int:
 
     build_web()
     print(f"Playground in Chromium, {platform.machine()}, medians of {args.runs} runs\n")
-    mounts = {"/": SITE, **({"/_before/": args.before} if args.before else {})}
+    mounts = {"/": SITE, "/_test/": PAGES, **({"/_before/": args.before} if args.before else {})}
     with served(mounts) as origin, sync_playwright() as playwright:
         browser = playwright.chromium.launch(**chromium_options())
         if args.only in (None, "ready"):
@@ -233,7 +213,7 @@ def main() -> int:
             print(f"{'time to ready (navigation to controls enabled)':<48} "
                   f"{statistics.median(ready):>8.0f} ms   "
                   f"(min {min(ready):.0f}, max {max(ready):.0f})")
-        pages = {"ours": open_playground(browser, origin)}
+        pages = {"ours": open_playground(browser, origin, permissions=CLIPBOARD)}
         if args.before and args.only in (None, "slider", "keys"):
             pages["before"] = open_playground(browser, origin, "_before/")
         page, recorder, _ = pages["ours"]
@@ -265,14 +245,23 @@ def main() -> int:
             page.select_option("#source", "own-document")
             page.evaluate(WATCH)
         if args.only in (None, "edit"):
-            pasted = paste_over(page, document(1_000_000), document(5_000_000), args.runs)
-            print(f"\n{'5 MB pasted over 1 MB':<40} {'median':>9} {'max':>9}")
-            for label, key in (("page answers again", "answers"),
-                               ("chunks redrawn", "redrawn"),
-                               ("longest blocked stretch", "blocked"),
-                               ("bare text area: answers again", "bare")):
-                print(f"{label:<40} {statistics.median(pasted[key]):>6.0f} ms "
-                      f"{max(pasted[key]):>6.0f} ms")
+            bare_context = browser.new_context(viewport={"width": 1280, "height": 900})
+            bare_context.grant_permissions(CLIPBOARD, origin=origin)
+            bare = bare_context.new_page()
+            bare.goto(f"{origin}/_test/textarea.html")
+            texts = {"the sample": GUIDE, **{name: document(SIZES[name]) for name in SIZES}}
+            for pasted, over in PASTES:
+                figures = pasted_over(page, bare, texts[pasted], texts[over], args.runs)
+                print(f"\n{f'{pasted} pasted over {over} (Control+A, Control+V)':<48} "
+                      f"{'median':>9} {'max':>9}")
+                for label, key in (("page answers again", "answers"),
+                                   ("chunks redrawn", "redrawn"),
+                                   ("longest blocked stretch", "blocked"),
+                                   ("bare text area, blank page: answers again", "bare")):
+                    print(f"{label:<48} {statistics.median(figures[key]):>6.0f} ms "
+                          f"{max(figures[key]):>6.0f} ms")
+                sys.stdout.flush()
+            bare_context.close()
         if args.only in (None, "edit", "keys"):
             # Each text area in turn, ten keys at a time, so that all see the same load: the
             # page's, the page's of --before, and a bare one beside the page's (one at the end

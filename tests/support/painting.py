@@ -3,65 +3,71 @@ every chunk's own span, and its overlap span striped, in JavaScript indices."""
 
 from __future__ import annotations
 
+import time
 from typing import Any, Sequence
 
 from chunkspan import Chunk, DocumentChunk
 
 from .offsets import utf16_offset
 
-# Where each chunk is coloured in the document view, read from the DOM: for every element, its
-# position is the length of the text before it (badges are CSS content, not text).
-READ_DOCUMENT = """() => {
-  const out = {own: {}, lead: {}, badges: [], text: '', selected: []};
-  for (const block of document.querySelectorAll('#document .block')) {
-    let at = Number(block.dataset.start);
-    for (const node of block.childNodes) {
-      const length = node.textContent.length;
-      if (node.nodeType === 1) {
-        for (const c of (node.dataset.c || '').split(' ').filter(Boolean)) {
-          (out.own[c] ??= []).push([at, at + length]);
-        }
-        for (const c of (node.dataset.l || '').split(' ').filter(Boolean)) {
-          (out.lead[c] ??= []).push([at, at + length]);
-        }
-        if (node.dataset.badge) out.badges.push([at, node.dataset.badge]);
-        if (node.classList.contains('selected')) out.selected.push([at, at + length]);
+# Where each chunk is coloured in block `i` of the document view, read from the DOM: for every
+# element, its position is the length of the text before it (badges are CSS content, not
+# text). A block holds its text only while it is near the view (web/playground/near.js): one
+# that is not is brought into view, and `false` answered, to be asked again once it is drawn;
+# `null` past the last block.
+READ_BLOCK = """(i) => {
+  const block = document.querySelectorAll('#document .block')[i];
+  if (!block) return null;
+  if (block.dataset.painted !== 'yes') {
+    block.scrollIntoView({block: 'nearest'});
+    return false;
+  }
+  const out = {own: [], lead: [], badges: [], text: block.textContent, selected: []};
+  let at = Number(block.dataset.start);
+  for (const node of block.childNodes) {
+    const length = node.textContent.length;
+    if (node.nodeType === 1) {
+      for (const c of (node.dataset.c || '').split(' ').filter(Boolean)) {
+        out.own.push([c, at, at + length]);
       }
-      at += length;
+      for (const c of (node.dataset.l || '').split(' ').filter(Boolean)) {
+        out.lead.push([c, at, at + length]);
+      }
+      if (node.dataset.badge) out.badges.push([at, node.dataset.badge]);
+      if (node.classList.contains('selected')) out.selected.push([at, at + length]);
     }
-    out.text += block.textContent;
+    at += length;
   }
   return out;
 }"""
 
 
-def paint_all(page: Any) -> None:
-    """Bring every block of the document view near the viewport once, so all are painted."""
-    while True:
-        left = page.evaluate(
-            """() => {
-              const blocks = [...document.querySelectorAll('#document .block')];
-              const todo = blocks.find((b) => b.dataset.painted !== 'yes');
-              if (todo) todo.scrollIntoView({block: 'nearest'});
-              return !!todo;
-            }"""
-        )
-        if not left:
-            return
-        page.wait_for_timeout(30)
-
-
 def read_document(page: Any) -> dict[str, Any]:
     """The coloured ranges of each chunk (`own`, `lead`: index -> merged [start, end] lists),
-    the badges, the text and the selected ranges, every block painted first."""
-    paint_all(page)
-    shown = page.evaluate(READ_DOCUMENT)
+    the badges, the text and the selected ranges, read block by block as each is drawn."""
+    own: dict[int, list[list[int]]] = {}
+    lead: dict[int, list[list[int]]] = {}
+    badges, texts, selected = [], [], []
+    i, deadline = 0, time.monotonic() + 60
+    while (block := page.evaluate(READ_BLOCK, i)) is not None:
+        if block is False:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"block {i} of the document view was never drawn")
+            page.wait_for_timeout(30)
+            continue
+        for into, key in ((own, "own"), (lead, "lead")):
+            for chunk, start, end in block[key]:
+                into.setdefault(int(chunk), []).append([start, end])
+        badges += block["badges"]
+        texts.append(block["text"])
+        selected += block["selected"]
+        i += 1
     return {
-        "own": {int(k): merge(v) for k, v in shown["own"].items()},
-        "lead": {int(k): merge(v) for k, v in shown["lead"].items()},
-        "badges": shown["badges"],
-        "text": shown["text"],
-        "selected": merge(shown["selected"]),
+        "own": {k: merge(v) for k, v in own.items()},
+        "lead": {k: merge(v) for k, v in lead.items()},
+        "badges": badges,
+        "text": "".join(texts),
+        "selected": merge(selected),
     }
 
 

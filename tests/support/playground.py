@@ -116,6 +116,25 @@ def show_text(page: Any, text: str, source: str = "own-document", timeout: float
         settled(page, before, timeout)
 
 
+# Resolves once the page has rendered a frame and the task after it has run.
+NEXT_FRAME = "new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))"
+
+
+def paste_over(page: Any, selector: str, text: str) -> float:
+    """Paste `text` over all that the text area at `selector` holds, as a person does:
+    Control+A, then Control+V, `text` being on the clipboard. Answers the ms from the first
+    key to the end of the next frame. The keys run the browser's own select-all and paste
+    commands (and its undo step); the page's context needs the clipboard permissions
+    (`permissions=["clipboard-read", "clipboard-write"]`) for the text to be put there."""
+    page.evaluate("(text) => navigator.clipboard.writeText(text)", text)
+    page.focus(selector)
+    started = time.perf_counter()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Control+V")
+    page.evaluate(NEXT_FRAME)
+    return (time.perf_counter() - started) * 1000
+
+
 def put_text(page: Any, text: str) -> None:
     """Replace the page's text as a paste would: one input event (Playwright's `fill` types a
     long text in pieces)."""

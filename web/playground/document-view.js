@@ -1,9 +1,11 @@
 // The document with every chunk's span coloured in place. The text is cut into blocks of a few
-// thousand characters; a block gets its coloured spans only when it comes near the viewport,
-// and CSS `content-visibility: auto` lets the browser skip laying out the rest. So a 5 MB
-// document costs about as much to show as the part of it on screen.
+// thousand characters; a block holds its text, coloured, only while it is near the viewport
+// (near.js says why that is done here and not by CSS `content-visibility`), and is an empty
+// box as tall as its text otherwise. So a 5 MB document costs about as much to show as the
+// part of it on screen.
 
 import { el } from './dom.js';
+import { createNearWatch } from './near.js';
 import { markSelection, paintClasses, paintPieces, pieceAt } from './paint.js';
 
 const BLOCK_CHARS = 4000;
@@ -20,18 +22,7 @@ export function createDocumentView(container, { onSelect }) {
   let selected = -1;
   // What each painted block shows: its pieces, their chunks and badges, as `fill` draws them.
   const shownKeys = new WeakMap();
-  const near = new Set();
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      const block = entry.target;
-      if (entry.isIntersecting) {
-        near.add(block);
-        fill(block);
-      } else {
-        near.delete(block);
-      }
-    }
-  }, { root: container, rootMargin: NEAR });
+  const nearby = createNearWatch(container, { margin: NEAR, draw: fill, clear: empty });
 
   container.addEventListener('click', (event) => {
     const span = event.target.closest?.('[data-c]');
@@ -43,21 +34,24 @@ export function createDocumentView(container, { onSelect }) {
   });
 
   function makeBlocks(newText) {
-    observer.disconnect();
-    near.clear();
     const charsPerLine = Math.max(20, Math.floor((container.clientWidth || 600) / 8.4));
     blocks = blockCuts(newText).map(([start, end]) => {
-      const block = el('div', { className: 'block', dataset: { start, end } },
-        newText.slice(start, end));
-      // The browser keeps the real height once it has drawn a block; until then, a guess.
-      block.style.containIntrinsicSize = `auto ${estimateHeight(newText, start, end, charsPerLine)}px`;
+      const block = el('div', { className: 'block', dataset: { start, end } });
+      // Until a block is drawn, a guess at its height; once it has been, the real one.
+      block.style.height = `${estimateHeight(newText, start, end, charsPerLine)}px`;
       return block;
     });
     container.replaceChildren(...blocks);
     if (blocks.length === 0) {
       container.append(el('p', { className: 'empty' }, 'Nothing to show yet: type, paste or open a document.'));
     }
-    for (const block of blocks) observer.observe(block);
+    nearby.watch(blocks);
+  }
+
+  function empty(block) {
+    block.replaceChildren();
+    block.dataset.painted = 'no';
+    shownKeys.delete(block);
   }
 
   function fill(block) {
@@ -78,6 +72,7 @@ export function createDocumentView(container, { onSelect }) {
       const from = Math.max(bounds[i], start);
       key += `${from} ${owners[i]} ${leads[i]} ${badge(from)};`;
     }
+    block.style.height = '';
     if (shownKeys.get(block) === key) {
       markSelection(block, selected);
       block.dataset.painted = 'yes';
@@ -139,18 +134,14 @@ export function createDocumentView(container, { onSelect }) {
         makeBlocks(newText);
         container.scrollTop = scrollTop;
       } else {
-        // Same text, new chunks: repaint what is on screen now, the rest when it is near.
+        // Same text, new chunks: the blocks drawn are drawn again (most keep their nodes).
         for (const block of blocks) {
           if (block.dataset.painted !== 'yes') continue;
           block.dataset.painted = 'no';
-          if (!near.has(block)) {
-            block.replaceChildren(text.slice(Number(block.dataset.start), Number(block.dataset.end)));
-            shownKeys.delete(block);
-          }
+          fill(block);
         }
       }
-      for (const block of near) fill(block);
-      // The first blocks are painted at once so that a short document never flashes uncoloured.
+      // The first blocks are drawn at once so that a short document never flashes empty.
       for (const block of blocks.slice(0, 2)) fill(block);
     },
 

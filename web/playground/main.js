@@ -384,7 +384,7 @@ function wireExport() {
       status(`${what} copied.${note}`);
     } catch {
       // Without clipboard access, show the code so it can be selected by hand.
-      $('code-python').closest('details').open = true;
+      showCode(true);
       status(`Could not copy: select the ${what.toLowerCase()} below instead.`);
     }
   };
@@ -394,6 +394,11 @@ function wireExport() {
     updateCode(current());
     return copy(what, $(pre).textContent, whereTheTextIs(what, current()));
   };
+  const showCode = (shown) => {
+    $('show-code').setAttribute('aria-expanded', String(shown));
+    $('code').hidden = !shown;
+  };
+  $('show-code').addEventListener('click', () => showCode($('code').hidden));
   $('download-json').addEventListener('click', () => save(false));
   $('download-jsonl').addEventListener('click', () => save(true));
   $('copy-python').addEventListener('click', () => copyCode('Python', 'code-python'));
