@@ -1,0 +1,187 @@
+"""The playground as a person sees it (issue 23), in Chromium, at 360 to 1280 px and in both
+colour schemes: every text of a list row readable in every state a row can be in, a row's
+index, type, size and range whole at every width, the search's switches laid out as
+switches, a JSON error that says only where (by line and column) and what, and a binary
+file refused at the file field without touching the text.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from support.colours import AA, backdrops, contrast, over, parse_colour
+from support.playground import ROOT, open_playground, set_mode, set_settings, show_text, wait_until
+
+GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
+MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def booted(browser, site_url):
+    page, recorder, _ = open_playground(browser, site_url)
+    yield SimpleNamespace(page=page, recorder=recorder)
+    page.context.close()
+
+
+@pytest.fixture
+def scheme(page, request):
+    """The page in the colour scheme `request.param`, back to light afterwards."""
+    page.emulate_media(color_scheme=request.param)
+    yield request.param
+    page.emulate_media(color_scheme="light")  # the context's own default
+
+
+# --- 2. Every text of a row, in every state, in both schemes, meets WCAG AA ------------------
+
+# Each element under `selector` that holds text of its own (or, with `pseudo`, its ::before),
+# with its colour, the background layers behind it (its own first, then each ancestor's)
+# and `state`: what a person sees the row in (selected, hovered, in a focused list, and its
+# classes). A row has no state of its own for a search hit: hits are listed in the search.
+READ_TEXTS = """({selector, row, pseudo}) => {
+  const layers = (node, first) => {
+    const out = [];
+    for (let at = node; at; at = at.parentElement) {
+      const style = at === node && first ? first : getComputedStyle(at);
+      out.push({color: style.backgroundColor, image: style.backgroundImage});
+    }
+    return out;
+  };
+  const owns = (node) => [...node.childNodes].some(
+    (child) => child.nodeType === 3 && child.data.trim() !== '');
+  const out = [];
+  for (const node of document.querySelectorAll(selector)) {
+    const holder = node.closest(row) ?? node;
+    const selected = holder.getAttribute('aria-selected') === 'true'
+      || holder.classList.contains('selected');
+    const state = {
+      selected,
+      hovered: holder.matches(':hover'),
+      // The selected row of a focused list is its active one, which the keys move.
+      focused: selected && holder.parentElement?.closest('[tabindex]') === document.activeElement,
+      classes: [...holder.classList].sort().join(' '),
+    };
+    const parts = [...node.querySelectorAll('*'), node].filter(owns);
+    for (const part of parts) {
+      const style = getComputedStyle(part);
+      out.push({part: part.className || part.tagName.toLowerCase(), state,
+                color: style.color, layers: layers(part)});
+    }
+    if (pseudo) {
+      const style = getComputedStyle(node, '::before');
+      if (style.content !== 'none') {
+        out.push({part: '::before', state, color: style.color, layers: layers(node, style)});
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def worst(texts):
+    """The least contrast of each text in `texts` (as READ_TEXTS reads them) with whatever
+    can show behind it, with the text."""
+    for text in texts:
+        colour = parse_colour(text["color"])
+        text["ratio"] = min(contrast(over(colour, back), back)
+                            for back in backdrops(text["layers"]))
+    return texts
+
+
+def failures(texts):
+    return sorted({f"{t['state']['classes']} {state_name(t['state'])} {t['part']}: "
+                   f"{t['ratio']:.2f}:1" for t in worst(texts) if t["ratio"] < AA})
+
+
+def state_name(state):
+    return " and ".join(name for name in ("selected", "hovered", "focused") if state[name]) \
+        or "plain"
+
+
+ROWS = {"selector": "#chunk-list .row", "row": ".row", "pseudo": False}
+
+
+def row_states(page):
+    """Each row 0..5 (one of each tint) in each state a row takes, as a person puts it there:
+    clicked (selected under the mouse, the list focused), beside the mouse, moved to by an
+    arrow key, and left selected when the focus moves on. Answers what was read each time."""
+    page.eval_on_selector("#chunk-list", "list => { list.scrollTop = 0; }")
+    page.wait_for_timeout(50)
+    seen = []
+    for k in range(6):
+        page.click(f"#chunk-row-{k}")
+        seen += page.evaluate(READ_TEXTS, ROWS)
+        page.hover(f"#chunk-row-{(k + 1) % 6}")
+        seen += page.evaluate(READ_TEXTS, ROWS)
+        page.mouse.move(1, 1)
+        page.keyboard.press("ArrowDown")
+        wait_until(page, f"document.getElementById('chunk-row-{k + 1}')"
+                         "?.getAttribute('aria-selected') === 'true'")
+        seen += page.evaluate(READ_TEXTS, ROWS)
+        page.keyboard.press("Tab")
+        seen += page.evaluate(READ_TEXTS, ROWS)
+    return seen
+
+
+def covered(seen):
+    """Which (tint, state) pairs were read, a tint being the row's class c0..c5."""
+    return {(next(c for c in t["state"]["classes"].split() if c[0] == "c" and c[1:].isdigit()),
+             state_name(t["state"])) for t in seen}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
+@pytest.mark.parametrize("mode", ["engine", "turns"])
+def test_every_text_of_a_row_in_every_state_meets_wcag_aa(page, scheme, mode):
+    if mode == "engine":
+        set_mode(page, "engine")
+        show_text(page, (GUIDE + "\n\n") * 3, "own-document")
+        set_settings(page, strategy="hierarchical", chunkSize=300, chunkOverlap=30)
+    else:
+        show_text(page, MEETING_TEXT, "meeting")
+        set_settings(page, maxChars=300, overlapTurns=1)
+    seen = row_states(page)
+    states = {"plain", "hovered", "selected and hovered and focused", "selected and focused",
+              "selected"}
+    assert covered(seen) >= {(f"c{c}", state) for c in range(6) for state in states}
+    assert failures(seen) == [], scheme
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
+def test_every_text_of_a_transcripts_turn_meets_wcag_aa(page, scheme):
+    """The transcript view's turns: each tint, striped where repeated, selected, repeated by
+    the selected passage, with their meta line, text and badge."""
+    show_text(page, MEETING_TEXT, "meeting")
+    set_settings(page, maxChars=300, overlapTurns=1)
+    turns = {"selector": "#transcript .turn", "row": ".turn", "pseudo": True}
+    seen = []
+    for k in range(7):
+        page.click(f"#chunk-row-{k}")
+        seen += page.evaluate(READ_TEXTS, turns)
+    classes = {frozenset(t["state"]["classes"].split()) - {"chunk", "turn", "first"}
+               for t in seen}
+    for c in range(6):
+        assert {f"c{c}"} in classes and {f"c{c}", "selected"} in classes, c
+    assert any({"overlap", "selected-lead"} <= kind for kind in classes)
+    assert any({"overlap", "selected"} <= kind for kind in classes)
+    assert {t["part"] for t in seen} >= {"turn-meta", "turn-text", "::before"}
+    assert failures(seen) == [], scheme
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
+def test_every_text_of_a_search_hit_meets_wcag_aa(page, scheme):
+    """A hit: its head, score and snippet, and the words marked in it, under the mouse too."""
+    set_mode(page, "semantic")
+    show_text(page, GUIDE, "guide")
+    before = int(page.evaluate("Number(document.body.dataset.searches ?? 0)"))
+    page.fill("#query", "")
+    page.click("#query")
+    page.keyboard.type("index chunk")
+    wait_until(page, f"Number(document.body.dataset.searches ?? 0) > {before}"
+                     " && document.querySelectorAll('#search-results mark').length > 0")
+    hits = {"selector": "#search .tokens, #search-results li", "row": "li", "pseudo": False}
+    seen = page.evaluate(READ_TEXTS, hits)
+    page.hover("#search-results .hit >> nth=0")
+    seen += page.evaluate(READ_TEXTS, hits)
+    assert {"hit-score", "hit-snippet", "mark", "token"} <= {t["part"] for t in seen}
+    assert failures(seen) == [], scheme
