@@ -7,15 +7,20 @@ file refused at the file field without touching the text.
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import pytest
 
 from support.colours import AA, backdrops, contrast, over, parse_colour
+from support.offsets import utf16_offset
 from support.playground import ROOT, open_playground, set_mode, set_settings, show_text, wait_until
+
+from chunkspan import ChunkingEngine, SemanticChunker, chunk_turns
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")
+MEGABYTE = (GUIDE * (1_000_000 // len(GUIDE) + 1))[:1_000_000]
 
 
 @pytest.fixture(scope="module")
@@ -185,3 +190,115 @@ def test_every_text_of_a_search_hit_meets_wcag_aa(page, scheme):
     seen += page.evaluate(READ_TEXTS, hits)
     assert {"hit-score", "hit-snippet", "mark", "token"} <= {t["part"] for t in seen}
     assert failures(seen) == [], scheme
+
+
+# --- 3. A row's index, type, size and range, whole at every width ---------------------------
+
+# For each row listed in `wanted` (strings by row index), the strings that are not wholly on
+# screen: missing from the row, or cut by an element that clips (an ellipsis, the row's edge).
+CUT = """(wanted) => {
+  const out = [];
+  for (const row of document.querySelectorAll('#chunk-list .row')) {
+    for (const text of wanted[row.dataset.index] ?? []) {
+      const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+      let node = walker.nextNode();
+      while (node && !node.data.includes(text)) node = walker.nextNode();
+      if (!node) {
+        out.push(`${row.id}: no "${text}" in "${row.textContent}"`);
+        continue;
+      }
+      const range = document.createRange();
+      const at = node.data.indexOf(text);
+      range.setStart(node, at);
+      range.setEnd(node, at + text.length);
+      const box = range.getBoundingClientRect();
+      for (let clip = node.parentElement; clip !== row.parentElement; clip = clip.parentElement) {
+        if (getComputedStyle(clip).overflowX === 'visible') continue;
+        const edge = clip.getBoundingClientRect().left + clip.clientLeft;
+        if (box.left < edge - 0.5 || box.right > edge + clip.clientWidth + 0.5) {
+          out.push(`${row.id}: "${text}" cut by .${clip.className.split(' ')[0]}`);
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def clock(ms):
+    """Milliseconds as the page writes them (format.js formatMs): m:ss.s or h:mm:ss.s."""
+    if ms is None:
+        return "?"
+    tenths = round(ms / 100)
+    hours, minutes, seconds = tenths // 36000, tenths // 600 % 60, tenths // 10 % 60
+    ss = f"{seconds:02d}.{tenths % 10}"
+    return f"{hours}:{minutes:02d}:{ss}" if hours else f"{minutes}:{ss}"
+
+
+def semantic_rows(text):
+    chunks = SemanticChunker(target_size=1000, max_size=2000, min_size=200, overlap=100).chunk(text)
+    return {str(c.index): [f"{c.index} · {c.boundary_type}", f"{len(c.text):,} chars",
+                           f"{utf16_offset(text, c.span[0]):,}–{utf16_offset(text, c.span[1]):,}"]
+            for c in chunks}
+
+
+def hierarchical_rows(text):
+    chunks = ChunkingEngine().chunk(text, strategy="hierarchical", chunk_size=300,
+                                    chunk_overlap=30)
+    return {str(c.index): [f"{c.index} · {section_kind(c)}", f"{len(c.content):,} chars",
+                           f"{utf16_offset(text, c.span[0]):,}–{utf16_offset(text, c.span[1]):,}"]
+            for c in chunks}
+
+
+def section_kind(chunk):
+    """A hierarchical chunk's type as the page names it: its heading's level, or a section
+    before any heading."""
+    level = (chunk.metadata or {}).get("headingLevel")
+    return f"h{level}" if level else "section"
+
+
+# A long call: seq numbers in the hundred thousands, hours in, with long item ids.
+LONG_CALL = [{"seq": 100_000 + i, "itemId": f"recording-{i // 4:05d}-of-the-quarterly-review",
+              "text": f"Speaker {i % 3}: point {i} about the index, said at some length here.",
+              "startMs": 36_000_000 + 7_000 * i, "endMs": 36_000_000 + 7_000 * i + 6_500}
+             for i in range(2_000)]
+
+
+def turn_rows(turns):
+    passages = chunk_turns(turns, max_chars=500, overlap_turns=1)
+    return {str(p.index): [f"{p.index} · seq {p.first_seq}–{p.last_seq}",
+                           f"{len(p.text):,} chars", f"{clock(p.start_ms)}–{clock(p.end_ms)}"]
+            for p in passages}
+
+
+LAYOUTS = {
+    "semantic": ("semantic", MEGABYTE, "own-document", {"targetSize": 1000, "maxSize": 2000,
+                 "minSize": 200, "overlap": 100}, semantic_rows),
+    "hierarchical": ("engine", MEGABYTE, "own-document", {"strategy": "hierarchical",
+                     "chunkSize": 300, "chunkOverlap": 30}, hierarchical_rows),
+    "transcript": ("turns", json.dumps(LONG_CALL), "own-transcript",
+                   {"maxChars": 500, "overlapTurns": 1}, lambda text: turn_rows(json.loads(text))),
+}
+
+
+@pytest.mark.parametrize("width", [360, 1024, 1280])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_row_shows_its_index_type_size_and_range_whole(page, layout, width):
+    mode, text, source, values, expected = LAYOUTS[layout]
+    set_mode(page, mode)
+    show_text(page, text, source, timeout=120)
+    set_settings(page, **values)
+    wanted = expected(text)
+    page.set_viewport_size({"width": width, "height": 900})
+    try:
+        if width < 960:
+            page.click("#tab-chunks")
+        for top in ("0", "list.scrollHeight"):  # the first rows and the last, largest ones
+            page.eval_on_selector("#chunk-list", f"list => {{ list.scrollTop = {top}; }}")
+            page.wait_for_timeout(100)
+            assert page.evaluate("document.querySelectorAll('#chunk-list .row').length") > 3
+            assert page.evaluate(CUT, wanted) == []
+    finally:
+        if width < 960:
+            page.click("#tab-text")
+        page.set_viewport_size({"width": 1280, "height": 900})
