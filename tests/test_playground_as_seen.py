@@ -302,3 +302,40 @@ def test_a_row_shows_its_index_type_size_and_range_whole(page, layout, width):
         if width < 960:
             page.click("#tab-text")
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# --- 6a. The search's switches: a box beside its label -------------------------------------
+
+SWITCHES = """() => [...document.querySelectorAll('#search input[type="checkbox"]')].map((box) => {
+  const label = box.closest('label');
+  const words = document.createRange();
+  words.selectNodeContents(label);
+  words.setStartAfter(box);
+  const at = box.getBoundingClientRect();
+  const line = [...words.getClientRects()].filter((r) => r.width > 0);
+  return {id: box.id, box: [at.left, at.top, at.width, at.height],
+          words: line.map((r) => [r.left, r.top, r.width, r.height]),
+          font: parseFloat(getComputedStyle(label).fontSize)};
+})"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_search_switches_are_a_box_beside_its_label(page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    try:
+        if width < 960:
+            page.click("#tab-search")
+        switches = page.evaluate(SWITCHES)
+        assert [s["id"] for s in switches] == ["query-all", "query-prefix"]
+        for switch in switches:
+            left, top, size, height = switch["box"]
+            assert 0 < size < 2 * switch["font"], switch  # a box, not the field's width
+            assert len(switch["words"]) == 1, switch  # the label on one line
+            words_left, words_top, _, words_height = switch["words"][0]
+            assert left + size <= words_left < left + size + switch["font"], switch
+            middle = top + height / 2
+            assert words_top <= middle <= words_top + words_height, switch  # side by side
+    finally:
+        if width < 960:
+            page.click("#tab-text")
+        page.set_viewport_size({"width": 1280, "height": 900})
