@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from support.colours import contrast, gradient_stops, luminance, over, parse_colour
 from support.playground import (
     ROOT,
     choose,
@@ -199,40 +200,6 @@ READ_COLOURS = """() => {
   }
   return out;
 }"""
-
-
-def parse_colour(text):
-    """(r, g, b, alpha) in 0..1 from a computed colour: rgb(), rgba() or color(srgb ...)."""
-    numbers = [float(x) for x in re.findall(r"[0-9.]+(?:e-?[0-9]+)?", text)]
-    if text.startswith("color(srgb"):
-        r, g, b = numbers[:3]
-        return r, g, b, numbers[3] if len(numbers) > 3 else 1.0
-    r, g, b = (x / 255 for x in numbers[:3])
-    return r, g, b, numbers[3] if len(numbers) > 3 else 1.0
-
-
-def over(top, bottom):
-    """`top` drawn over the opaque `bottom`."""
-    alpha = top[3]
-    return tuple(alpha * t + (1 - alpha) * b for t, b in zip(top[:3], bottom[:3])) + (1.0,)
-
-
-def luminance(colour):
-    def linear(c):
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(c) for c in colour[:3])
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a, b):
-    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
-def gradient_stops(image):
-    """The colours of a computed `repeating-linear-gradient(...)`, in order."""
-    return [parse_colour(m) for m in re.findall(r"(?:rgba?|color)\([^)]*\)", image)]
 
 
 # Overlap stripes must show against the chunk's own tint: this is the least ratio between the

@@ -6,9 +6,16 @@ import { el } from './dom.js';
 
 const OVERSCAN = 6;
 
+// A row's second line, in order: the size and range are shown whole, the rest (a passage's
+// item ids) as far as it fits.
+const META = [['row-size', 'size'], ['row-range', 'range'], ['row-extra', 'extra']];
+
 /**
- * `describe(chunk)` answers the row's `{title, meta, preview}` lines; `onSelect(index)` is
- * called when a row is chosen by click or key.
+ * `describe(chunk)` answers what its row shows: `{title, heading, size, range, extra,
+ * preview}`, each a string, '' for none. The title (index and type), size and range are
+ * shown whole at every width; the heading, extra and preview end in an ellipsis when the
+ * row is too narrow for them. `onSelect(index)` is called when a row is chosen by click or
+ * key.
  */
 export function createChunkList(container, { onSelect }) {
   const spacer = el('div', { className: 'list-spacer' });
@@ -41,17 +48,25 @@ export function createChunkList(container, { onSelect }) {
   /** What row `index` shows, and a key that is the same when it shows the same. */
   function lines(index) {
     const line = describe(chunks[index]);
-    return { ...line, key: `${line.title}\n${line.meta}\n${line.preview}` };
+    const { title, heading, size, range, extra, preview } = line;
+    return { ...line, key: [title, heading, size, range, extra, preview].join('\n') };
   }
 
-  function row(index, { title, meta, preview }) {
+  function row(index, line) {
+    const meta = [];
+    for (const [className, name] of META) {
+      if (!line[name]) continue;
+      if (meta.length) meta.push(' · ');
+      meta.push(el('span', { className }, line[name]));
+    }
     const node = el('div', {
       className: `row c${index % 6}`, id: `chunk-row-${index}`,
       attrs: { role: 'option', 'aria-selected': String(index === selected) },
       dataset: { index },
-    }, el('span', { className: 'row-head' },
-      el('span', { className: 'row-title' }, title), el('span', { className: 'row-meta' }, meta)),
-    el('span', { className: 'row-preview' }, preview));
+    }, el('span', { className: 'row-head' }, el('span', { className: 'row-title' }, line.title),
+      line.heading ? el('span', { className: 'row-heading' }, line.heading) : null),
+    el('span', { className: 'row-meta' }, ...meta),
+    el('span', { className: 'row-preview' }, line.preview));
     node.style.top = `${index * rowHeight}px`;
     return node;
   }

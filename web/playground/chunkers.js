@@ -9,7 +9,8 @@ import { parseTurns } from './turns-json.js';
 /**
  * Chunk `text` in `mode` with `values`. Answers `{mode, raw, chunks, turns?}`: `raw` is the
  * facade's answer in the original's shape (what the downloads hold), `chunks` the view model:
- * `{index, type, label, text, overlap, length, start, end, leadStart, leadEnd}`: `overlap` is
+ * `{index, type, heading, label, text, overlap, length, start, end, leadStart, leadEnd}`:
+ * `heading` is the section's heading ('' for none), `label` the type and heading; `overlap` is
  * how much of `text` is repeated from the chunk before (JavaScript units), `length` the
  * characters of `text`, `start`/`end` the chunk's span in the shown text (-1 for passages,
  * which the transcript view places) and `leadStart`/`leadEnd` the overlap's span there (-1
@@ -43,7 +44,7 @@ function semanticChunks(found) {
     // The text is the overlap then the chunk's own text: this much of it is repeated.
     const overlap = Math.max(0, chunk.text.length - (chunk.endOffset - chunk.startOffset));
     const lead = chunk.overlapSpan;
-    return { index: chunk.index, type: chunk.boundaryType, text: chunk.text, overlap,
+    return { index: chunk.index, type: chunk.boundaryType, heading: '', text: chunk.text, overlap,
       length: codePointLength(chunk.text), start: chunk.span.start, end: chunk.span.end,
       leadStart: lead ? lead.start : -1, leadEnd: lead ? lead.end : -1,
       label: chunk.boundaryType };
@@ -64,8 +65,8 @@ function engineChunks(found, strategy) {
     // hierarchical gives the heading's level (a section before any heading has none).
     const level = chunk.metadata?.headingLevel;
     const type = chunk.metadata?.type ?? (level ? `h${level}` : UNNAMED[strategy] ?? strategy);
-    return { index: chunk.index, type, text: chunk.content, overlap: 0,
-      length: codePointLength(chunk.content),
+    return { index: chunk.index, type, heading: chunk.heading ?? '', text: chunk.content,
+      overlap: 0, length: codePointLength(chunk.content),
       start, end, leadStart: overlaps ? start : -1, leadEnd,
       label: chunk.heading ? `${type}: ${chunk.heading}` : type };
   });
@@ -82,7 +83,7 @@ function passageChunks(passages, raw, turns) {
   return passages.map(({ index, text, turns: spans, repeatedTurns, firstSeq, lastSeq }, i) => {
     const first = fresh - repeatedTurns;
     fresh = first + spans.length;
-    return { index, type: 'passage', text, overlap: 0, length: codePointLength(text),
+    return { index, type: 'passage', heading: '', text, overlap: 0, length: codePointLength(text),
       start: -1, end: -1, leadStart: -1, leadEnd: -1, label: `seq ${firstSeq}–${lastSeq}`,
       turnPositions: kept.slice(first, fresh), repeatedTurns, passage: raw[i] };
   });

@@ -280,19 +280,21 @@ function describe(mode) {
   if (mode === 'turns') {
     return ({ index, length, passage }) => ({
       title: `${index} · seq ${passage.firstSeq}–${passage.lastSeq}`,
-      meta: [`${formatCount(length)} chars`,
-        passage.startMs != null || passage.endMs != null
-          ? `${formatMs(passage.startMs)}–${formatMs(passage.endMs)}` : null,
-        // Every turn's id, repeats kept, null for none: each distinct one, once.
-        [...new Set(passage.itemIds.filter((id) => id != null))].join(', ') || null,
-      ].filter(Boolean).join(' · '),
+      heading: '',
+      size: `${formatCount(length)} chars`,
+      range: passage.startMs != null || passage.endMs != null
+        ? `${formatMs(passage.startMs)}–${formatMs(passage.endMs)}` : '',
+      // Every turn's id, repeats kept, null for none: each distinct one, once.
+      extra: [...new Set(passage.itemIds.filter((id) => id != null))].join(', '),
       preview: firstWords(passage.text),
     });
   }
-  return ({ index, label, length, start, end, text, overlap }) => ({
-    title: `${index} · ${label}`,
-    meta: `${formatCount(length)} chars · `
-      + (start < 0 ? 'not found in the text' : `${formatCount(start)}–${formatCount(end)}`),
+  return ({ index, type, heading, length, start, end, text, overlap }) => ({
+    title: `${index} · ${type}`,
+    heading,
+    size: `${formatCount(length)} chars`,
+    range: start < 0 ? 'not found in the text' : `${formatCount(start)}–${formatCount(end)}`,
+    extra: '',
     preview: firstWords(text.slice(overlap)),
   });
 }
