@@ -1,7 +1,8 @@
 """The npm package: what `python build.py package` puts in the .tgz, a site a page author
 builds from that file alone (installed offline, served by Python's own server, run in
-Chromium), its types as a project resolves them, and the README's other way in: a page with
-its own Pyodide installing the wheel with micropip."""
+Chromium), its types as a project resolves them, its copy command for a bundler's site
+(tests/test_package_vite.py builds one), and the README's other way in: a page with its own
+Pyodide installing the wheel with micropip."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import pytest
 import chunkspan
 from chunkspan import SemanticChunker, chunk, lexical_tokens, snippet_around
 from support.facade import BOOT_TIMEOUT_MS
-from support.paths import ROOT
+from support.readme import README, readme_block
 from support.recorder import Recorder
 from support.typescript import EXAMPLE, run_tsc
 from tools.package import (
@@ -28,32 +29,17 @@ from tools.package import (
     COPY_SCRIPT,
     FACADE_FILES,
     NAME,
-    build_package,
     package_sizes,
 )
 from tools.paths import NODE_MODULES, SITE
 from tools.site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 WHEEL = f"chunkspan-{chunkspan.__version__}-py3-none-any.whl"
 TEXT = (
     "# Refunds\n\nRefunds go back to the card that paid. They take five to ten business days."
     "\n\n# Shipping\n\nOrders ship within two days of payment. Tracking comes by mail.\n"
 )
 INSTALLED = "node_modules/chunker-web/"
-
-
-def readme_block(first_line: str) -> str:
-    """The README's fenced code block that starts with `first_line`."""
-    for block in re.findall(r"```[a-z]*\n(.*?)```", README, re.DOTALL):
-        if block.startswith(first_line):
-            return block
-    raise AssertionError(f"README has no code block starting {first_line!r}")
-
-
-@pytest.fixture(scope="module")
-def tarball() -> Path:
-    return build_package()
 
 
 @pytest.fixture(scope="module")
@@ -235,7 +221,7 @@ def copy_runtime(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The installed package's copy command, run in `project` as a package script runs it."""
     return subprocess.run(
         [str(project / "node_modules" / ".bin" / COPY_COMMAND), *args],
-        cwd=project, capture_output=True, text=True, timeout=120,
+        cwd=project, check=False, capture_output=True, text=True, timeout=120,
     )
 
 
