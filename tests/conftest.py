@@ -1,6 +1,7 @@
 """The suite's pytest fixtures and hooks, and its Hypothesis profile (helpers: tests/support/).
 
 - Hypothesis: one profile for every property test, "ci" when CI=true, "dev" otherwise.
+- `tarball`: the npm package (tools/package.py), built once.
 - `site_url`: site/ (brought up to date once) served by build.py's own server
   (tools/server.py) on a free 127.0.0.1 port, with tests/pages/ at /_test/.
 - `browser`: headless Chromium through Playwright, Debian's /usr/bin/chromium when present,
@@ -47,6 +48,14 @@ def built_site() -> Path:
     from tools.site import build_web
 
     return build_web()
+
+
+@pytest.fixture(scope="session")
+def tarball() -> Path:
+    """The npm package, dist/chunker-web-<version>.tgz, built once per session."""
+    from tools.package import build_package
+
+    return build_package()
 
 
 @pytest.fixture(scope="session")

@@ -427,12 +427,13 @@ def test_close_stops_the_worker_and_later_calls_reject(new_page, site_url):
     assert call(page, "api.lexicalTokens('x')") == {"error": ["Error", "chunker: closed"]}
 
 
-def test_a_worker_that_cannot_load_rejects_at_once_naming_it(new_page, site_url):
+def test_a_worker_that_cannot_load_rejects_at_once_naming_it_and_why(new_page, site_url):
     page, recorder = new_page()
     page.goto(f"{site_url}/_test/blank.html")
     got = call(page, "import('/chunker.js').then((m) => m.loadChunker({baseUrl: '/nowhere/'}))")
-    assert got["error"][0] == "Error"
-    assert got["error"][1].startswith(f"chunker: the worker {site_url}/nowhere/worker.js failed")
+    assert got["error"] == [
+        "Error", f"chunker: the worker {site_url}/nowhere/worker.js failed: HTTP 404 (text/html)"
+    ]
     # Playwright delivers the response event while the test waits on the page, which may be
     # after the rejection came back: give it a few turns.
     for _ in range(100):
@@ -440,6 +441,42 @@ def test_a_worker_that_cannot_load_rejects_at_once_naming_it(new_page, site_url)
             break
         page.wait_for_timeout(50)
     assert any("/nowhere/worker.js: HTTP 404" in failure for failure in recorder.failed)
+
+
+# What a misconfigured server answers (a bundler's dev server, say, that rewrites the worker's
+# imports and then cannot serve Pyodide's module), and what the rejection then says of it.
+WORKER_LOAD_FAILURES = {
+    "a script sent as text": ("/worker.js", 200, "text/plain", "HTTP 200 (text/plain)"),
+    "an import that fails": (
+        "/pyodide/pyodide.mjs", 500, "text/html; charset=utf-8",
+        "{origin}/pyodide/pyodide.mjs answered HTTP 500 (text/html)",
+    ),
+    "an import sent without a type": ("/bundle.js", 200, None, "{origin}/bundle.js answered "
+                                      "HTTP 200 (no content type)"),
+}
+
+
+@pytest.mark.parametrize(
+    "path, status, content_type, reason", WORKER_LOAD_FAILURES.values(), ids=WORKER_LOAD_FAILURES
+)
+def test_a_worker_that_will_not_run_says_what_its_server_answered(
+    new_page, site_url, path, status, content_type, reason
+):
+    """A worker that fails to load gets an error event without a reason (the browser tells
+    only the console): the rejection names the script that would not run and what the
+    server answered for it."""
+    page, _ = new_page()
+    headers = {} if content_type is None else {"content-type": content_type}
+    page.route(
+        f"{site_url}{path}",
+        lambda route: route.fulfill(status=status, headers=headers, body="export default 1;"),
+    )
+    page.goto(f"{site_url}/_test/blank.html")
+    got = call(page, "import('/chunker.js').then((m) => m.loadChunker({timeoutMs: 60000}))")
+    worker = f"{site_url}/worker.js"
+    assert got["error"] == [
+        "Error", f"chunker: the worker {worker} failed: {reason.format(origin=site_url)}"
+    ]
 
 
 @pytest.mark.parametrize("status, body", [(404, b"gone"), (200, b"not a zip")])

@@ -1,7 +1,8 @@
 """The npm package: what `python build.py package` puts in the .tgz, a site a page author
 builds from that file alone (installed offline, served by Python's own server, run in
-Chromium), its types as a project resolves them, and the README's other way in: a page with
-its own Pyodide installing the wheel with micropip."""
+Chromium), its types as a project resolves them, its copy command for a bundler's site
+(tests/test_package_vite.py builds one), and the README's other way in: a page with its own
+Pyodide installing the wheel with micropip."""
 
 from __future__ import annotations
 
@@ -20,33 +21,25 @@ import pytest
 import chunkspan
 from chunkspan import SemanticChunker, chunk, lexical_tokens, snippet_around
 from support.facade import BOOT_TIMEOUT_MS
-from support.paths import ROOT
+from support.readme import README, readme_block
 from support.recorder import Recorder
 from support.typescript import EXAMPLE, run_tsc
-from tools.package import FACADE_FILES, NAME, build_package, package_sizes
+from tools.package import (
+    COPY_COMMAND,
+    COPY_SCRIPT,
+    FACADE_FILES,
+    NAME,
+    package_sizes,
+)
 from tools.paths import NODE_MODULES, SITE
 from tools.site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 WHEEL = f"chunkspan-{chunkspan.__version__}-py3-none-any.whl"
 TEXT = (
     "# Refunds\n\nRefunds go back to the card that paid. They take five to ten business days."
     "\n\n# Shipping\n\nOrders ship within two days of payment. Tracking comes by mail.\n"
 )
 INSTALLED = "node_modules/chunker-web/"
-
-
-def readme_block(first_line: str) -> str:
-    """The README's fenced code block that starts with `first_line`."""
-    for block in re.findall(r"```[a-z]*\n(.*?)```", README, re.DOTALL):
-        if block.startswith(first_line):
-            return block
-    raise AssertionError(f"README has no code block starting {first_line!r}")
-
-
-@pytest.fixture(scope="module")
-def tarball() -> Path:
-    return build_package()
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +72,7 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
         lock = json.load(archive.extractfile("package/pyodide/pyodide-lock.json"))
     pyodide = [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
     expected = {*FACADE_FILES, *pyodide, "pyodide/pyodide-lock.json", f"wheels/{WHEEL}"}
-    assert names == expected | {"package.json", "README.md"}
+    assert names == expected | {COPY_SCRIPT.name, "package.json", "README.md"}
     assert not any("micropip" in name for name in names)
     # Listing no package: nothing for Pyodide to look for that the package does not hold.
     shipped = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text())
@@ -90,7 +83,8 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
     root = manifest["exports"]["."]
     assert list(root) == ["types", "default"], "types must come first"
     assert (root["types"], root["default"]) == ("./chunker.d.ts", "./chunker.js")
-    assert set(manifest["files"]) == {*FACADE_FILES, "pyodide/", "wheels/"}
+    assert set(manifest["files"]) == {*FACADE_FILES, COPY_SCRIPT.name, "pyodide/", "wheels/"}
+    assert manifest["bin"] == {COPY_COMMAND: f"./{COPY_SCRIPT.name}"}
     assert "dependencies" not in manifest and "scripts" not in manifest
 
 
@@ -218,6 +212,55 @@ def test_the_installed_package_resolves_by_name_with_its_types(project):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     resolved_to = f"{project}/{INSTALLED}chunker.d.ts"
     assert f"'chunker-web' was successfully resolved to '{resolved_to}'" in result.stdout
+
+
+# --- the copy for a bundler's site ------------------------------------------------------
+
+
+def copy_runtime(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The installed package's copy command, run in `project` as a package script runs it."""
+    return subprocess.run(
+        [str(project / "node_modules" / ".bin" / COPY_COMMAND), *args],
+        cwd=project, check=False, capture_output=True, text=True, timeout=120,
+    )
+
+
+def files_under(folder: Path) -> dict[str, bytes]:
+    """Every file below `folder`, by its path there, with its bytes."""
+    files = (path for path in folder.rglob("*") if path.is_file())
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in files}
+
+
+def test_the_copy_command_copies_what_the_worker_loads_and_replaces_its_last_copy(project):
+    installed = files_under(project / INSTALLED)
+    runtime = {
+        name: data for name, data in installed.items()
+        if name in {"worker.js", "bundle.js"} or name.startswith(("pyodide/", "wheels/"))
+    }
+    copied = project / "public" / "chunker-web"
+    first = copy_runtime(project, "public/chunker-web")
+    assert first.returncode == 0, first.stderr
+    assert files_under(copied) == runtime
+    # A copy of another version: its wheel is gone once copied again.
+    (copied / "wheels" / "chunkspan-0.0.1-py3-none-any.whl").write_bytes(b"old")
+    (copied / "worker.js").write_text("// old")
+    again = copy_runtime(project, "public/chunker-web")
+    assert again.returncode == 0, again.stderr
+    assert files_under(copied) == runtime
+
+
+def test_the_copy_command_deletes_nothing_but_its_own_copy(project):
+    site = project / "public-of-mine"
+    site.mkdir()
+    (site / "index.html").write_text("mine")
+    (site / "worker.js").write_text("mine too")
+    refused = copy_runtime(project, "public-of-mine")
+    assert refused.returncode == 1
+    assert "public-of-mine holds other files (index.html)" in refused.stderr
+    assert files_under(site) == {"index.html": b"mine", "worker.js": b"mine too"}
+    for wrong in ([], ["a", "b"], ["--help"]):
+        usage = copy_runtime(project, *wrong)
+        assert usage.returncode == 2 and "usage: chunker-web-copy FOLDER" in usage.stderr
 
 
 # --- a page with its own Pyodide --------------------------------------------------------

@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .paths import DIST, NODE_MODULES, ROOT, SITE, log
+from .paths import DIST, NODE_MODULES, ROOT, SITE, WEB, log
 from .site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB, build_web
 from .wheel import build_wheel
 
@@ -21,6 +21,10 @@ NAME = "chunker-web"
 # The files of site/ that make the facade run, besides the wheel. No micropip: the worker
 # unpacks the wheel itself, and a page with its own Pyodide has its own micropip.
 FACADE_FILES = ("chunker.js", "chunker.d.ts", "worker.js", "bundle.js")
+# The package's command that copies what the worker loads into a folder the site serves as
+# is: for a site built by a bundler, which bundles chunker.js but not those.
+COPY_COMMAND = "chunker-web-copy"
+COPY_SCRIPT = WEB / "npm" / "copy.mjs"
 # The README section the package's own README is, so that the two never differ.
 README_SECTION = "Use it in your page"
 # What a browser fetches to get ready (the rest: the source map, the types, the README).
@@ -53,6 +57,8 @@ def build_package() -> Path:
         for relative in copies:
             (stage / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(SITE / relative, stage / relative)
+        shutil.copy2(COPY_SCRIPT, stage / COPY_SCRIPT.name)
+        (stage / COPY_SCRIPT.name).chmod(0o755)
         (stage / "pyodide" / PYODIDE_LOCK).write_text(_empty_lock(), encoding="utf-8")
         (stage / "package.json").write_text(_manifest(version), encoding="utf-8")
         (stage / "README.md").write_text(_readme(), encoding="utf-8")
@@ -109,7 +115,8 @@ def _manifest(version: str) -> str:
             "./*": "./*",
         },
         "types": "./chunker.d.ts",
-        "files": [*FACADE_FILES, "pyodide/", "wheels/"],
+        "bin": {COPY_COMMAND: f"./{COPY_SCRIPT.name}"},
+        "files": [*FACADE_FILES, COPY_SCRIPT.name, "pyodide/", "wheels/"],
         "sideEffects": False,
     }
     return json.dumps(manifest, indent=2) + "\n"

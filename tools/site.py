@@ -30,8 +30,8 @@ PYODIDE_FILES = (
 PYODIDE_STDLIB = "python_stdlib.zip"
 PYODIDE_LOCK = "pyodide-lock.json"
 
-# Files of web/ that build the site rather than belong to it.
-WEB_BUILD_FILES = {"package.json", "package-lock.json", "node_modules", "pycompile.mjs"}
+# Files of web/ that build the site rather than belong to it, and the npm package's own (npm/).
+WEB_BUILD_FILES = {"package.json", "package-lock.json", "node_modules", "pycompile.mjs", "npm"}
 # The wheels with bytecode added (web/pycompile.mjs), by content and Pyodide version.
 PYC_CACHE = CACHE / "pyc"
 

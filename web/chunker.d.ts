@@ -16,8 +16,9 @@ export interface LoadProgress {
 }
 
 export interface LoadOptions {
-  /** The folder holding chunker.js, worker.js, bundle.js, pyodide/ and wheels/ (default:
-   * beside chunker.js). A relative URL resolves against the page's address. */
+  /** The folder holding worker.js, bundle.js, pyodide/ and wheels/ (default: beside
+   * chunker.js, which is wrong once a bundler has bundled it: see chunker-web-copy). A
+   * relative URL resolves against the page's address. */
   baseUrl?: string | URL;
   onProgress?: (progress: LoadProgress) => void;
   /** Reject if the worker is not ready by then (default 60000). */

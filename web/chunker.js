@@ -88,10 +88,11 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
       fail(error);
       reject(error);
     }, timeoutMs);
-    worker.onerror = (event) => {
-      const error = new Error(
-        `chunker: the worker ${workerUrl} failed${event.message ? `: ${event.message}` : ''}`,
-      );
+    worker.onerror = async (event) => {
+      // The timer still runs: a server that never answers is then a timeout, as before.
+      const reason = event.message || (await whyNotLoaded(workerUrl));
+      if (broken) return; // the timer fired meanwhile
+      const error = new Error(`chunker: the worker ${workerUrl} failed: ${reason}`);
       clearTimeout(timer);
       fail(error);
       reject(error);
@@ -349,6 +350,50 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     /** Stop the worker; later calls reject. */
     close: () => fail(new Error('chunker: closed')),
   });
+}
+
+// A JavaScript MIME type, which a browser requires of a module script: "text/javascript".
+const JAVASCRIPT_TYPE_RE = /^(?:text|application)\/(?:x-)?(?:javascript|ecmascript)$/;
+// A static import of the worker's, as worker.js writes them or a dev server rewrites them:
+// `import { loadPyodide } from './pyodide/pyodide.mjs';` gives `./pyodide/pyodide.mjs`.
+const STATIC_IMPORT_RE = /^import\s[^'"]*['"]([./][^'"]*)['"]/gm;
+
+/**
+ * Why the module worker at `url` did not load, as its server tells it: the status and type
+ * answered for the worker's script ("HTTP 404 (text/html)"), or for the first of its
+ * imports that a browser would not run as a module ("…/pyodide.mjs answered HTTP 500
+ * (text/html)"). The worker's error event says nothing (the browser tells the console
+ * alone), so the scripts are asked for again.
+ *
+ * @param {URL} url the worker's script
+ * @returns {Promise<string>}
+ */
+async function whyNotLoaded(url) {
+  try {
+    const response = await fetch(url);
+    const answer = scriptAnswer(response);
+    if (answer) {
+      response.body?.cancel();
+      return answer;
+    }
+    for (const [, specifier] of (await response.text()).matchAll(STATIC_IMPORT_RE)) {
+      const imported = new URL(specifier, url);
+      const importResponse = await fetch(imported);
+      importResponse.body?.cancel(); // only its status and type are wanted
+      const importAnswer = scriptAnswer(importResponse);
+      if (importAnswer) return `${imported} answered ${importAnswer}`;
+    }
+    return 'its scripts load as modules; the browser console says why';
+  } catch (error) {
+    return `fetching it again to see why failed too (${error.message})`;
+  }
+}
+
+/** '' for a response a browser runs as a module script, else its status and type. */
+function scriptAnswer(response) {
+  const type = response.headers.get('content-type')?.split(';')[0].trim().toLowerCase();
+  if (response.ok && JAVASCRIPT_TYPE_RE.test(type)) return '';
+  return `HTTP ${response.status} (${type || 'no content type'})`;
 }
 
 /**
