@@ -151,15 +151,15 @@ class ChunkDraft(Chunk):
     """A `Chunk` being built; `draft.__class__ = Chunk` makes it one."""
 
     __slots__ = ()
-    __init__ = object.__init__  # type: ignore[assignment]
-    __setattr__ = object.__setattr__  # type: ignore[assignment]
-    __delattr__ = object.__delattr__  # type: ignore[assignment]
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
 
 class DocumentChunkDraft(DocumentChunk):
     """A `DocumentChunk` being built; `draft.__class__ = DocumentChunk` makes it one."""
 
     __slots__ = ()
-    __init__ = object.__init__  # type: ignore[assignment]
-    __setattr__ = object.__setattr__  # type: ignore[assignment]
-    __delattr__ = object.__delattr__  # type: ignore[assignment]
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__

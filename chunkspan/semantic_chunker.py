@@ -188,7 +188,7 @@ class SemanticChunker:
             segment = structure[at]
             segments += structure[done:at]
             segments += self._split_oversized(
-                segment_text(text, segment), segment[1], segment[5]  # type: ignore[arg-type]
+                segment_text(text, segment), segment[1], segment[5]
             )
             done = at + 1
         segments += structure[done:]
@@ -418,7 +418,7 @@ class SemanticChunker:
                 chunk.boundary_type = boundary
                 chunk.metadata = metadata
                 chunk.__class__ = Chunk
-                chunks.append(chunk)  # type: ignore[arg-type]
+                chunks.append(chunk)
             else:
                 offsets += (offset, offset + len(own))
                 boundaries.append(boundary)

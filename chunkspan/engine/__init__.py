@@ -64,7 +64,7 @@ class ChunkingEngine:
             sentences = request.sentences_to_embed()
             if sentences is None:
                 return request.without_embeddings()
-        vectors = request.embed_fn(sentences)  # type: ignore[misc]
+        vectors = request.embed_fn(sentences)
         if inspect.isawaitable(vectors):
             _close(vectors)
             raise ArgumentTypeError(
@@ -86,7 +86,7 @@ class ChunkingEngine:
             sentences = request.sentences_to_embed()
             if sentences is None:
                 return request.without_embeddings()
-        vectors = request.embed_fn(sentences)  # type: ignore[misc]
+        vectors = request.embed_fn(sentences)
         if inspect.isawaitable(vectors):
             vectors = await vectors
         return request.with_embeddings(sentences, vectors)

@@ -64,7 +64,7 @@ def fixed_chunks(
                 # the window itself: the span is the window's (tests/bench/core.py, fixed).
                 chunk.span = start, end
             chunk.__class__ = DocumentChunk
-            chunks.append(chunk)  # type: ignore[arg-type]
+            chunks.append(chunk)
             index += 1
         start = end - chunk_overlap if end > chunk_overlap else end
     return chunks

@@ -91,7 +91,7 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
             name_at = HEADING_RE.match(content, heading_at).start(_NAME)  # type: ignore[union-attr]
             chunk.span = name_at, name_at + len(name)
         chunk.__class__ = DocumentChunk
-        chunks.append(chunk)  # type: ignore[arg-type]
+        chunks.append(chunk)
     return chunks
 
 
@@ -116,7 +116,7 @@ def _add_section(
         chunk.metadata = metadata or None
         chunk.span = span
         chunk.__class__ = DocumentChunk
-        chunks.append(chunk)  # type: ignore[arg-type]
+        chunks.append(chunk)
     else:
         # Sub-chunks carry the metadata even when empty, as the original's do.
         chunks += fixed_chunks(

@@ -49,7 +49,7 @@ def layout_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[Doc
                 block.span = tight_span(content, start, end)
                 assert block.span is not None  # a block holds its fence, a table a "|"
             block.__class__ = DocumentChunk
-            chunks.append(block)  # type: ignore[arg-type]
+            chunks.append(block)
     return chunks
 
 
