@@ -33,7 +33,7 @@ from .records import BoundaryType
 from .sourcemap import Source
 from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WS_CLASS
 
-__all__ = ["Segment", "segment_text", "split_by_structure"]
+__all__ = ["CutSegment", "HeldSegment", "Segment", "segment_text", "split_by_structure"]
 
 # A piece of the input on its way to becoming a chunk: its text; where it starts by the
 # original's count (its offset); its type; its span's start and end (equal, at the start of
