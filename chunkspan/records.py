@@ -10,8 +10,9 @@ some 5 ms each as Pyodide starts, so a page pays only for the records of what it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 __all__ = [
     "BoundaryType",
