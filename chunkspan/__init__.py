@@ -8,7 +8,8 @@ and `LexicalIndex` to search the passages they give.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 # Imported at once: every chunker answers it, and `chunk`'s annotations name it.
 from .records import Chunk

@@ -21,9 +21,10 @@ import heapq
 import math
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Callable, Iterable, Literal, Mapping
+from typing import Any, Literal, cast
 
 from .collector import collector_paused
 from .lexical import lexical_tokens
@@ -259,7 +260,7 @@ class LexicalIndex:
             self._add_scores(scores, terms)
             if match == "all" and word not in holders:
                 holders[word] = set().union(
-                    *(self._postings.get(term, [])[::2] for term in terms)
+                    *(_documents(self._postings.get(term, [])) for term in terms)
                 )
         if match == "all":
             kept = set.intersection(*holders.values())
@@ -412,7 +413,7 @@ class LexicalIndex:
                 postings = self._live(term)
             holding = len(postings) // 2
             idf = math.log((count - holding + 0.5) / (holding + 0.5) + 1)
-            pairs = iter(postings)
+            pairs: Iterator[Any] = iter(postings)  # a document, then its count, in turn
             # Each step in the original's order of operations, so ties come out equal.
             for doc, tf in zip(pairs, pairs):
                 norm = k1 * (1 - b + b * (doc.length / average))
@@ -420,12 +421,17 @@ class LexicalIndex:
 
     def _live(self, term: str) -> list[_Document | int]:
         """The postings of `term` without the removed documents it still listed."""
-        pairs = iter(self._postings[term])
+        pairs: Iterator[Any] = iter(self._postings[term])  # a document, then its count
         postings = self._postings[term] = [
             item for doc, tf in zip(pairs, pairs) if not doc.removed for item in (doc, tf)
         ]
         del self._removed[term]
         return postings
+
+
+def _documents(postings: list[_Document | int]) -> list[_Document]:
+    """The documents that `postings` lists (each is followed by its count)."""
+    return cast("list[_Document]", postings[::2])
 
 
 def _copy(metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -10,7 +10,7 @@ other (a splitter may join sentences with one space).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .validation import ArgumentTypeError, require_text
 from .whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE
@@ -33,8 +33,8 @@ def locate_chunks(text: str, contents: Sequence[str]) -> list[tuple[int, int] | 
         )
     spans: list[tuple[int, int] | None] = []
     cursor = 0
-    for number, content in enumerate(contents):
-        content = require_text(f"contents[{number}]", content, field="contents")
+    for number, given in enumerate(contents):
+        content = require_text(f"contents[{number}]", given, field="contents")
         span = _find(text, content, cursor) or _find(text, content, 0)
         spans.append(span)
         if span is not None:

@@ -11,8 +11,9 @@ not offered here. `fields()` is the one flat view of a chunk that every adapter 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, NamedTuple, Union
+from typing import Any, NamedTuple
 
 from .records import Chunk, DocumentChunk
 from .validation import require_text
@@ -32,7 +33,7 @@ __all__ = [
     "check_content",
 ]
 
-AnyChunk = Union[Chunk, DocumentChunk]
+AnyChunk = Chunk | DocumentChunk
 
 # The strategies a pipeline offers, `SemanticChunker` first (the default).
 PIPELINE_STRATEGIES = ("semantic", "fixed", "hierarchical", "layout")
@@ -63,6 +64,7 @@ _ENGINE_METADATA = {
 def options_of(strategy: str) -> dict[str, Any]:
     """The options `strategy` takes, each with its default (the chunker's own, read from it)."""
     _check_strategy(strategy)
+    call: Callable[..., Any]
     if strategy == "semantic":
         from .semantic_chunker import SemanticChunker
 
@@ -109,13 +111,14 @@ class Recipe:
     def cut(self, text: str) -> list[Chunk] | list[DocumentChunk]:
         """The chunks of `text`: `Chunk`s for `semantic`, `DocumentChunk`s for the others."""
         require_text("text", text)
+        options = self.options or {}  # a dict once made (`__post_init__`)
         if self.strategy == "semantic":
             from .semantic_chunker import SemanticChunker
 
-            return SemanticChunker(**self.options).chunk(text)  # type: ignore[arg-type]
+            return SemanticChunker(**options).chunk(text)
         from .engine import ChunkingEngine
 
-        return ChunkingEngine().chunk(text, self.strategy, **self.options)  # type: ignore[arg-type]
+        return ChunkingEngine().chunk(text, self.strategy, **options)
 
 
 def fields(chunk: AnyChunk) -> dict[str, Any]:

@@ -10,8 +10,9 @@ some 5 ms each as Pyodide starts, so a page pays only for the records of what it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 __all__ = [
     "BoundaryType",
@@ -151,15 +152,15 @@ class ChunkDraft(Chunk):
     """A `Chunk` being built; `draft.__class__ = Chunk` makes it one."""
 
     __slots__ = ()
-    __init__ = object.__init__  # type: ignore[assignment]
-    __setattr__ = object.__setattr__  # type: ignore[assignment]
-    __delattr__ = object.__delattr__  # type: ignore[assignment]
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
 
 class DocumentChunkDraft(DocumentChunk):
     """A `DocumentChunk` being built; `draft.__class__ = DocumentChunk` makes it one."""
 
     __slots__ = ()
-    __init__ = object.__init__  # type: ignore[assignment]
-    __setattr__ = object.__setattr__  # type: ignore[assignment]
-    __delattr__ = object.__delattr__  # type: ignore[assignment]
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__

@@ -16,15 +16,19 @@ answer from.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from itertools import accumulate
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from .collector import collector_paused
 from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft
 from .sourcemap import PieceMap, Source, after, joined, to_input
-from .structure import Segment, segment_text, split_by_structure
+from .structure import HeldSegment, Segment, segment_text, split_by_structure
 from .validation import ArgumentTypeError, require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
+
+if TYPE_CHECKING:
+    from .whitespace import MatchingPattern
 
 __all__ = ["SemanticChunker"]
 
@@ -37,7 +41,8 @@ PARAGRAPH_BREAK_RE = re.compile(rf"\n[{WS_CLASS}]*\n")
 SENTENCE_END_RE = re.compile(rf"\.[{WS_CLASS}]+")
 
 # The spaces a fixed split skips before the next part starts (spaces only, as the original).
-SPACES_RE = re.compile(" *")
+# It matches the empty string, so everywhere.
+SPACES_RE: MatchingPattern = cast("MatchingPattern", re.compile(" *"))
 
 # The options of SemanticChunker, in the constructor's order.
 _OPTIONS = (
@@ -68,6 +73,22 @@ class SemanticChunker:
     """
 
     __slots__ = _OPTIONS
+
+    if TYPE_CHECKING:
+        # The options as a type checker sees them: read-only, as they are at run time (see
+        # `__setattr__`), where they are the slots above, set by `__init__`.
+        @property
+        def target_size(self) -> int: ...
+        @property
+        def max_size(self) -> int: ...
+        @property
+        def min_size(self) -> int: ...
+        @property
+        def overlap(self) -> int: ...
+        @property
+        def preserve_code_blocks(self) -> bool: ...
+        @property
+        def respect_headings(self) -> bool: ...
 
     def __init__(
         self,
@@ -188,7 +209,7 @@ class SemanticChunker:
             segment = structure[at]
             segments += structure[done:at]
             segments += self._split_oversized(
-                segment_text(text, segment), segment[1], segment[5]  # type: ignore[arg-type]
+                segment_text(text, segment), segment[1], segment[5]
             )
             done = at + 1
         segments += structure[done:]
@@ -243,7 +264,7 @@ class SemanticChunker:
                 at = piece_at[first]
                 gathered_source = PieceMap(
                     [at_k - at for at_k in piece_at[first:stop]],
-                    [source + start for start in starts[first:stop]],  # type: ignore[operator]
+                    [source + start for start in starts[first:stop]],
                 )
             else:
                 sources = [after(source, starts[k]) for k in range(first, stop)]
@@ -291,7 +312,7 @@ class SemanticChunker:
                 else:
                     span_start = to_input(source, part_start)
                     span_end = to_input(source, part_end - 1) + 1
-                segment = (
+                segment: HeldSegment = (
                     text[part_start:part_end],
                     offset + position,
                     "fixed",
@@ -299,8 +320,8 @@ class SemanticChunker:
                     span_end,
                     after(source, part_start),
                 )
-                results.append(segment)  # type: ignore[arg-type]
-            position = SPACES_RE.match(text, end).end()  # type: ignore[union-attr]
+                results.append(segment)
+            position = SPACES_RE.match(text, end).end()
         return results
 
     def _build(
@@ -327,7 +348,7 @@ class SemanticChunker:
         # after the input's last line: a text reaching past `length`.
         lead_at = lead_to = 0
         length = len(text)
-        beyond = length + 1  # where a PieceMap source's text counts as ending: unplaced
+        beyond = length + 1  # past the input: where a PieceMap source's text counts as lying
         if columns is not None:
             offsets, spans, places = columns.offsets, columns.spans, columns.places
             boundaries, overlap_spans = columns.boundaries, columns.overlap_spans
@@ -335,11 +356,12 @@ class SemanticChunker:
         # This loop runs once a chunk, so its common case, a chunk of one segment, takes as
         # few Python steps as it can (tests/bench/core.py, SemanticChunker), and the facade's
         # (`columns`) makes no record (tests/bench/browser.py).
-        for index, (start, stop) in enumerate(zip(starts, starts[1:] + [len(segments)])):
+        for index, (start, stop) in enumerate(zip(starts, [*starts[1:], len(segments)])):
             # segments[start:stop] make a chunk.
-            own, offset, boundary, span_start, span_end, source = segments[start]
-            if own.__class__ is int:  # `segment_text`, inline: cut only now (see structure.py)
-                own = text[source:own]  # type: ignore[misc]
+            cut, offset, boundary, span_start, span_end, source = segments[start]
+            # `segment_text`, inline: a text is cut only now (see structure.py). Unpacked, a
+            # type checker no longer knows that an int text has an int source (CutSegment).
+            own = cut if cut.__class__ is str else text[source:cut]  # type: ignore[index]
             if columns is None:
                 # A draft, not Chunk(...): this runs once per chunk (see records.py).
                 chunk = ChunkDraft()
@@ -352,9 +374,10 @@ class SemanticChunker:
                     chunk.span = span_start, span_end
                 else:
                     spans += (span_start, span_end)
-                    own_to = source + len(own) if source.__class__ is int else beyond
+                    own_from = source if source.__class__ is int else beyond
+                    own_to = own_from + len(own)
                     if own_to <= length and lead_at >= 0:
-                        places += (lead_at, lead_to, source, own_to)
+                        places += (lead_at, lead_to, own_from, own_to)
                     else:
                         places += _NOT_PLACED
                         texts.append(lead + own)
@@ -368,7 +391,8 @@ class SemanticChunker:
                         lead_span = None
                     else:
                         try:
-                            # One slice of the input (an int source): the place is read off.
+                            # One slice of the input (an int source): the place is read off,
+                            # with no test in the common case (a PieceMap raises).
                             at = source + len(own) - len(tail)  # type: ignore[operator]
                             lead_span = at, span_end
                         except TypeError:  # the source is a PieceMap: joined pieces
@@ -400,7 +424,7 @@ class SemanticChunker:
                         lead_span = None
                     elif at >= 0 and source.__class__ is int:
                         # In the last segment, one slice of the input: read off.
-                        lead_span = source + at, last_end  # type: ignore[operator]
+                        lead_span = source + at, last_end
                     else:
                         lead_span = _overlap_span(own, group, parts, len(lead))
                     if columns is not None:
@@ -418,7 +442,7 @@ class SemanticChunker:
                 chunk.boundary_type = boundary
                 chunk.metadata = metadata
                 chunk.__class__ = Chunk
-                chunks.append(chunk)  # type: ignore[arg-type]
+                chunks.append(chunk)
             else:
                 offsets += (offset, offset + len(own))
                 boundaries.append(boundary)
@@ -449,7 +473,10 @@ def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:
         or not number
         or (
             segment[4] - segment[3] >= min_size
-            and (segment[5].__class__ is int or len(segment[0].strip(JS_WHITESPACE)) >= min_size)
+            and (
+                segment[5].__class__ is not PieceMap
+                or len(segment[0].strip(JS_WHITESPACE)) >= min_size
+            )
         )
     ]
 

@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Tuple, Union
 
 from .records import BoundaryType
 from .sourcemap import Source
 from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WS_CLASS
 
-__all__ = ["Segment", "segment_text", "split_by_structure"]
+__all__ = ["CutSegment", "HeldSegment", "Segment", "segment_text", "split_by_structure"]
 
 # A piece of the input on its way to becoming a chunk: its text; where it starts by the
 # original's count (its offset); its type; its span's start and end (equal, at the start of
@@ -42,7 +41,11 @@ __all__ = ["Segment", "segment_text", "split_by_structure"]
 # A text that is the input from its source (an int) to some point is that point, an int:
 # cut when its chunk is built, the text is not held from step 1 to step 4 beside the chunks
 # made from it (tests/bench/core.py, SemanticChunker at 10 MB). `segment_text` cuts it.
-Segment = Tuple[Union[str, int], int, BoundaryType, int, int, Source]
+# The two shapes apart, so that a type checker knows a segment whose first field is an int
+# has an int source (`isinstance(segment[0], int)` tells it which shape a segment has):
+CutSegment = tuple[int, int, BoundaryType, int, int, int]
+HeldSegment = tuple[str, int, BoundaryType, int, int, Source]
+Segment = CutSegment | HeldSegment
 
 _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 
@@ -104,8 +107,7 @@ def fence_lines(text: str) -> list[int]:
 
 def segment_text(text: str, segment: Segment) -> str:
     """The text of `segment`, a segment of `text`."""
-    own = segment[0]
-    return text[segment[5] : own] if own.__class__ is int else own  # type: ignore[misc]
+    return text[segment[5] : segment[0]] if isinstance(segment[0], int) else segment[0]
 
 
 def split_by_structure(
@@ -137,7 +139,7 @@ def split_by_structure(
             if text[end - 1] in JS_WHITESPACE:
                 end -= 1
                 if text[end - 1] in JS_WHITESPACE:
-                    end = LAST_TEXT_RE.match(text, text_at, end).end()  # type: ignore[union-attr]
+                    end = LAST_TEXT_RE.match(text, text_at, end).end()
         if stop - start + len(added) > max_size:
             long.append(len(segments))
         segments.append((text[start:stop] + added, start, boundary, text_at, end, start))
@@ -145,7 +147,7 @@ def split_by_structure(
     # Fences pair up in order, whatever stands between them: each opens a block that the next
     # closes. Headings inside a block (comments in shell code) are skipped as it closes.
     fences = fence_lines(text) if preserve_code_blocks else []
-    openers, closers = fences[0::2] + [NOT_FOUND], fences[1::2] + [NOT_FOUND]
+    openers, closers = [*fences[0::2], NOT_FOUND], [*fences[1::2], NOT_FOUND]
     headings = heading_lines(text) if respect_headings else []
     headings.append(NOT_FOUND)
     next_heading = next_block = 0  # places in `headings` and `openers`
@@ -170,7 +172,7 @@ def split_by_structure(
                     # it (tests/bench/core.py, SemanticChunker).
                     end = at - 1
                     if text[end - 1] in JS_WHITESPACE:
-                        end = LAST_TEXT_RE.match(text, text_at, end).end()  # type: ignore
+                        end = LAST_TEXT_RE.match(text, text_at, end).end()
                     if at - start > max_size:
                         long.append(len(segments))
                     segments.append((at, start, boundary, text_at, end, start))
@@ -196,7 +198,7 @@ def split_by_structure(
             if text[end - 1] in JS_WHITESPACE:
                 end -= 1
                 if text[end - 1] in JS_WHITESPACE:
-                    end = LAST_TEXT_RE.match(text, gathered_at, end).end()  # type: ignore
+                    end = LAST_TEXT_RE.match(text, gathered_at, end).end()
             if special_at - start > max_size:
                 long.append(len(segments))
             segments.append((special_at, start, boundary, gathered_at, end, start))
@@ -212,7 +214,7 @@ def split_by_structure(
                 if text[end - 1] in JS_WHITESPACE:
                     end -= 1
                     if text[end - 1] in JS_WHITESPACE:
-                        end = LAST_TEXT_RE.match(text, start, end).end()  # type: ignore
+                        end = LAST_TEXT_RE.match(text, start, end).end()
                 if heading_at - start > max_size:
                     long.append(len(segments))
                 segments.append((heading_at, start, "heading", start, end, start))
@@ -238,7 +240,7 @@ def split_by_structure(
         # Inlined `add`: the closing fence's line most often ends with its backticks.
         end = close_end
         if text[end - 1] in JS_WHITESPACE:
-            end = LAST_TEXT_RE.match(text, fence_at, end).end()  # type: ignore[union-attr]
+            end = LAST_TEXT_RE.match(text, fence_at, end).end()
         if close_end - special_at > max_size:
             long.append(len(segments))
         segments.append((close_end, special_at, "code-block", fence_at, end, special_at))

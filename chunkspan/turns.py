@@ -17,9 +17,10 @@ Rules (the original's, also in the README):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .validation import ArgumentTypeError, ArgumentValueError, require_int
 from .whitespace import is_blank

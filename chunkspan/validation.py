@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 
-class _NamesItsArgument(Exception):
+class _ArgumentError(Exception):
     """An error about the argument named `field` (mixed in before ValueError or TypeError)."""
 
     def __init__(self, field: str, message: str) -> None:
@@ -33,11 +33,11 @@ class _NamesItsArgument(Exception):
         return type(self), (self.field, str(self))
 
 
-class ArgumentValueError(_NamesItsArgument, ValueError):
+class ArgumentValueError(_ArgumentError, ValueError):
     """A `ValueError` about the argument named `field`."""
 
 
-class ArgumentTypeError(_NamesItsArgument, TypeError):
+class ArgumentTypeError(_ArgumentError, TypeError):
     """A `TypeError` about the argument named `field`."""
 
 

@@ -11,8 +11,9 @@ keeps any.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..validation import ArgumentTypeError, ArgumentValueError
 from .options import python_options
@@ -20,7 +21,7 @@ from .utf16 import utf16_offsets
 
 if TYPE_CHECKING:
     from ..lexical_index import LexicalIndex
-    from .operations import Astral
+    from .operations import Arguments, Astral, Operation
 
 __all__ = ["INDEX_OPERATIONS", "IndexRegistry"]
 
@@ -52,16 +53,15 @@ class IndexRegistry:
         The facade names its indexes, so that its calls need not wait for one to be made;
         an id must be above every id given before.
         """
-        if id is None:
-            id = self._last + 1
-        elif isinstance(id, bool) or not isinstance(id, int) or id <= self._last:
+        if id is not None and (isinstance(id, bool) or not isinstance(id, int) or id <= self._last):
             raise ArgumentValueError(
                 "index",
                 f"invalid index {id!r:.40} (a new LexicalIndex needs an id above {self._last})",
             )
-        self._last = id
-        self._indexes[id] = Indexed(index)
-        return id
+        new: int = self._last + 1 if id is None else id
+        self._last = new
+        self._indexes[new] = Indexed(index)
+        return new
 
     def get(self, id: Any) -> Indexed:
         """The index `id`; a `ValueError` when there is none (disposed, or never made)."""
@@ -80,20 +80,20 @@ class IndexRegistry:
 _INDEXES = IndexRegistry()
 
 
-def _create(args: dict[str, Any], _astral: Astral) -> int:
+def _create(args: Arguments, _astral: Astral) -> int:
     from ..lexical_index import LexicalIndex
 
     options = python_options("LexicalIndex", args.get("options"))
     return _INDEXES.add(LexicalIndex(**options), args.get("index"))
 
 
-def _from_json(args: dict[str, Any], _astral: Astral) -> int:
+def _from_json(args: Arguments, _astral: Astral) -> int:
     from ..lexical_index import LexicalIndex
 
     return _INDEXES.add(LexicalIndex.from_json(args.get("data")), args.get("index"))
 
 
-def _add_documents(args: dict[str, Any], astral: Astral) -> None:
+def _add_documents(args: Arguments, astral: Astral) -> None:
     indexed = _INDEXES.get(args.get("index"))
     docs = args.get("docs")
     if args.get("lengths") is not None:
@@ -121,14 +121,14 @@ def _joined(
     return out
 
 
-def _add_document(args: dict[str, Any], _astral: Astral) -> None:
+def _add_document(args: Arguments, _astral: Astral) -> None:
     indexed = _INDEXES.get(args.get("index"))
     id, text = args.get("id"), args.get("text")
     indexed.index.add_document(id, text, args.get("metadata"))
     indexed.texts[id] = text
 
 
-def _remove_document(args: dict[str, Any], _astral: Astral) -> bool:
+def _remove_document(args: Arguments, _astral: Astral) -> bool:
     indexed = _INDEXES.get(args.get("index"))
     id = args.get("id")
     removed = indexed.index.remove_document(id)
@@ -136,7 +136,7 @@ def _remove_document(args: dict[str, Any], _astral: Astral) -> bool:
     return removed
 
 
-def _search(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
+def _search(args: Arguments, _astral: Astral) -> list[dict[str, Any]]:
     indexed = _INDEXES.get(args.get("index"))
     options = python_options("LexicalIndex.search", args.get("options"))
     if args.get("topK") is not None:  # as the original's `topK = 10`
@@ -189,19 +189,19 @@ def _snippet(text: str, words: list[str], around: dict[str, Any]) -> dict[str, A
     }
 
 
-def _stats(args: dict[str, Any], _astral: Astral) -> dict[str, Any]:
+def _stats(args: Arguments, _astral: Astral) -> dict[str, Any]:
     return _INDEXES.get(args.get("index")).index.stats().to_dict()
 
 
-def _to_json(args: dict[str, Any], _astral: Astral) -> dict[str, Any]:
+def _to_json(args: Arguments, _astral: Astral) -> dict[str, Any]:
     return _INDEXES.get(args.get("index")).index.to_json()
 
 
-def _dispose(args: dict[str, Any], _astral: Astral) -> bool:
+def _dispose(args: Arguments, _astral: Astral) -> bool:
     return _INDEXES.dispose(args.get("index"))
 
 
-INDEX_OPERATIONS: dict[str, Callable[[dict[str, Any], Astral], Any]] = {
+INDEX_OPERATIONS: dict[str, Operation] = {
     "LexicalIndex.create": _create,
     "LexicalIndex.fromJSON": _from_json,
     "LexicalIndex.addDocuments": _add_documents,

@@ -7,13 +7,31 @@ page pays only for the modules it uses (SemanticChunker's are imported with this
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..semantic_chunker import SemanticChunker
 from ..validation import require_bool
 from .options import python_options
 from .packing import Packed, pack_chunks, pack_document_chunks
 from .utf16 import utf16_offsets
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Arguments(Protocol):
+        """A call's arguments as its JSON request gives them (a dict), for a type checker:
+        each value is unchecked until the function it goes to checks it, a missing one
+        reading None, which is checked as any other value. So `get` answers Any, where a
+        dict's would say `| None` of a value that is Any already."""
+
+        def get(self, key: str, /) -> Any: ...
+        def __getitem__(self, key: str, /) -> Any: ...
+        def __setitem__(self, key: str, value: Any, /) -> None: ...
+
+    # An operation: the call's arguments and `Astral` in, its result out.
+    Operation = Callable[[Arguments, "Astral"], Any]
+
 
 __all__ = ["OPERATIONS", "Astral", "find_operation"]
 
@@ -22,7 +40,7 @@ __all__ = ["OPERATIONS", "Astral", "find_operation"]
 Astral = Sequence[int] | None
 
 
-def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
+def _semantic_chunk(args: Arguments, astral: Astral) -> Packed:
     text = args.get("text")
     options = python_options("SemanticChunker.chunk", args.get("config"))
     with_spans = require_bool("spans", options.pop("spans", False))
@@ -30,7 +48,7 @@ def _semantic_chunk(args: dict[str, Any], astral: Astral) -> Packed:
     return pack_chunks(text, columns, astral, with_spans)
 
 
-def _engine_chunk(args: dict[str, Any], astral: Astral) -> Packed:
+def _engine_chunk(args: Arguments, astral: Astral) -> Packed:
     from ..engine import ChunkingEngine
 
     content = args.get("content")
@@ -39,7 +57,7 @@ def _engine_chunk(args: dict[str, Any], astral: Astral) -> Packed:
     return pack_document_chunks(content, ChunkingEngine().chunk(content, **options), astral)
 
 
-def _chunk_turns(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
+def _chunk_turns(args: Arguments, _astral: Astral) -> list[dict[str, Any]]:
     from ..turns import chunk_turns
 
     options = python_options("chunkTurns", args.get("options"))
@@ -56,13 +74,13 @@ def _chunk_turns(args: dict[str, Any], _astral: Astral) -> list[dict[str, Any]]:
     return out
 
 
-def _lexical_tokens(args: dict[str, Any], _astral: Astral) -> list[str]:
+def _lexical_tokens(args: Arguments, _astral: Astral) -> list[str]:
     from ..lexical import lexical_tokens
 
     return lexical_tokens(args.get("text"))
 
 
-def _snippet_around(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
+def _snippet_around(args: Arguments, astral: Astral) -> dict[str, Any]:
     from ..lexical import snippet_around
 
     text = args.get("text")
@@ -72,7 +90,7 @@ def _snippet_around(args: dict[str, Any], astral: Astral) -> dict[str, Any]:
     return {"at": at, "text": snippet.text}
 
 
-def _match_spans(args: dict[str, Any], astral: Astral) -> list[dict[str, int]]:
+def _match_spans(args: Arguments, astral: Astral) -> list[dict[str, int]]:
     from ..lexical import match_spans
 
     text = args.get("text")
@@ -81,7 +99,7 @@ def _match_spans(args: dict[str, Any], astral: Astral) -> list[dict[str, int]]:
     return [{"start": start, "end": next(offsets)} for start in offsets]
 
 
-def _locate_chunks(args: dict[str, Any], astral: Astral) -> list[dict[str, int] | None]:
+def _locate_chunks(args: Arguments, astral: Astral) -> list[dict[str, int] | None]:
     from ..locate import locate_chunks
 
     text = args.get("text")
@@ -90,7 +108,7 @@ def _locate_chunks(args: dict[str, Any], astral: Astral) -> list[dict[str, int] 
     return [None if s is None else {"start": next(offsets), "end": next(offsets)} for s in spans]
 
 
-OPERATIONS: dict[str, Callable[[dict[str, Any], Astral], Any]] = {
+OPERATIONS: dict[str, Operation] = {
     "SemanticChunker.chunk": _semantic_chunk,
     "ChunkingEngine.chunk": _engine_chunk,
     "chunkTurns": _chunk_turns,
@@ -101,7 +119,7 @@ OPERATIONS: dict[str, Callable[[dict[str, Any], Astral], Any]] = {
 }
 
 
-def find_operation(name: str) -> Callable[[dict[str, Any], Astral], Any]:
+def find_operation(name: str) -> Operation:
     """The operation `name`; those of `LexicalIndex` (module `indexes`) are imported on
     their first call, so the worker starts without them."""
     if name.startswith("LexicalIndex."):

@@ -15,7 +15,8 @@ offset, which was most of the packing's own work on a text with an emoji.
 
 from __future__ import annotations
 
-from typing import Any, Sequence, get_args
+from collections.abc import Mapping, Sequence
+from typing import Any, get_args
 
 from ..records import BoundaryType, ChunkColumns, DocumentChunk
 from .utf16 import astral_positions_of
@@ -184,7 +185,7 @@ def pack_document_chunks(
 
 
 def _laid_out(
-    sections: dict[str, list[int]], table: Sequence[tuple[str, int]]
+    sections: Mapping[str, Sequence[int]], table: Sequence[tuple[str, int]]
 ) -> tuple[list[int], list[list[Any]]]:
     """The sections' ints joined in `table`'s order, and the `[name, length]` list that
     chunker.js reads them back by."""

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import json
 import struct
-from typing import Any, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..collector import collector_paused
-from ..validation import field_of
+from ..validation import field_of, require_bool
 from .operations import Astral, find_operation
 from .options import python_options
 from .packing import Packed, pack_document_chunks
-from ..validation import require_bool
 from .utf16 import JsString, as_bytes
+
+if TYPE_CHECKING:
+    from .operations import Arguments
 
 __all__ = ["JS_ERROR_NAMES", "handle", "handle_async"]
 
@@ -90,7 +93,7 @@ async def handle_async(
 
 def _arguments(
     request: str, text_key: str | None, text: JsString | None
-) -> tuple[dict[str, Any], Astral]:
+) -> tuple[Arguments, Astral]:
     """The call's arguments, and where the characters outside the BMP are in `text`."""
     args = json.loads(request)
     if text_key is None or text is None:

@@ -15,7 +15,8 @@ text has any character outside the BMP. A text is decoded once: the worker keeps
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 __all__ = ["JsString", "as_bytes", "astral_positions", "astral_positions_of", "utf16_offsets"]
 

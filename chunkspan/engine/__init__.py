@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from ..collector import collector_paused
 from ..records import DocumentChunk
@@ -64,7 +65,7 @@ class ChunkingEngine:
             sentences = request.sentences_to_embed()
             if sentences is None:
                 return request.without_embeddings()
-        vectors = request.embed_fn(sentences)  # type: ignore[misc]
+        vectors = request.embed_fn(sentences)
         if inspect.isawaitable(vectors):
             _close(vectors)
             raise ArgumentTypeError(
@@ -86,7 +87,7 @@ class ChunkingEngine:
             sentences = request.sentences_to_embed()
             if sentences is None:
                 return request.without_embeddings()
-        vectors = request.embed_fn(sentences)  # type: ignore[misc]
+        vectors = request.embed_fn(sentences)
         if inspect.isawaitable(vectors):
             vectors = await vectors
         return request.with_embeddings(sentences, vectors)

@@ -7,11 +7,23 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from ..records import DocumentChunk, DocumentChunkDraft
 from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    # `re.Pattern.scanner`, which typeshed leaves out (CPython has had it since 1.5, and
+    # Pyodide's too): a scanner's `match` answers each next match from where the last ended.
+    class _Scanner(Protocol):
+        def match(self) -> re.Match[str] | None: ...
+
+    class _ScanningPattern(Protocol):
+        def scanner(self, string: str, pos: int = ..., /) -> _Scanner: ...
 
 __all__ = ["fixed_chunks"]
 
@@ -64,7 +76,7 @@ def fixed_chunks(
                 # the window itself: the span is the window's (tests/bench/core.py, fixed).
                 chunk.span = start, end
             chunk.__class__ = DocumentChunk
-            chunks.append(chunk)  # type: ignore[arg-type]
+            chunks.append(chunk)
             index += 1
         start = end - chunk_overlap if end > chunk_overlap else end
     return chunks
@@ -123,17 +135,17 @@ LONG_TEXT = 16_384
 
 
 @lru_cache(maxsize=16)
-def _steady_window_re(step: int) -> re.Pattern[str]:
+def _steady_window_re(step: int) -> _ScanningPattern:
     """What one window adds after the end before: with `step` 4, over "ab cdef" it matches
     "ab " (up to the last white space within 4 characters), over "abcdef" "abcd" (cut hard);
     it matches nothing when fewer than `step` characters remain (the last window's turn)."""
-    return re.compile(rf"(?s)(?=.{{{step}}}){_window(step)}")
+    return cast("_ScanningPattern", re.compile(rf"(?s)(?=.{{{step}}}){_window(step)}"))
 
 
 @lru_cache(maxsize=16)
-def _free_window_re(step: int) -> re.Pattern[str]:
+def _free_window_re(step: int) -> _ScanningPattern:
     """`_steady_window_re` without the lookahead: it matches on to the end."""
-    return re.compile(rf"(?s){_window(step)}")
+    return cast("_ScanningPattern", re.compile(rf"(?s){_window(step)}"))
 
 
 def _window(step: int) -> str:

@@ -55,7 +55,7 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
     at = len(before)  # where the next heading starts
     levels: list[int] = []  # the levels of the open ancestors
     names: list[str] = []  # and their headings
-    for line, hashes, name, body in zip(pieces, pieces, pieces, pieces):
+    for line, hashes, heading_text, body in zip(pieces, pieces, pieces, pieces):
         level = len(hashes)
         while levels and levels[-1] >= level:
             levels.pop()
@@ -65,7 +65,7 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
             metadata["ancestorHeadings"] = names[:]
         body_at = at + len(line)
         at = body_at + len(body)
-        name = name.rstrip(JS_WHITESPACE)
+        name = heading_text.rstrip(JS_WHITESPACE)
         levels.append(level)
         names.append(name)
         text = body.rstrip(JS_WHITESPACE)  # `line` took the white space before it
@@ -88,10 +88,12 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
             chunk.content = name
             # Where its text starts, found again: a group for it in every heading cost more.
             heading_at = body_at - len(line)
-            name_at = HEADING_RE.match(content, heading_at).start(_NAME)  # type: ignore[union-attr]
+            heading = HEADING_RE.match(content, heading_at)
+            assert heading is not None  # a heading starts there
+            name_at = heading.start(_NAME)
             chunk.span = name_at, name_at + len(name)
         chunk.__class__ = DocumentChunk
-        chunks.append(chunk)  # type: ignore[arg-type]
+        chunks.append(chunk)
     return chunks
 
 
@@ -116,7 +118,7 @@ def _add_section(
         chunk.metadata = metadata or None
         chunk.span = span
         chunk.__class__ = DocumentChunk
-        chunks.append(chunk)  # type: ignore[arg-type]
+        chunks.append(chunk)
     else:
         # Sub-chunks carry the metadata even when empty, as the original's do.
         chunks += fixed_chunks(

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from ..records import DocumentChunk, DocumentChunkDraft
 from ..whitespace import JS_WHITESPACE, tight_span
 from .fixed import fixed_chunks
+
+if TYPE_CHECKING:
+    from ..whitespace import MatchingPattern
 
 __all__ = ["layout_chunks"]
 
 CODE_FENCE = "```"
 
 # A fence: the backticks at the start of its line, three or more ("````" closes only "````").
-FENCE_RE = re.compile("`+")
+# Matched only where a fence line starts.
+FENCE_RE: MatchingPattern = cast("MatchingPattern", re.compile("`+"))
 
 # A table from its first line on: that line, then each next line holding a `|`. Over
-# "a|b\nc|d\ntext" it matches "a|b\nc|d".
-TABLE_RE = re.compile(r"[^\n]*(?:\n[^\n|]*\|[^\n]*)*")
+# "a|b\nc|d\ntext" it matches "a|b\nc|d". It matches the empty string, so everywhere.
+TABLE_RE: MatchingPattern = cast("MatchingPattern", re.compile(r"[^\n]*(?:\n[^\n|]*\|[^\n]*)*"))
 
 Kind = Literal["code", "table", "prose"]
 
@@ -49,7 +53,7 @@ def layout_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[Doc
                 block.span = tight_span(content, start, end)
                 assert block.span is not None  # a block holds its fence, a table a "|"
             block.__class__ = DocumentChunk
-            chunks.append(block)  # type: ignore[arg-type]
+            chunks.append(block)
     return chunks
 
 
@@ -79,7 +83,7 @@ def _blocks(content: str) -> list[tuple[Kind, int, int]]:
         else:
             # The original also admits blank lines here, but only before the table's first
             # line, which always holds a `|`: so a table is a run of lines holding one.
-            end = TABLE_RE.match(content, special).end()  # type: ignore[union-attr]
+            end = TABLE_RE.match(content, special).end()
             blocks.append(("table", special, end))
         line = end + 1
     return blocks
@@ -96,7 +100,7 @@ def _next_fence(content: str, line: int) -> int:
 def _code_block_end(content: str, start: int) -> int:
     """Where the code block whose fence line starts at `start` ends: at the end of the next
     line starting with the same fence, or at the end of `content`."""
-    fence = FENCE_RE.match(content, start).group()  # type: ignore[union-attr]
+    fence = FENCE_RE.match(content, start).group()
     closing = content.find("\n" + fence, start + len(fence))
     return _line_end(content, closing + 1) if closing >= 0 else len(content)
 

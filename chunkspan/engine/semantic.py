@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from numbers import Real
-from typing import Any, Sequence
+from typing import Any
 
 from ..records import DocumentChunk
 from ..sourcemap import after, joined, to_input
@@ -63,8 +64,8 @@ def check_vectors(vectors: Any, count: int) -> list[list[float]]:
     if len(vectors) != count:
         raise _wrong_value(f"embed_fn returned {len(vectors)} vectors for {count} sentences")
     checked: list[list[float]] = []
-    for number, vector in enumerate(vectors):
-        vector = _plain(vector)
+    for number, given in enumerate(vectors):
+        vector = _plain(given)
         if isinstance(vector, (str, bytes)) or not isinstance(vector, Sequence):
             raise _wrong_type(
                 f"embed_fn vector {number} must be a list of numbers, got {vector!r:.80}"
