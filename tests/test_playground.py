@@ -700,7 +700,7 @@ def test_invalid_transcript_json_says_line_and_column(page):
     stats = shown_stats(page)
     page.fill("#text", '[\n  {"seq": 1, "text": "a"},\n  {"seq": 2 "text": "b"}\n]')
     wait_until(page, "document.getElementById('text-error').textContent !== ''")
-    assert page.text_content("#text-error").startswith("JSON error at line 3, column 13")
+    assert "not valid JSON: at line 3, column 13:" in page.text_content("#text-error")
     assert shown_stats(page) == stats
     page.fill("#text", '[{"seq": 1}]')
     wait_until(page, "document.getElementById('text-error').textContent.includes('turns[0]')")

@@ -14,7 +14,16 @@ import pytest
 
 from support.colours import AA, backdrops, contrast, over, parse_colour
 from support.offsets import utf16_offset
-from support.playground import ROOT, open_playground, set_mode, set_settings, show_text, wait_until
+from support.playground import (
+    ROOT,
+    open_playground,
+    put_text,
+    runs,
+    set_mode,
+    set_settings,
+    show_text,
+    wait_until,
+)
 
 from chunkspan import ChunkingEngine, SemanticChunker, chunk_turns
 
@@ -339,3 +348,58 @@ def test_the_search_switches_are_a_box_beside_its_label(page, width):
         if width < 960:
             page.click("#tab-text")
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# --- 6b. A JSON error says where, by line and column, and what: nothing else ----------------
+
+BAD_JSON = {
+    "a comma missing": '[\n  {"seq": 1, "text": "a"},\n  {"seq": 2 "text": "b"}\n]',
+    "more after the list": MEETING_TEXT + "]",
+    "a word that is no value": '[{"seq": 1, "text": "a"},\n {"seq": 2, "text": nope}]',
+    "a string never closed": '[{"seq": 1, "text": "abc',
+    "a line break in a string": '[{"seq": 1, "text": "one\ntwo"}]',
+    "an emoji before the error": '[{"seq": 1, "text": "😀 🚀"} {"seq": 2}]',
+    "the end too soon": '[{"seq": 1, "text": "a"},',
+}
+
+
+def python_says(text):
+    """Where Python's json finds `text`'s first error: (line, column), both from 1, the
+    column in characters."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return error.lineno, error.colno
+    raise AssertionError("valid JSON")
+
+
+def said_at_the_text(page):
+    wait_until(page, "document.getElementById('text-error').textContent !== ''")
+    return page.text_content("#text-error")
+
+
+@pytest.mark.parametrize("text", BAD_JSON.values(), ids=BAD_JSON)
+def test_a_json_error_says_only_our_line_and_column(page, text):
+    show_text(page, MEETING_TEXT, "own-transcript")
+    put_text(page, text)
+    said = said_at_the_text(page)
+    line, column = python_says(text)
+    assert said.startswith("The transcript is not valid JSON: ")
+    assert f"at line {line}, column {column}:" in said
+    # Nothing of the browser's own: its position (in UTF-16 units), or a piece of the text
+    # ('Unexpected token 'n', ..."text": nope}]" is not valid JSON').
+    for browser_words in ("position", "(line", '" is not valid JSON', '"seq', "Unexpected"):
+        assert browser_words not in said
+
+
+def test_a_json_error_in_an_opened_file_names_the_file(page):
+    show_text(page, "my own words", "own-document")
+    before = runs(page)
+    page.set_input_files("#file-input", files=[{
+        "name": "call.json", "mimeType": "application/json",
+        "buffer": (MEETING_TEXT + "]").encode()}])
+    line, column = python_says(MEETING_TEXT + "]")
+    assert said_at_the_text(page) == (
+        f"call.json is not valid JSON: at line {line}, column {column}: "
+        "more after the end of the JSON.")
+    assert runs(page) == before  # nothing chunked: the result before stays

@@ -309,7 +309,9 @@ function showError(error, job) {
   if (setting) {
     controls.setError(setting.name, inPageWords(job.mode, error.message));
   } else if (error instanceof TranscriptJsonError || job.mode === 'turns') {
-    $('text-error').textContent = error.message;
+    // A JSON error names the file the transcript came from (a text typed here has none).
+    const named = error instanceof TranscriptJsonError && job.source.id !== 'own-transcript';
+    $('text-error').textContent = named ? error.about(job.source.name) : error.message;
   } else {
     // Not a bad setting: the worker stopped, or a bug to look into, with its stack.
     const bug = !(error instanceof RangeError || error instanceof TypeError);

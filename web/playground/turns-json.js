@@ -1,13 +1,22 @@
 // A transcript typed or opened as JSON: a list of turns `[{seq, itemId, text, startMs, endMs}]`.
-// Syntax errors say where they are, by line and column, so they can be found in a long file.
+// Syntax errors say where they are and what is wrong, by line and column, so they can be found in a long file.
 
-/** An error in the transcript's JSON, with the 1-based line and column it was found at. */
+import { codePointLength } from './format.js';
+
+/** An error in the transcript's JSON: what is wrong, at a 1-based line and column. */
 export class TranscriptJsonError extends SyntaxError {
-  constructor(message, line, column) {
-    super(`JSON error at line ${line}, column ${column}: ${message}`);
+  constructor(problem, line, column) {
+    super(`The transcript is not valid JSON: at line ${line}, column ${column}: ${problem}.`);
     this.name = 'TranscriptJsonError';
+    this.problem = problem;
     this.line = line;
     this.column = column;
+  }
+
+  /** The message, naming the file `name` the transcript came from. */
+  about(name) {
+    return `${name} is not valid JSON: at line ${this.line}, column ${this.column}: `
+      + `${this.problem}.`;
   }
 }
 
@@ -21,8 +30,13 @@ export function parseTurns(text) {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const { line, column } = whereIs(text, error.message);
-    throw new TranscriptJsonError(plainMessage(error.message), line, column);
+    // The browser's message gives no position for an unexpected token, a position in UTF-16
+    // units for the rest, and can quote the text: where and what are found here instead.
+    const { at, problem } = firstError(text) ?? { at: text.length, problem: error.message };
+    const before = text.slice(0, at);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    throw new TranscriptJsonError(problem, before.split('\n').length,
+      codePointLength(before.slice(lineStart)) + 1);
   }
   if (!Array.isArray(value)) {
     throw new TypeError('A transcript is a JSON list of turns, such as '
@@ -31,21 +45,114 @@ export function parseTurns(text) {
   return value;
 }
 
-// V8 says "… in JSON at position 12 (line 1 column 13)"; older engines give the position
-// alone, and "Unexpected end of JSON input" gives neither (the error is at the end).
-const LINE_COLUMN_RE = /\(line (\d+) column (\d+)\)/;
-const POSITION_RE = /at position (\d+)/;
+// What the scan of firstError expects next.
+const VALUE = 'value';
+const FIRST_VALUE = 'first value';  // just after '[': a value or ']'
+const KEY = 'key';
+const FIRST_KEY = 'first key';  // just after '{': a key or '}'
+const COLON = 'colon';
+const AFTER = 'after';  // a value inside a list or an object
+const END = 'end';  // the whole value
 
-function whereIs(text, message) {
-  const lineColumn = LINE_COLUMN_RE.exec(message);
-  if (lineColumn) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
-  const position = POSITION_RE.exec(message);
-  const at = position ? Number(position[1]) : text.length;
-  const before = text.slice(0, at);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length, column: at - lineStart + 1 };
+// Sticky patterns, each tried at one position: white space, -12.5e3, a literal.
+const SPACE_RE = /[ \t\n\r]*/y;
+const NUMBER_RE = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const LITERAL_RE = /true|false|null/y;
+
+/**
+ * Where `text`, which JSON.parse refused, first breaks JSON's grammar: `{at, problem}`, `at`
+ * an index into `text`, or null if it breaks none. Run on a refusal only; linear, with the
+ * open lists and objects on a stack of its own (nesting deep enough to overflow the call
+ * stack is still valid JSON).
+ */
+function firstError(text) {
+  const open = [];  // what ends each open list or object: ']' or '}'
+  let expect = VALUE;
+  let i = 0;
+  const sticky = (re) => {
+    re.lastIndex = i;
+    return re.test(text) ? re.lastIndex : -1;
+  };
+  const closed = () => {
+    open.pop();
+    i += 1;
+    return open.length ? AFTER : END;
+  };
+  for (;;) {
+    i = sticky(SPACE_RE);
+    if (i >= text.length) {
+      return expect === END ? null : { at: i, problem: 'the text ends before the JSON does' };
+    }
+    const c = text[i];
+    if (expect === END) return { at: i, problem: 'more after the end of the JSON' };
+    if (expect === AFTER) {
+      if (c === open.at(-1)) expect = closed();
+      else if (c === ',') [i, expect] = [i + 1, open.at(-1) === ']' ? VALUE : KEY];
+      else return { at: i, problem: `expected ',' or '${open.at(-1)}', not ${shown(text, i)}` };
+    } else if (expect === COLON) {
+      if (c !== ':') return { at: i, problem: `expected ':' after the key, not ${shown(text, i)}` };
+      [i, expect] = [i + 1, VALUE];
+    } else if (expect === KEY || expect === FIRST_KEY) {
+      if (c === '}' && expect === FIRST_KEY) {
+        expect = closed();
+      } else if (c === '"') {
+        const end = stringEnd(text, i);
+        if (end.problem) return end;
+        [i, expect] = [end.at, COLON];
+      } else {
+        return { at: i, problem: c === '}' ? "a ',' before '}' (JSON allows none there)"
+          : `expected a key in double quotes, not ${shown(text, i)}` };
+      }
+    } else if (c === ']' && expect === FIRST_VALUE) {
+      expect = closed();
+    } else if (c === '[' || c === '{') {
+      open.push(c === '[' ? ']' : '}');
+      [i, expect] = [i + 1, c === '[' ? FIRST_VALUE : FIRST_KEY];
+    } else if (c === '"') {
+      const end = stringEnd(text, i);
+      if (end.problem) return end;
+      [i, expect] = [end.at, open.length ? AFTER : END];
+    } else {
+      const end = Math.max(sticky(NUMBER_RE), sticky(LITERAL_RE));
+      if (end < 0) {
+        return { at: i, problem: c === ']' && open.at(-1) === ']'
+          ? "a ',' before ']' (JSON allows none there)"
+          : `expected a value, not ${shown(text, i)}` };
+      }
+      [i, expect] = [end, open.length ? AFTER : END];
+    }
+  }
 }
 
-function plainMessage(message) {
-  return message.replace(LINE_COLUMN_RE, '').replace(/\s*in JSON at position \d+/, '').trim();
+// What may follow a backslash in a JSON string (\u is checked on its own).
+const ESCAPES = '"\\/bfnrt';
+const HEX_RE = /[0-9a-fA-F]{4}/y;
+
+/** The end of the string that opens at `start` (just past its closing quote), or where and
+ * why it breaks: `{at}` or `{at, problem}`. */
+function stringEnd(text, start) {
+  for (let i = start + 1; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '"') return { at: i + 1 };
+    if (c < ' ') {
+      return { at: i, problem: c === '\n' ? 'a line break inside a string (write it \\n)'
+        : `a control character inside a string (${shown(text, i)})` };
+    }
+    if (c === '\\') {
+      HEX_RE.lastIndex = i + 2;
+      const escaped = text[i + 1];
+      if (escaped === 'u' && HEX_RE.test(text)) i += 5;
+      else if (escaped !== undefined && escaped !== 'u' && ESCAPES.includes(escaped)) i += 1;
+      else return { at: i, problem: 'a backslash that starts no escape JSON knows' };
+    }
+  }
+  return { at: start, problem: 'a string that opens here and is never closed' };
+}
+
+/** The character at `i` as a message shows it: 'x', or U+FEFF when it is invisible. */
+function shown(text, i) {
+  const point = text.codePointAt(i);
+  const char = String.fromCodePoint(point);
+  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char) ? `'${char}'`
+    : `U+${point.toString(16).toUpperCase().padStart(4, '0')}`;
 }
