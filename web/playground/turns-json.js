@@ -153,6 +153,6 @@ function stringEnd(text, start) {
 function shown(text, i) {
   const point = text.codePointAt(i);
   const char = String.fromCodePoint(point);
-  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char) ? `'${char}'`
+  return /^[^\p{C}\p{Z}]$/u.test(char) ? `'${char}'`
     : `U+${point.toString(16).toUpperCase().padStart(4, '0')}`;
 }
