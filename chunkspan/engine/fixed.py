@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     class _ScanningPattern(Protocol):
         def scanner(self, string: str, pos: int = ..., /) -> _Scanner: ...
 
+
 __all__ = ["fixed_chunks"]
 
 

@@ -1,0 +1,69 @@
+"""What a user's type checker sees: tests/types/user_code.py, which reads every public
+attribute of chunkspan's classes and results, checks under `mypy --strict` and runs, and it
+keeps reading every one as attributes are added."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from support.paths import ROOT
+
+import chunkspan
+
+USER_CODE = ROOT / "tests" / "types" / "user_code.py"
+
+
+def test_a_users_code_checks_strictly(tmp_path: Path) -> None:
+    # The package's own modules are followed but not reported on, as for an installed package.
+    result = subprocess.run(
+        [
+            sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+            "--cache-dir", str(tmp_path / "cache"), str(USER_CODE.relative_to(ROOT)),
+        ],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_users_code_runs() -> None:
+    """What it reads is there at run time too, and the mistakes it marks raise."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, str(USER_CODE)],
+        capture_output=True, text=True, env=env, timeout=600, check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def public_attributes(cls: type) -> set[str]:
+    """The attributes a user reaches on `cls`: its fields, slots, properties and methods,
+    those of the package's own bases included, none of `object`'s or a dunder."""
+    names = set()
+    if dataclasses.is_dataclass(cls):
+        names.update(field.name for field in dataclasses.fields(cls))
+    for base in cls.__mro__:
+        if base.__module__.startswith("chunkspan"):
+            names.update(name for name in vars(base) if not name.startswith("_"))
+    return names
+
+
+def test_the_users_code_reads_every_public_attribute() -> None:
+    code = USER_CODE.read_text(encoding="utf-8")
+    missing = []
+    for name in chunkspan.__all__:
+        value = getattr(chunkspan, name)
+        if not re.search(rf"\b{re.escape(name)}\b", code):
+            missing.append(name)
+        if inspect.isclass(value):
+            missing += [
+                f"{name}.{attribute}"
+                for attribute in sorted(public_attributes(value))
+                if not re.search(rf"\.{attribute}\b", code)
+            ]
+    assert not missing, f"not read in {USER_CODE.name}: {missing}"

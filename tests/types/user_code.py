@@ -1,0 +1,193 @@
+"""A user's code, checked by `mypy --strict` (tests/test_core_types.py) and run as a script:
+it reads every public attribute of chunkspan's classes and results into a variable of the type
+it should have, so a declaration a type checker cannot see, or sees wrongly, fails the check.
+
+Each `# type: ignore[code]` marks a mistake the checker must catch (under `--strict` an
+ignore that catches nothing is itself an error), in a block that Python must refuse too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import chunkspan
+from chunkspan import (
+    STRATEGIES,
+    BoundaryType,
+    Chunk,
+    ChunkColumns,
+    ChunkedText,
+    ChunkingEngine,
+    DocumentChunk,
+    LexicalHit,
+    LexicalIndex,
+    LexicalIndexStats,
+    Passage,
+    SemanticChunker,
+    Snippet,
+    Turn,
+    TurnSpan,
+    chunk,
+    chunk_many,
+    chunk_turns,
+    lexical_tokens,
+    locate_chunks,
+    match_spans,
+    snippet_around,
+)
+
+
+@contextmanager
+def refused(error: type[Exception]) -> Iterator[None]:
+    """The block must raise `error`."""
+    try:
+        yield
+    except error:
+        return
+    raise AssertionError(f"no {error.__name__} raised")
+
+
+TEXT = "# Title\n\nOne sentence. Another one.\n\n## Part\n\nMore text here."
+
+# SemanticChunker: its options, as set, and its two answers.
+chunker = SemanticChunker(target_size=40, max_size=80, min_size=0, overlap=5)
+target_size: int = chunker.target_size
+max_size: int = chunker.max_size
+min_size: int = chunker.min_size
+overlap: int = chunker.overlap
+preserve_code_blocks: bool = chunker.preserve_code_blocks
+respect_headings: bool = chunker.respect_headings
+assert (target_size, max_size, min_size, overlap) == (40, 80, 0, 5)
+assert preserve_code_blocks and respect_headings
+with refused(AttributeError):
+    chunker.target_size = 50  # type: ignore[misc]  # read-only: set only at construction
+
+chunks: list[Chunk] = chunker.chunk(TEXT, {"source": "notes"})
+first = chunks[0]
+text: str = first.text
+index: int = first.index
+start_offset: int = first.start_offset
+end_offset: int = first.end_offset
+boundary_type: BoundaryType = first.boundary_type
+metadata: Mapping[str, Any] | None = first.metadata
+span: tuple[int, int] = first.span
+overlap_span: tuple[int, int] | None = first.overlap_span
+as_dict: dict[str, Any] = first.to_dict(spans=True)
+assert text and metadata == {"source": "notes"} and "span" in as_dict
+
+columns: ChunkColumns = chunker.chunk_columns(TEXT)
+counted: int = len(columns)
+offsets: list[int] = columns.offsets
+boundaries: list[BoundaryType] = columns.boundaries
+spans: list[int] = columns.spans
+overlap_spans: list[int] = columns.overlap_spans
+places: list[int] = columns.places
+unplaced: list[str] = columns.texts
+assert counted == len(boundaries) == len(offsets) // 2
+
+one_shot: list[Chunk] = chunk(TEXT, None, overlap=0)
+
+# ChunkingEngine: its strategies and its records.
+strategies: tuple[str, ...] = STRATEGIES
+engine = ChunkingEngine()
+document_chunks: list[DocumentChunk] = engine.chunk(TEXT, "hierarchical", 40, 4)
+section = document_chunks[0]
+content: str = section.content
+section_index: int = section.index
+heading: str | None = section.heading
+section_metadata: Mapping[str, Any] | None = section.metadata
+section_span: tuple[int, int] = section.span
+section_dict: dict[str, Any] = section.to_dict(spans=True)
+assert content and section_dict["content"] == content
+
+
+def embed(sentences: list[str]) -> list[list[float]]:
+    return [[float(len(sentence)), 1.0] for sentence in sentences]
+
+
+async def embed_later(sentences: list[str]) -> list[list[float]]:
+    return embed(sentences)
+
+
+by_meaning: list[DocumentChunk] = engine.chunk(TEXT, "semantic", embed_fn=embed)
+awaited: list[DocumentChunk] = asyncio.run(engine.achunk(TEXT, "semantic", embed_fn=embed_later))
+assert [c.content for c in by_meaning] == [c.content for c in awaited]
+
+# Transcripts.
+turns = [Turn(1, "Hello there.", "a", 0.0, 900.0), Turn(2, "Hi!", start_ms=1000.0)]
+seq: int = turns[0].seq
+turn_text: str = turns[0].text
+item_id: str | None = turns[0].item_id
+start_ms: float | None = turns[0].start_ms
+end_ms: float | None = turns[0].end_ms
+passages: list[Passage] = chunk_turns(turns, max_chars=20, overlap_turns=1)
+passage = passages[0]
+passage_text: str = passage.text
+passage_index: int = passage.index
+first_seq: int = passage.first_seq
+last_seq: int = passage.last_seq
+item_ids: tuple[str | None, ...] = passage.item_ids
+passage_start: float | None = passage.start_ms
+passage_end: float | None = passage.end_ms
+repeated_turns: int = passage.repeated_turns
+turn_spans: tuple[TurnSpan, ...] = passage.turns
+turn_span = turn_spans[0]
+span_seq: int = turn_span.seq
+span_item: str | None = turn_span.item_id
+span_start: int = turn_span.start
+span_end: int = turn_span.end
+passage_dict: dict[str, Any] = passage.to_dict(spans=True)
+turn_span_dict: dict[str, Any] = turn_span.to_dict()
+assert passage_text.startswith(turn_text) and span_end > span_start
+
+# Words, snippets and where chunks lie.
+words: list[str] = lexical_tokens("Refunds go back to the card.")
+snippet: Snippet = snippet_around(TEXT, ["another"], before=10, after=10)
+snippet_at: int = snippet.at
+snippet_text: str = snippet.text
+snippet_dict: dict[str, Any] = snippet.to_dict()
+matches: list[tuple[int, int]] = match_spans(TEXT, ["sentence"])
+located: list[tuple[int, int] | None] = locate_chunks(TEXT, ["One sentence.", "More text"])
+assert snippet_at >= 0 and matches and all(place is not None for place in located)
+
+# LexicalIndex and what it answers.
+lexical_index = LexicalIndex(k1=1.5, b=0.5)
+lexical_index.add_document("refunds", "Refunds go back to the card.", {"topic": "money"})
+lexical_index.add_documents([{"id": "shipping", "text": "Orders ship within two days."}])
+k1: float = lexical_index.k1
+b: float = lexical_index.b
+held: int = len(lexical_index)
+holds: bool = "refunds" in lexical_index
+with refused(AttributeError):
+    lexical_index.k1 = 2.0  # type: ignore[misc]  # read-only: set only at construction
+hits: list[LexicalHit] = lexical_index.search("card refund", 5, match="any", prefix=True)
+hit = hits[0]
+hit_id: str = hit.id
+score: float = hit.score
+hit_metadata: dict[str, Any] | None = hit.metadata
+hit_dict: dict[str, Any] = hit.to_dict()
+stats: LexicalIndexStats = lexical_index.stats()
+document_count: int = stats.document_count
+term_count: int = stats.term_count
+average_length: float = stats.average_length
+stats_dict: dict[str, Any] = stats.to_dict()
+saved: dict[str, Any] = lexical_index.to_json()
+restored: LexicalIndex = LexicalIndex.from_json(saved)
+removed: bool = restored.remove_document("shipping")
+assert hit_id == "refunds" and document_count == 2 and removed
+with refused(ValueError):
+    lexical_index.search("card", match="some")  # type: ignore[arg-type]  # "any" or "all"
+
+# Many texts at once (in this process: jobs=1).
+results: Iterator[ChunkedText] = chunk_many([("a", TEXT)], jobs=1, strategy="fixed")
+result = next(results)
+result_id: Any = result.id
+result_chunks: Sequence[Chunk | DocumentChunk] = result.chunks
+assert result_id == "a" and result_chunks
+
+version: str = chunkspan.__version__
+with refused(AttributeError):
+    chunkspan.no_such_name  # type: ignore[attr-defined]  # noqa: B018  # a misspelt name
