@@ -70,7 +70,7 @@ for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => setMode(radio.value));
 }
 acceptFiles({ picker: $('file-input'), page: document.documentElement,
-  onFile: openFile, onError: (message) => { $('text-error').textContent = message; } });
+  onFile: openFile, onError: (message) => { $('file-error').textContent = message; } });
 wireExport();
 showMode();
 showSource(current().id);
