@@ -21,6 +21,7 @@ from support.playground import (
     runs,
     set_mode,
     set_settings,
+    settled,
     show_text,
     wait_until,
 )
@@ -403,3 +404,53 @@ def test_a_json_error_in_an_opened_file_names_the_file(page):
         f"call.json is not valid JSON: at line {line}, column {column}: "
         "more after the end of the JSON.")
     assert runs(page) == before  # nothing chunked: the result before stays
+
+
+# --- 6c. A binary file is refused at the file field; the text stays ----------------------
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000")
+LATIN_1 = "Notes: café, naïve, über.\n".encode("latin-1")
+
+DROP = """async ({name, bytes}) => {
+  const data = new DataTransfer();
+  data.items.add(new File([new Uint8Array(bytes)], name, {type: 'text/markdown'}));
+  const target = document.getElementById('text');
+  for (const kind of ['dragenter', 'dragover', 'drop']) {
+    target.dispatchEvent(
+      new DragEvent(kind, {bubbles: true, cancelable: true, dataTransfer: data}));
+  }
+}"""
+
+
+@pytest.mark.parametrize(("how", "name", "content"), [
+    ("picked", "diagram.md", PNG), ("dropped", "notes.txt", LATIN_1), ("dropped", "a.md", PNG),
+])
+def test_a_binary_file_is_refused_at_the_file_field_and_the_text_stays(page, how, name, content):
+    set_mode(page, "semantic")
+    typed = "Words I typed and want to keep."
+    show_text(page, typed, "own-document")
+    options = page.evaluate("document.getElementById('source').options.length")
+    before = runs(page)
+    if how == "picked":
+        page.set_input_files("#file-input", files=[{"name": name, "mimeType": "text/markdown",
+                                                    "buffer": content}])
+    else:
+        page.evaluate(DROP, {"name": name, "bytes": list(content)})
+    # Refused, or (as before) opened and chunked as if it were text.
+    wait_until(page, "document.getElementById('file-error')?.textContent"
+                     f" || Number(document.body.dataset.runs) > {before}")
+    page.wait_for_timeout(300)  # what a wrongly opened file would start, it would have
+    assert page.input_value("#text") == typed
+    assert page.input_value("#source") == "own-document"
+    assert page.evaluate("document.getElementById('source').options.length") == options
+    assert runs(page) == before
+    said = page.text_content("#file-error")
+    assert said.startswith(f"{name} is not UTF-8 text"), said
+    assert said.endswith("it was not opened, and the text here is as it was.")
+    assert page.get_attribute("#file-input", "aria-describedby") == "file-error"
+    # A text file opened next is taken, and the refusal goes.
+    page.set_input_files("#file-input", files=[{"name": "fine.md", "mimeType": "text/markdown",
+                                                "buffer": "# Fine\n\nText, ü. 😀".encode()}])
+    settled(page, before)
+    assert page.input_value("#text") == "# Fine\n\nText, ü. 😀"
+    assert page.text_content("#file-error") == ""

@@ -3,7 +3,14 @@
 
 const ACCEPTED = /\.(md|markdown|txt|text|json)$/i;
 
-/** Call `onFile(name, text)` for each file opened, `onError(message)` for one refused. */
+// Fatal: bytes that are not UTF-8 throw, rather than becoming U+FFFD in a text that would be
+// chunked as if it were one. Like `file.text()`, it drops a byte order mark.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Call `onFile(name, text)` for each file opened, `onError(message)` for one refused (and
+ * `onError('')` when a later one is opened). A refused file changes nothing else.
+ */
 export function acceptFiles({ picker, page, onFile, onError }) {
   async function open(file) {
     if (!file) return;
@@ -11,11 +18,21 @@ export function acceptFiles({ picker, page, onFile, onError }) {
       onError(`${file.name} is not a text file: open a .md, .txt, or .json transcript.`);
       return;
     }
+    let bytes;
     try {
-      onFile(file.name, await file.text());
+      bytes = new Uint8Array(await file.arrayBuffer());
     } catch (error) {
       onError(`${file.name} could not be read: ${error.message}`);
+      return;
     }
+    const text = decoded(bytes);
+    if (text === null) {
+      onError(`${file.name} is not UTF-8 text (a picture or another binary file named as text, `
+        + 'or text saved in another encoding): it was not opened, and the text here is as it was.');
+      return;
+    }
+    onError('');
+    onFile(file.name, text);
   }
 
   picker.addEventListener('change', () => {
@@ -42,4 +59,15 @@ export function acceptFiles({ picker, page, onFile, onError }) {
     dragging(false);
     open(event.dataTransfer?.files[0]);
   });
+}
+
+/** `bytes` as text, or null when they are not UTF-8 text: a NUL (no text file holds one, a
+ * binary file or UTF-16 text nearly always does) or a sequence UTF-8 does not allow. */
+function decoded(bytes) {
+  if (bytes.includes(0)) return null;
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
 }

@@ -84,7 +84,7 @@ for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => setMode(radio.value));
 }
 acceptFiles({ picker: $('file-input'), page: document.documentElement,
-  onFile: openFile, onError: (message) => { $('text-error').textContent = message; } });
+  onFile: openFile, onError: (message) => { $('file-error').textContent = message; } });
 wireExport();
 showMode();
 // Said under the text (the text's errors go when a result comes), until the text is edited.
