@@ -149,10 +149,14 @@ function stringEnd(text, start) {
   return { at: start, problem: 'a string that opens here and is never closed' };
 }
 
-/** The character at `i` as a message shows it: 'x', or U+FEFF when it is invisible. */
+// A character a message cannot show as itself: a control, a format mark (a byte order
+// mark, U+FEFF), white space other than the plain space.
+const UNSEEN_RE = /^[\p{C}\p{Z}]$/u;
+
+/** The character at `i` as a message shows it: 'x', or U+FEFF when it is not seen. */
 function shown(text, i) {
   const point = text.codePointAt(i);
   const char = String.fromCodePoint(point);
-  return /^[^\p{C}\p{Z}]$/u.test(char) ? `'${char}'`
-    : `U+${point.toString(16).toUpperCase().padStart(4, '0')}`;
+  return UNSEEN_RE.test(char) ? `U+${point.toString(16).toUpperCase().padStart(4, '0')}`
+    : `'${char}'`;
 }
