@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .records import Chunk, DocumentChunk
-from .validation import require_text
+from .validation import ArgumentValueError, require_text
 
 __all__ = [
     "Recipe",
@@ -212,10 +212,13 @@ def placed(recipe: Recipe, text: str, content: str) -> list[Placed]:
 
 def check_content(content: Any) -> str:
     """`content` if it is one of `CONTENTS`, else a ValueError naming it."""
-    if require_text("content", content) not in CONTENTS:
-        names = ", ".join(repr(name) for name in CONTENTS)
-        raise ValueError(f"unknown content {content!r} (must be one of {names})")
-    return content
+    name = require_text("content", content)
+    if name not in CONTENTS:
+        names = ", ".join(repr(choice) for choice in CONTENTS)
+        raise ArgumentValueError(
+            "content", f"unknown content {content!r} (must be one of {names})"
+        )
+    return name
 
 
 def _check_strategy(strategy: Any) -> None:

@@ -24,6 +24,7 @@ from chunkspan import ChunkingEngine, DocumentChunk, SemanticChunker
 from chunkspan.langchain import ChunkerTextSplitter
 from chunkspan.llama_index import ChunkerNodeParser
 from chunkspan.recipe import PIPELINE_STRATEGIES, Recipe, covered, fields
+from chunkspan.validation import field_of
 
 REPEATED = "The same sentence, word for word. It comes back later."
 DOCUMENTS = [
@@ -477,8 +478,9 @@ def test_langchain_splitter_settings_cannot_be_changed_behind_its_back():
     for name in ("recipe", "content"):
         with pytest.raises(AttributeError):
             setattr(splitter, name, None)
-    with pytest.raises(ValueError, match="unknown content 'text' \\(must be one of"):
+    with pytest.raises(ValueError, match="unknown content 'text' \\(must be one of") as error:
         ChunkerTextSplitter(content="text")
+    assert field_of(error.value) == "content"
     with pytest.raises(ValueError, match="unknown content 'text' \\(must be one of"):
         ChunkerNodeParser(content="text")
 
