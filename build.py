@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """Build, serve, test and measure chunker. Standard library only; Python 3.11+ (tomllib).
 
-    python build.py wheel               the py3-none-any wheel, into dist/
-    python build.py web                 the static site, into site/ (incremental)
-    python build.py package             the npm package, dist/chunker-web-<version>.tgz
-    python build.py serve               build what is stale, then serve site/ on 127.0.0.1:8000
-    python build.py test [ARGS]         install the test tools, build, run pytest with ARGS;
-                                        with no selection in ARGS, the core suite on Python
-                                        3.10 too (when the machine has a python3.10)
-    python build.py test --core [ARGS]  the core suite alone (tests/test_core_*.py): no Node,
-                                        no Chromium, no build
-    python build.py bench               the benchmarks (CPython and Node, then the browser)
+python build.py wheel               the py3-none-any wheel, into dist/
+python build.py web                 the static site, into site/ (incremental)
+python build.py package             the npm package, dist/chunker-web-<version>.tgz
+python build.py serve               build what is stale, then serve site/ on 127.0.0.1:8000
+python build.py test [ARGS]         install the test tools, build, run pytest with ARGS;
+                                    with no selection in ARGS, the core suite on Python
+                                    3.10 too (when the machine has a python3.10)
+python build.py test --core [ARGS]  the core suite alone (tests/test_core_*.py): no Node,
+                                    no Chromium, no build
+python build.py bench               the benchmarks (CPython and Node, then the browser)
 """
 
 from __future__ import annotations
@@ -37,14 +37,16 @@ def main() -> int:
     serving = commands.add_parser("serve", help="build what is stale, serve site/ on 127.0.0.1")
     serving.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any)")
     testing = commands.add_parser(
-        "test", help="install test tools, build, run pytest (extra arguments go to pytest)",
+        "test",
+        help="install test tools, build, run pytest (extra arguments go to pytest)",
         description="Install the test tools, build the site, run pytest with the extra arguments;"
         " with no selection among them, run the core suite on Python 3.10 too, when the"
         " machine has one (else a NOT RUN line says so).",
         allow_abbrev=False,  # pytest's --co is --collect-only, not --core
     )
     testing.add_argument(
-        "--core", action="store_true",
+        "--core",
+        action="store_true",
         help="only the core suite (tests/test_core_*.py): no Node, no Chromium, no build",
     )
     commands.add_parser(

@@ -14,6 +14,7 @@ def require(module: str, extra: str, adapter: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as error:
         raise ImportError(
-            f"{adapter} needs the package {module.split('.')[0]!r}, which is not installed: "
+            f"{adapter} needs the package {module.split('.', maxsplit=1)[0]!r}, "
+            "which is not installed: "
             f"pip install 'chunkspan[{extra}]'"
         ) from error

@@ -60,8 +60,10 @@ class ChunkerTextSplitter(TextSplitter):
         # LangChain's own sizes, for code that reads them: the size above which a chunk is
         # cut again, and the overlap (at most that size, as LangChain requires).
         settings = {**options_of(strategy), **options}
-        size = settings.get("chunk_size", settings.get("max_size"))
-        overlap = min(settings.get("chunk_overlap", settings.get("overlap")), size)
+        size: int = settings["chunk_size" if "chunk_size" in settings else "max_size"]
+        overlap: int = min(
+            settings["chunk_overlap" if "chunk_overlap" in settings else "overlap"], size
+        )
         super().__init__(chunk_size=size, chunk_overlap=overlap, add_start_index=add_start_index)
 
     @property

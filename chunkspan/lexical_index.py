@@ -118,7 +118,13 @@ class LexicalIndex:
     """
 
     __slots__ = (
-        "_k1", "_b", "_tokenize", "_documents", "_postings", "_removed", "_total_length",
+        "_k1",
+        "_b",
+        "_tokenize",
+        "_documents",
+        "_postings",
+        "_removed",
+        "_total_length",
         "_sorted",
     )
 
@@ -384,9 +390,7 @@ class LexicalIndex:
         if self._tokenize is not lexical_tokens and (
             not isinstance(words, list) or not all(isinstance(word, str) for word in words)
         ):
-            raise TypeError(
-                f"tokenize must answer a list of strings for {name}, got {words!r:.80}"
-            )
+            raise TypeError(f"tokenize must answer a list of strings for {name}, got {words!r:.80}")
         return words
 
     def _beginning_with(self, word: str) -> list[str]:

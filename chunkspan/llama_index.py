@@ -16,7 +16,8 @@ chunker changed, so ours are put back after it. Our fields go in the metadata un
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ._extras import require
 from .recipe import METADATA_KEYS, Recipe, check_content, metadata_of, placed
@@ -57,7 +58,7 @@ class ChunkerNodeParser(NodeParser):
     """
 
     strategy: str = Field(default="semantic", description="semantic, fixed, hierarchical, layout")
-    options: Dict[str, Any] = Field(default_factory=dict, description="the strategy's options")
+    options: dict[str, Any] = Field(default_factory=dict, description="the strategy's options")
     content: str = Field(
         default="source", description="source (the slice of the document) or original"
     )
@@ -65,7 +66,7 @@ class ChunkerNodeParser(NodeParser):
     def __init__(
         self,
         strategy: str = "semantic",
-        options: Dict[str, Any] | None = None,
+        options: dict[str, Any] | None = None,
         *,
         content: str = "source",
         **keywords: Any,
@@ -75,12 +76,15 @@ class ChunkerNodeParser(NodeParser):
             name: keywords.pop(name) for name in list(keywords) if name in NodeParser.model_fields
         }
         recipe = Recipe(strategy, {**(options or {}), **keywords})  # checked before pydantic
-        super().__init__(
-            strategy=strategy,
-            options=dict(recipe.options or {}),
-            content=check_content(content),
+        # One mapping, as pydantic takes the fields: the type checker sees `NodeParser`'s own
+        # `__init__`, not the one pydantic makes from this class's fields.
+        fields: dict[str, Any] = {
+            "strategy": strategy,
+            "options": dict(recipe.options or {}),
+            "content": check_content(content),
             **parser_fields,
-        )
+        }
+        super().__init__(**fields)
 
     @classmethod
     def class_name(cls) -> str:
@@ -88,9 +92,9 @@ class ChunkerNodeParser(NodeParser):
 
     def _parse_nodes(
         self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any
-    ) -> List[BaseNode]:
+    ) -> list[BaseNode]:
         recipe = Recipe(self.strategy, self.options)  # the fields as they are now
-        parsed: List[BaseNode] = []
+        parsed: list[BaseNode] = []
         for node in nodes:
             pieces = placed(recipe, _text_of(node), self.content)
             built = build_nodes_from_splits([p.text for p in pieces], node, id_func=self.id_func)
@@ -109,8 +113,8 @@ class ChunkerNodeParser(NodeParser):
         return parsed
 
     def _postprocess_parsed_nodes(
-        self, nodes: List[BaseNode], parent_doc_map: Dict[str, Document]
-    ) -> List[BaseNode]:
+        self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]
+    ) -> list[BaseNode]:
         spans = [(n.start_char_idx, n.end_char_idx) for n in nodes if isinstance(n, TextNode)]
         nodes = super()._postprocess_parsed_nodes(nodes, parent_doc_map)
         text_nodes = [n for n in nodes if isinstance(n, TextNode)]

@@ -29,7 +29,7 @@ def locate_chunks(text: str, contents: Sequence[str]) -> list[tuple[int, int] | 
     if isinstance(contents, str) or not isinstance(contents, Sequence):
         raise ArgumentTypeError(
             "contents",
-            f"contents must be a list of strings, got {type(contents).__name__} {contents!r:.80}"
+            f"contents must be a list of strings, got {type(contents).__name__} {contents!r:.80}",
         )
     spans: list[tuple[int, int] | None] = []
     cursor = 0

@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 import signal
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain, islice
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .records import Chunk, ChunkDraft, DocumentChunk, DocumentChunkDraft
 from .recipe import Recipe
+from .records import Chunk, ChunkDraft, DocumentChunk, DocumentChunkDraft
 from .validation import require_int
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class ChunkedText:
 
     id: Any
     """The id given with the text, or the text's position in the input (from 0)."""
-    chunks: tuple[Chunk, ...] | tuple[DocumentChunk, ...]
+    chunks: tuple[Chunk | DocumentChunk, ...]
     """Its chunks, in order."""
 
 
@@ -132,7 +133,9 @@ def _cut_batch(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[ChunkedText
     return [ChunkedText(key, tuple(recipe.cut(text))) for key, text in batch]
 
 
-def _cut_batch_packed(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[tuple[Any, list]]:
+def _cut_batch_packed(
+    recipe: Recipe, batch: list[tuple[Any, str]]
+) -> list[tuple[Any, list[tuple[Any, ...]]]]:
     """`_cut_batch` for another process: each text's chunks as rows of their fields.
 
     Pickle makes a frozen dataclass through `object.__setattr__`, field by field, and that
@@ -142,7 +145,9 @@ def _cut_batch_packed(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[tupl
     return [(key, [row_of(chunk) for chunk in recipe.cut(text)]) for key, text in batch]
 
 
-def _unpacked(packed: list[tuple[Any, list]], record: type) -> list[ChunkedText]:
+def _unpacked(
+    packed: list[tuple[Any, list[tuple[Any, ...]]]], record: type[Chunk] | type[DocumentChunk]
+) -> list[ChunkedText]:
     """The `ChunkedText`s of `_cut_batch_packed`'s rows: drafts turned into `record`s (see
     records.py), each filled through its slots' own setters."""
     draft = _DRAFTS[record]
@@ -160,7 +165,7 @@ def _unpacked(packed: list[tuple[Any, list]], record: type) -> list[ChunkedText]
     return results
 
 
-def _record_of(recipe: Recipe) -> type:
+def _record_of(recipe: Recipe) -> type[Chunk] | type[DocumentChunk]:
     return Chunk if recipe.strategy == "semantic" else DocumentChunk
 
 

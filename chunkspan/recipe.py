@@ -215,9 +215,7 @@ def check_content(content: Any) -> str:
     name = require_text("content", content)
     if name not in CONTENTS:
         names = ", ".join(repr(choice) for choice in CONTENTS)
-        raise ArgumentValueError(
-            "content", f"unknown content {content!r} (must be one of {names})"
-        )
+        raise ArgumentValueError("content", f"unknown content {content!r} (must be one of {names})")
     return name
 
 

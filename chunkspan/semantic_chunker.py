@@ -54,6 +54,7 @@ _OPTIONS = (
     "respect_headings",
 )
 
+
 class SemanticChunker:
     """Cut text at its natural boundaries into chunks of about `target_size` characters.
 
@@ -143,9 +144,7 @@ class SemanticChunker:
         """
         return self._cut(text, metadata, None)
 
-    def chunk_columns(
-        self, text: str, metadata: Mapping[str, Any] | None = None
-    ) -> ChunkColumns:
+    def chunk_columns(self, text: str, metadata: Mapping[str, Any] | None = None) -> ChunkColumns:
         """`chunk`'s chunks as columns, without a record for each, every chunk's text placed
         in `text` where it was cut when it is the input's own characters: what the facade
         sends instead of the texts (`ChunkColumns` lists the columns). `metadata` is checked
@@ -174,7 +173,7 @@ class SemanticChunker:
             raise ArgumentTypeError(
                 "metadata",
                 "metadata must be a mapping or None, "
-                f"got {type(metadata).__name__} {metadata!r:.80}"
+                f"got {type(metadata).__name__} {metadata!r:.80}",
             )
         if is_blank(text):
             return []
@@ -208,9 +207,7 @@ class SemanticChunker:
         for at in long:
             segment = structure[at]
             segments += structure[done:at]
-            segments += self._split_oversized(
-                segment_text(text, segment), segment[1], segment[5]
-            )
+            segments += self._split_oversized(segment_text(text, segment), segment[1], segment[5])
             done = at + 1
         segments += structure[done:]
         return segments

@@ -8,7 +8,8 @@ Nothing is collected to the driver: the documents' partitions are cut where they
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ._extras import require
 from .recipe import FIELDS, Recipe, fields

@@ -116,7 +116,7 @@ class Passage:
             raise ArgumentValueError(
                 "repeated_turns",
                 f"invalid repeated_turns {self.repeated_turns!r} (a passage of "
-                f"{len(self.turns)} turns brings at least one new turn)"
+                f"{len(self.turns)} turns brings at least one new turn)",
             )
 
     def to_dict(self, *, spans: bool = False) -> dict[str, Any]:
@@ -219,7 +219,7 @@ def _as_turn(number: int, turn: Any) -> Turn:
     else:
         raise ArgumentTypeError(
             "turns",
-            f"turns[{number}] must be a mapping or a Turn, got {type(turn).__name__} {turn!r:.80}"
+            f"turns[{number}] must be a mapping or a Turn, got {type(turn).__name__} {turn!r:.80}",
         )
     # Checked here, so that errors name the entry and the original's key names.
     _check_fields(f"turns[{number}]", **fields, spelling=_ORIGINAL_NAMES, argument="turns")

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -72,6 +73,7 @@ def site_url(built_site: Path) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
+
     from tools.chromium import chromium_options
 
     with sync_playwright() as playwright:

@@ -7,10 +7,10 @@ import json
 from typing import Any
 
 import pytest
-from support.offsets import utf16_offset
-from support.reply import read_reply
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.offsets import utf16_offset
+from support.reply import read_reply
 
 from chunkspan import LexicalIndex, lexical_tokens, match_spans, snippet_around
 from chunkspan.bridge import JsString, handle
@@ -87,8 +87,11 @@ def test_texts_joined_with_their_javascript_lengths_come_apart_whole(parts):
 def test_joined_texts_that_do_not_add_up_are_refused():
     index = call("LexicalIndex.create", {})
     with pytest.raises(LookupError, match="lengths"):
-        call("LexicalIndex.addDocuments", {"index": index, "docs": [{"id": "a"}], "lengths": [2]},
-             "abc")
+        call(
+            "LexicalIndex.addDocuments",
+            {"index": index, "docs": [{"id": "a"}], "lengths": [2]},
+            "abc",
+        )
     assert call("LexicalIndex.stats", {"index": index})["documentCount"] == 0
 
 
@@ -164,11 +167,18 @@ def test_a_search_with_snippets_answers_each_hit_with_its_snippet_and_spans(
 
 def test_snippets_follow_the_documents_as_they_are_replaced_removed_and_restored():
     index = call("LexicalIndex.create", {})
-    call("LexicalIndex.addDocument", {"index": index, "id": "a", "metadata": {"n": 1}},
-         "old refund text")
-    call("LexicalIndex.addDocuments",
-         {"index": index, "docs": [{"id": "a", "text": "a new 😀 refund"},
-                                   {"id": "b", "text": "refund b"}]})
+    call(
+        "LexicalIndex.addDocument",
+        {"index": index, "id": "a", "metadata": {"n": 1}},
+        "old refund text",
+    )
+    call(
+        "LexicalIndex.addDocuments",
+        {
+            "index": index,
+            "docs": [{"id": "a", "text": "a new 😀 refund"}, {"id": "b", "text": "refund b"}],
+        },
+    )
     assert call("LexicalIndex.removeDocument", {"index": index, "id": "b"}) is True
     query = {"query": "refund", "options": {"snippet": True}}
     [hit] = call("LexicalIndex.search", {"index": index, **query})
@@ -198,8 +208,10 @@ def test_a_bad_snippet_option_is_named(snippet, error, words):
     index = call("LexicalIndex.create", {})
     call("LexicalIndex.addDocument", {"index": index, "id": "a"}, "a refund")
     with pytest.raises(LookupError) as raised:
-        call("LexicalIndex.search",
-             {"index": index, "query": "refund", "options": {"snippet": snippet}})
+        call(
+            "LexicalIndex.search",
+            {"index": index, "query": "refund", "options": {"snippet": snippet}},
+        )
     name, message = raised.value.args
     assert name == error and all(word in message for word in words), message
 
@@ -213,9 +225,10 @@ def test_the_facade_names_its_indexes_counting_up():
             call("LexicalIndex.create", {"index": taken})
         name, message = raised.value.args
         assert name in ("RangeError", "TypeError") and "invalid index" in message, message
-    restored = call("LexicalIndex.fromJSON", {"index": last + 9,
-                                              "data": {"version": 1, "k1": 1.2, "b": 0.75,
-                                                       "documents": []}})
+    restored = call(
+        "LexicalIndex.fromJSON",
+        {"index": last + 9, "data": {"version": 1, "k1": 1.2, "b": 0.75, "documents": []}},
+    )
     assert restored == last + 9
     for index in (last, last + 5, last + 6, last + 9):
         call("LexicalIndex.dispose", {"index": index})

@@ -11,6 +11,9 @@ import re
 import urllib.request
 
 import pytest
+from support.facade import LOAD_FACADE
+from support.offsets import utf16_offset
+from support.serving import serving
 
 from chunkspan import (
     ChunkingEngine,
@@ -20,9 +23,6 @@ from chunkspan import (
     locate_chunks,
     snippet_around,
 )
-from support.facade import LOAD_FACADE
-from support.offsets import utf16_offset
-from support.serving import serving
 from tools.server import CSP
 
 HANDBOOK = (
@@ -227,8 +227,11 @@ ERROR_CASES = [
     ),
     (
         "new api.SemanticChunker({targetSize: 10, colour: 'red'}).chunk('x')",
-        ("TypeError", "config of SemanticChunker.chunk has unknown option colour (known: "
-         "targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings, spans)"),
+        (
+            "TypeError",
+            "config of SemanticChunker.chunk has unknown option colour (known: "
+            "targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings, spans)",
+        ),
     ),
     (
         "new api.SemanticChunker({spans: 1}).chunk('x')",
@@ -310,7 +313,10 @@ def test_fifty_calls_in_flight_each_get_their_own_answer(chunker_page):
         elif i % 5 == 2:
             content = f"Word{i} " * (i + 1)
             expected = ChunkingEngine().chunk(
-                content, strategy="semantic", chunk_size=30, chunk_overlap=0,
+                content,
+                strategy="semantic",
+                chunk_size=30,
+                chunk_overlap=0,
                 embed_fn=lambda sentences: [[1, i]] * len(sentences),
             )
             assert answer == [c.to_dict() for c in expected]
@@ -412,7 +418,7 @@ def test_every_request_is_same_origin_and_nothing_fails_or_logs_an_error(new_pag
     assert call(page, "api.lexicalTokens(5)")["error"][0] == "TypeError"
     page.wait_for_timeout(200)  # let late console messages of the worker arrive
     assert recorder.problems() == []
-    paths = {url[len(site_url):] for url in recorder.requests}
+    paths = {url[len(site_url) :] for url in recorder.requests}
     assert {"/chunker.js", "/worker.js", "/pyodide/pyodide.asm.wasm", "/bundle.js"} <= paths
     assert any(p.startswith("/wheels/chunkspan-") for p in paths)
     # The worker unpacks the wheel itself: micropip is never fetched.
@@ -432,7 +438,8 @@ def test_a_worker_that_cannot_load_rejects_at_once_naming_it_and_why(new_page, s
     page.goto(f"{site_url}/_test/blank.html")
     got = call(page, "import('/chunker.js').then((m) => m.loadChunker({baseUrl: '/nowhere/'}))")
     assert got["error"] == [
-        "Error", f"chunker: the worker {site_url}/nowhere/worker.js failed: HTTP 404 (text/html)"
+        "Error",
+        f"chunker: the worker {site_url}/nowhere/worker.js failed: HTTP 404 (text/html)",
     ]
     # Playwright delivers the response event while the test waits on the page, which may be
     # after the rejection came back: give it a few turns.
@@ -448,11 +455,17 @@ def test_a_worker_that_cannot_load_rejects_at_once_naming_it_and_why(new_page, s
 WORKER_LOAD_FAILURES = {
     "a script sent as text": ("/worker.js", 200, "text/plain", "HTTP 200 (text/plain)"),
     "an import that fails": (
-        "/pyodide/pyodide.mjs", 500, "text/html; charset=utf-8",
+        "/pyodide/pyodide.mjs",
+        500,
+        "text/html; charset=utf-8",
         "{origin}/pyodide/pyodide.mjs answered HTTP 500 (text/html)",
     ),
-    "an import sent without a type": ("/bundle.js", 200, None, "{origin}/bundle.js answered "
-                                      "HTTP 200 (no content type)"),
+    "an import sent without a type": (
+        "/bundle.js",
+        200,
+        None,
+        "{origin}/bundle.js answered HTTP 200 (no content type)",
+    ),
 }
 
 
@@ -475,7 +488,8 @@ def test_a_worker_that_will_not_run_says_what_its_server_answered(
     got = call(page, "import('/chunker.js').then((m) => m.loadChunker({timeoutMs: 60000}))")
     worker = f"{site_url}/worker.js"
     assert got["error"] == [
-        "Error", f"chunker: the worker {worker} failed: {reason.format(origin=site_url)}"
+        "Error",
+        f"chunker: the worker {worker} failed: {reason.format(origin=site_url)}",
     ]
 
 
@@ -634,7 +648,7 @@ def test_the_session_page_stayed_clean(chunker_recorder, site_url):
 def test_a_text_that_never_reached_python_is_not_taken_for_none_after(new_page, site_url):
     # Straight to the worker: a text whose copy into Python fails (an object with a
     # negative length stands for one too large to copy), then a call on "the same text".
-    page, recorder = new_page()
+    page, _recorder = new_page()
     page.goto(f"{site_url}/_test/blank.html")
     replies = page.evaluate(
         """async () => {

@@ -9,13 +9,14 @@ string: 1,800 cases take seconds, not minutes.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
-
-from chunkspan import ChunkingEngine
 from support.offsets import utf16_offset
 from support.paths import FIXTURES
+
+from chunkspan import ChunkingEngine
 
 BATCH = 100
 
@@ -63,11 +64,13 @@ def expected_in_javascript(family: str, case: dict[str, Any]) -> Any:
     """The case's expected answer with its offsets as JavaScript indices."""
     if family == "engine_hangs":
         # The original never ends on these; ours must end, in the browser as in CPython.
-        options = {"chunk_size": case["options"].get("chunkSize", 512),
-                   "chunk_overlap": case["options"].get("chunkOverlap", 64),
-                   "strategy": case["options"]["strategy"]}
+        options = {
+            "chunk_size": case["options"].get("chunkSize", 512),
+            "chunk_overlap": case["options"].get("chunkOverlap", 64),
+            "strategy": case["options"]["strategy"],
+        }
         if case["embeddings"] is not None:
-            table = dict((s, v) for s, v in case["embeddings"])
+            table = dict(case["embeddings"])
             options["embed_fn"] = lambda sentences: [table[s] for s in sentences]
         return [c.to_dict() for c in ChunkingEngine().chunk(case["content"], **options)]
     expected = json.loads(json.dumps(case["expected"]))  # a copy to convert in place

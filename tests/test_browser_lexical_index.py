@@ -110,23 +110,37 @@ def test_a_call_in_flight_when_disposed_rejects_naming_the_index(chunker_page):
 BAD_INPUT = [
     ("new api.LexicalIndex({ k1: -1 }).search('x')", lambda: LexicalIndex(k1=-1)),
     ("new api.LexicalIndex({ b: 'x' }).stats()", lambda: LexicalIndex(b="x")),
-    ("(async () => { const i = new api.LexicalIndex(); await i.addDocument('', 't'); })()",
-     lambda: LexicalIndex().add_document("", "t")),
-    ("(async () => { const i = new api.LexicalIndex(); await i.addDocument('a', 5); })()",
-     lambda: LexicalIndex().add_document("a", 5)),
-    ("new api.LexicalIndex().addDocuments([{ id: 'a', text: 'ok' }, { id: 'b', text: 7 }])",
-     lambda: LexicalIndex().add_documents([{"id": "a", "text": "ok"}, {"id": "b", "text": 7}])),
-    ("new api.LexicalIndex().addDocuments([{ id: 'a', text: 'ok' }, { id: '', text: 'x' }])",
-     lambda: LexicalIndex().add_documents([{"id": "a", "text": "ok"}, {"id": "", "text": "x"}])),
+    (
+        "(async () => { const i = new api.LexicalIndex(); await i.addDocument('', 't'); })()",
+        lambda: LexicalIndex().add_document("", "t"),
+    ),
+    (
+        "(async () => { const i = new api.LexicalIndex(); await i.addDocument('a', 5); })()",
+        lambda: LexicalIndex().add_document("a", 5),
+    ),
+    (
+        "new api.LexicalIndex().addDocuments([{ id: 'a', text: 'ok' }, { id: 'b', text: 7 }])",
+        lambda: LexicalIndex().add_documents([{"id": "a", "text": "ok"}, {"id": "b", "text": 7}]),
+    ),
+    (
+        "new api.LexicalIndex().addDocuments([{ id: 'a', text: 'ok' }, { id: '', text: 'x' }])",
+        lambda: LexicalIndex().add_documents([{"id": "a", "text": "ok"}, {"id": "", "text": "x"}]),
+    ),
     ("new api.LexicalIndex().addDocuments('text')", lambda: LexicalIndex().add_documents("text")),
     ("new api.LexicalIndex().search(null)", lambda: LexicalIndex().search(None)),
     ("new api.LexicalIndex().search('x', 0)", lambda: LexicalIndex().search("x", 0)),
-    ("new api.LexicalIndex().search('x', 10, { match: 'some' })",
-     lambda: LexicalIndex().search("x", match="some")),
-    ("new api.LexicalIndex().search('x', 10, { prefix: 'yes' })",
-     lambda: LexicalIndex().search("x", prefix="yes")),
-    ("api.LexicalIndex.fromJSON({ version: 2, k1: 1.2, b: 0.75, documents: [] })",
-     lambda: LexicalIndex.from_json({"version": 2, "k1": 1.2, "b": 0.75, "documents": []})),
+    (
+        "new api.LexicalIndex().search('x', 10, { match: 'some' })",
+        lambda: LexicalIndex().search("x", match="some"),
+    ),
+    (
+        "new api.LexicalIndex().search('x', 10, { prefix: 'yes' })",
+        lambda: LexicalIndex().search("x", prefix="yes"),
+    ),
+    (
+        "api.LexicalIndex.fromJSON({ version: 2, k1: 1.2, b: 0.75, documents: [] })",
+        lambda: LexicalIndex.from_json({"version": 2, "k1": 1.2, "b": 0.75, "documents": []}),
+    ),
     ("api.matchSpans('text', 'word')", lambda: match_spans("text", "word")),
 ]
 
@@ -223,8 +237,7 @@ def test_a_search_with_snippets_answers_what_snippet_around_and_match_spans_do(c
     assert len(got["answers"]) == 2 * len(got["plain"]) >= 8
     for from_search, from_calls, marked in got["answers"]:
         assert from_search == from_calls
-        assert marked and all(word.lower().startswith(("refund", "𝐀", "card"))
-                              for word in marked)
+        assert marked and all(word.lower().startswith(("refund", "𝐀", "card")) for word in marked)
     assert all("snippet" not in hit for hit in got["plain"])
 
 

@@ -13,11 +13,11 @@ from bisect import bisect_left
 from typing import Any
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from support.offsets import utf16_offset
 from support.paths import ROOT
 from support.reply import read_reply
-from hypothesis import assume, given
-from hypothesis import strategies as st
 from support.strategies import semantic_options, texts
 
 from chunkspan import ChunkingEngine, SemanticChunker
@@ -167,10 +167,11 @@ def js_span(text: str, span: tuple[int, int] | None) -> dict[str, int] | None:
 EXAMPLES = [
     ("# A\n\nOne two.\n\n# B\n\nThree.\n", {"target_size": 8, "min_size": 0, "overlap": 3}),
     ("# A\n\nOne two.\n\n# B\n\nThree.", {"target_size": 8, "min_size": 0, "overlap": 3}),
-    ("😀 one. 𝒜 two.\r\n\r\n# 🎉\n\nthree \ud83d four." * 5,
-     {"target_size": 20, "overlap": 5}),
-    ("\ud83d\ud83d\ude00 é.\n\n\ude00\ud83d x.\n\n# ok\n\nend \ud83d",
-     {"target_size": 4, "min_size": 0, "overlap": 2}),
+    ("😀 one. 𝒜 two.\r\n\r\n# 🎉\n\nthree \ud83d four." * 5, {"target_size": 20, "overlap": 5}),
+    (
+        "\ud83d\ud83d\ude00 é.\n\n\ude00\ud83d x.\n\n# ok\n\nend \ud83d",
+        {"target_size": 4, "min_size": 0, "overlap": 2},
+    ),
 ]
 
 
@@ -194,10 +195,16 @@ def test_packed_chunks_unpack_to_the_chunks(text, options):
     assert_unpacks_to_the_chunks(text, options)
 
 
-@pytest.mark.parametrize("text, options", EXAMPLES, ids=[
-    "headings-final-newline", "headings-no-final-newline", "astral-crlf-lone-high",
-    "lone-surrogates",
-])
+@pytest.mark.parametrize(
+    "text, options",
+    EXAMPLES,
+    ids=[
+        "headings-final-newline",
+        "headings-no-final-newline",
+        "astral-crlf-lone-high",
+        "lone-surrogates",
+    ],
+)
 def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
     assert_unpacks_to_the_chunks(text, options)
 
@@ -210,8 +217,9 @@ def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
     reply = handle("SemanticChunker.chunk", request, "text", js_string(text))
     ints, ascii, packed = read_reply(reply)
     # Not asked for, the spans do not cross; the rest is the same.
-    plain = read_reply(handle("SemanticChunker.chunk", json.dumps({"config": config}), "text",
-                              js_string(text)))
+    plain = read_reply(
+        handle("SemanticChunker.chunk", json.dumps({"config": config}), "text", js_string(text))
+    )
     plain_sizes = dict(plain[2]["result"]["sections"])
     assert plain_sizes["spans"] == plain_sizes["overlapSpans"] == 0
     assert plain[1] == ascii and plain[2]["result"]["texts"] == packed["result"]["texts"]
@@ -232,8 +240,9 @@ def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
 STRATEGIES = ["fixed", "hierarchical", "layout", "semantic"]
 
 
-@given(st.one_of(texts, js_texts), st.sampled_from(STRATEGIES), st.integers(1, 300),
-       st.integers(0, 60))
+@given(
+    st.one_of(texts, js_texts), st.sampled_from(STRATEGIES), st.integers(1, 300), st.integers(0, 60)
+)
 def test_packed_document_chunks_unpack_to_the_chunks(text, strategy, size, overlap):
     text = code_units(text).decode("utf-16-le", "surrogatepass")
     options = {"strategy": strategy, "chunk_size": size, "chunk_overlap": overlap}
@@ -263,10 +272,14 @@ def test_most_fixed_windows_cross_as_slices_of_the_input():
     assert packed["result"]["texts"] == []
 
 
-@pytest.mark.parametrize("operation, key, options", [
-    ("SemanticChunker.chunk", "config", {"spans": 1}),
-    ("ChunkingEngine.chunk", "options", {"strategy": "fixed", "spans": "yes"}),
-], ids=["semantic", "engine"])
+@pytest.mark.parametrize(
+    "operation, key, options",
+    [
+        ("SemanticChunker.chunk", "config", {"spans": 1}),
+        ("ChunkingEngine.chunk", "options", {"strategy": "fixed", "spans": "yes"}),
+    ],
+    ids=["semantic", "engine"],
+)
 def test_spans_option_other_than_a_boolean_is_refused_by_name(operation, key, options):
     text_key = "text" if operation == "SemanticChunker.chunk" else "content"
     reply = handle(operation, json.dumps({key: options}), text_key, js_string("Some text."))
@@ -303,4 +316,3 @@ def test_chunker_js_reads_every_section_by_name():
     assert [sorted(name.strip() for name in names.split(",")) for names in read] == [
         sorted(name for name, _ in table) for table in (SECTIONS, DOCUMENT_SECTIONS)
     ]
-

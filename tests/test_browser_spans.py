@@ -84,8 +84,11 @@ def python_cut(text: str, span: tuple[int, int] | None) -> list[Any] | None:
     if span is None:
         return None
     before = len(code_units(text[: span[0]]))
-    return [before, before + len(code_units(text[span[0] : span[1]])),
-            code_units(text[span[0] : span[1]])]
+    return [
+        before,
+        before + len(code_units(text[span[0] : span[1]])),
+        code_units(text[span[0] : span[1]]),
+    ]
 
 
 @pytest.mark.parametrize("seed", SEEDS)

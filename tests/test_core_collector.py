@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -101,10 +101,9 @@ def test_a_collector_turned_off_stays_off(name: str, collector_state: None) -> N
 
 def test_the_collector_comes_back_after_an_error(collector_state: None) -> None:
     gc.enable()
-    with pytest.raises(RuntimeError):
-        with collector_paused():
-            assert not gc.isenabled()
-            raise RuntimeError("inside")
+    with pytest.raises(RuntimeError), collector_paused():
+        assert not gc.isenabled()
+        raise RuntimeError("inside")
     assert gc.isenabled()
 
 
@@ -115,4 +114,3 @@ def test_pauses_nest(collector_state: None) -> None:
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
-

@@ -32,9 +32,15 @@ CASES = {
     "min_size negative": (lambda: SemanticChunker(min_size=-1), ValueError, "min_size"),
     "overlap bool": (lambda: SemanticChunker(overlap=True), TypeError, "overlap"),
     "preserve_code_blocks str": (
-        lambda: SemanticChunker(preserve_code_blocks="yes"), TypeError, "preserve_code_blocks"),
+        lambda: SemanticChunker(preserve_code_blocks="yes"),
+        TypeError,
+        "preserve_code_blocks",
+    ),
     "respect_headings int": (
-        lambda: SemanticChunker(respect_headings=1), TypeError, "respect_headings"),
+        lambda: SemanticChunker(respect_headings=1),
+        TypeError,
+        "respect_headings",
+    ),
     "text None": (lambda: SemanticChunker().chunk(None), TypeError, "text"),
     "metadata list": (lambda: SemanticChunker().chunk("x", metadata=[1]), TypeError, "metadata"),
     "content int": (lambda: engine.chunk(42), TypeError, "content"),
@@ -42,35 +48,57 @@ CASES = {
     "strategy list": (lambda: engine.chunk("x", strategy=["fixed"]), TypeError, "strategy"),
     "chunk_size zero": (lambda: engine.chunk("x", chunk_size=0), ValueError, "chunk_size"),
     "chunk_overlap negative": (
-        lambda: engine.chunk("x", chunk_overlap=-1), ValueError, "chunk_overlap"),
+        lambda: engine.chunk("x", chunk_overlap=-1),
+        ValueError,
+        "chunk_overlap",
+    ),
     # The overlap is what to change: chunk size is the window, the overlap must fit in it.
     "chunk_overlap equal to chunk_size": (
-        lambda: engine.chunk("x", chunk_size=10, chunk_overlap=10), ValueError, "chunk_overlap"),
+        lambda: engine.chunk("x", chunk_size=10, chunk_overlap=10),
+        ValueError,
+        "chunk_overlap",
+    ),
     "chunk_overlap above chunk_size": (
-        lambda: engine.chunk("x", chunk_size=512, chunk_overlap=600), ValueError, "chunk_overlap"),
+        lambda: engine.chunk("x", chunk_size=512, chunk_overlap=600),
+        ValueError,
+        "chunk_overlap",
+    ),
     "embed_fn not callable": (lambda: engine.chunk("x", embed_fn="no"), TypeError, "embed_fn"),
     "embed_fn too few vectors": (
         lambda: engine.chunk(TWO_SENTENCES, strategy="semantic", embed_fn=lambda s: [[1.0]]),
-        ValueError, "embed_fn"),
+        ValueError,
+        "embed_fn",
+    ),
     "embed_fn non-number": (
         lambda: engine.chunk(TWO_SENTENCES, strategy="semantic", embed_fn=lambda s: [[1], ["x"]]),
-        TypeError, "embed_fn"),
+        TypeError,
+        "embed_fn",
+    ),
     "embed_fn nan": (
         lambda: engine.chunk(TWO_SENTENCES, strategy="semantic", embed_fn=lambda s: [[nan]] * 2),
-        ValueError, "embed_fn"),
+        ValueError,
+        "embed_fn",
+    ),
     "embed_fn None": (
         lambda: engine.chunk(TWO_SENTENCES, strategy="semantic", embed_fn=lambda s: None),
-        TypeError, "embed_fn"),
+        TypeError,
+        "embed_fn",
+    ),
     "turns str": (lambda: chunk_turns("hello"), TypeError, "turns"),
     "turns entry str": (lambda: chunk_turns(["hello"]), TypeError, "turns"),
     "turns entry without text": (lambda: chunk_turns([{"seq": 1}]), ValueError, "turns"),
-    "turns entry seq str": (
-        lambda: chunk_turns([{"seq": "1", "text": "a"}]), TypeError, "turns"),
+    "turns entry seq str": (lambda: chunk_turns([{"seq": "1", "text": "a"}]), TypeError, "turns"),
     "turns entry endMs nan": (
-        lambda: chunk_turns([{"seq": 1, "text": "a", "endMs": nan}]), ValueError, "turns"),
+        lambda: chunk_turns([{"seq": 1, "text": "a", "endMs": nan}]),
+        ValueError,
+        "turns",
+    ),
     "max_chars zero": (lambda: chunk_turns([], max_chars=0), ValueError, "max_chars"),
     "overlap_turns negative": (
-        lambda: chunk_turns([], overlap_turns=-1), ValueError, "overlap_turns"),
+        lambda: chunk_turns([], overlap_turns=-1),
+        ValueError,
+        "overlap_turns",
+    ),
     "Turn seq str": (lambda: Turn(seq="1", text="a"), TypeError, "seq"),
     "Turn text int": (lambda: Turn(seq=1, text=2), TypeError, "text"),
     "Turn item_id int": (lambda: Turn(seq=1, text="a", item_id=3), TypeError, "item_id"),
@@ -122,8 +150,9 @@ def test_any_overlap_not_below_the_size_concerns_the_overlap(size, extra):
     assert f"chunk_overlap {size + extra} must be less than chunk_size {size}" in message
 
 
-@pytest.mark.parametrize("error", [ArgumentValueError("max_size", "m"),
-                                   ArgumentTypeError("words", "w")])
+@pytest.mark.parametrize(
+    "error", [ArgumentValueError("max_size", "m"), ArgumentTypeError("words", "w")]
+)
 def test_errors_survive_pickle_and_copy(error):
     for again in (pickle.loads(pickle.dumps(error)), copy.copy(error)):
         assert type(again) is type(error)

@@ -15,40 +15,69 @@ import pytest
 from chunkspan import (
     ChunkingEngine,
     SemanticChunker,
+    Turn,
     chunk,
     chunk_turns,
     lexical_tokens,
     locate_chunks,
     snippet_around,
 )
-from chunkspan import Turn
 
 engine = ChunkingEngine()
 
 CASES = {
     # what is checked: (call, exception, words the message must hold)
-    "semantic-target_size-zero":
-        (lambda: SemanticChunker(target_size=0), ValueError, ["target_size", "0"]),
-    "semantic-max_size-negative":
-        (lambda: SemanticChunker(max_size=-5), ValueError, ["max_size", "-5"]),
-    "semantic-min_size-negative":
-        (lambda: SemanticChunker(min_size=-1), ValueError, ["min_size", "-1"]),
-    "semantic-overlap-negative":
-        (lambda: SemanticChunker(overlap=-1), ValueError, ["overlap", "-1"]),
-    "semantic-target_size-float":
-        (lambda: SemanticChunker(target_size=10.5), TypeError, ["target_size", "10.5"]),
-    "semantic-target_size-bool":
-        (lambda: SemanticChunker(target_size=True), TypeError, ["target_size", "True"]),
-    "semantic-target_size-str":
-        (lambda: SemanticChunker(target_size="100"), TypeError, ["target_size", "'100'"]),
-    "semantic-respect_headings-str":
-        (lambda: SemanticChunker(respect_headings="yes"), TypeError, ["respect_headings", "'yes'"]),
+    "semantic-target_size-zero": (
+        lambda: SemanticChunker(target_size=0),
+        ValueError,
+        ["target_size", "0"],
+    ),
+    "semantic-max_size-negative": (
+        lambda: SemanticChunker(max_size=-5),
+        ValueError,
+        ["max_size", "-5"],
+    ),
+    "semantic-min_size-negative": (
+        lambda: SemanticChunker(min_size=-1),
+        ValueError,
+        ["min_size", "-1"],
+    ),
+    "semantic-overlap-negative": (
+        lambda: SemanticChunker(overlap=-1),
+        ValueError,
+        ["overlap", "-1"],
+    ),
+    "semantic-target_size-float": (
+        lambda: SemanticChunker(target_size=10.5),
+        TypeError,
+        ["target_size", "10.5"],
+    ),
+    "semantic-target_size-bool": (
+        lambda: SemanticChunker(target_size=True),
+        TypeError,
+        ["target_size", "True"],
+    ),
+    "semantic-target_size-str": (
+        lambda: SemanticChunker(target_size="100"),
+        TypeError,
+        ["target_size", "'100'"],
+    ),
+    "semantic-respect_headings-str": (
+        lambda: SemanticChunker(respect_headings="yes"),
+        TypeError,
+        ["respect_headings", "'yes'"],
+    ),
     "semantic-text-none": (lambda: SemanticChunker().chunk(None), TypeError, ["text", "None"]),
-    "semantic-text-bytes":
-        (lambda: SemanticChunker().chunk(b"bytes"), TypeError, ["text", "bytes"]),
-    "semantic-metadata-list":
-        (lambda: SemanticChunker().chunk("x", metadata=[1]), TypeError,
-         ["metadata", "list", "[1]"]),
+    "semantic-text-bytes": (
+        lambda: SemanticChunker().chunk(b"bytes"),
+        TypeError,
+        ["text", "bytes"],
+    ),
+    "semantic-metadata-list": (
+        lambda: SemanticChunker().chunk("x", metadata=[1]),
+        TypeError,
+        ["metadata", "list", "[1]"],
+    ),
     "chunk-target_size-zero": (lambda: chunk("x", target_size=0), ValueError, ["target_size"]),
     "chunk-unknown-option": (lambda: chunk("x", unknown=1), TypeError, ["unknown"]),
     "engine-content-int": (lambda: engine.chunk(42), TypeError, ["content", "42"]),
@@ -57,22 +86,36 @@ CASES = {
         ValueError,
         ["'recursive'", "'fixed'", "'semantic'", "'hierarchical'", "'layout'"],
     ),
-    "engine-chunk_size-zero":
-        (lambda: engine.chunk("x", chunk_size=0), ValueError, ["chunk_size", "0"]),
-    "engine-chunk_size-negative":
-        (lambda: engine.chunk("x", chunk_size=-3), ValueError, ["chunk_size", "-3"]),
-    "engine-chunk_overlap-negative":
-        (lambda: engine.chunk("x", chunk_overlap=-1), ValueError, ["chunk_overlap", "-1"]),
+    "engine-chunk_size-zero": (
+        lambda: engine.chunk("x", chunk_size=0),
+        ValueError,
+        ["chunk_size", "0"],
+    ),
+    "engine-chunk_size-negative": (
+        lambda: engine.chunk("x", chunk_size=-3),
+        ValueError,
+        ["chunk_size", "-3"],
+    ),
+    "engine-chunk_overlap-negative": (
+        lambda: engine.chunk("x", chunk_overlap=-1),
+        ValueError,
+        ["chunk_overlap", "-1"],
+    ),
     "engine-chunk_overlap-not-below-chunk_size": (
         lambda: engine.chunk("x", chunk_size=10, chunk_overlap=10),
         ValueError,
         ["chunk_overlap", "10", "chunk_size"],
     ),
-    "engine-strategy-list":
-        (lambda: engine.chunk("x", strategy=["fixed"]), TypeError, ["strategy", "['fixed']"]),
-    "engine-embed_fn-not-callable":
-        (lambda: engine.chunk("x", embed_fn="not callable"), TypeError,
-         ["embed_fn", "'not callable'"]),
+    "engine-strategy-list": (
+        lambda: engine.chunk("x", strategy=["fixed"]),
+        TypeError,
+        ["strategy", "['fixed']"],
+    ),
+    "engine-embed_fn-not-callable": (
+        lambda: engine.chunk("x", embed_fn="not callable"),
+        TypeError,
+        ["embed_fn", "'not callable'"],
+    ),
     "embed_fn-too-few-vectors": (
         lambda: engine.chunk("A b. C d.", strategy="semantic", embed_fn=lambda s: [[1.0]]),
         ValueError,
@@ -122,8 +165,11 @@ CASES = {
         TypeError,
         ["turns[1].seq", "'2'"],
     ),
-    "turns-text-int":
-        (lambda: chunk_turns([{"seq": 1, "text": 5}]), TypeError, ["turns[0].text", "5"]),
+    "turns-text-int": (
+        lambda: chunk_turns([{"seq": 1, "text": 5}]),
+        TypeError,
+        ["turns[0].text", "5"],
+    ),
     "turns-startMs-str": (
         lambda: chunk_turns([{"seq": 1, "text": "a", "startMs": "soon"}]),
         TypeError,
@@ -134,28 +180,48 @@ CASES = {
         ValueError,
         ["turns[0].endMs", "finite", "nan"],
     ),
-    "Turn-start_ms-inf":
-        (lambda: Turn(seq=1, text="a", start_ms=float("inf")), ValueError,
-         ["Turn.start_ms", "inf"]),
+    "Turn-start_ms-inf": (
+        lambda: Turn(seq=1, text="a", start_ms=float("inf")),
+        ValueError,
+        ["Turn.start_ms", "inf"],
+    ),
     "turns-item-str": (lambda: chunk_turns(["hello"]), TypeError, ["turns[0]", "str", "'hello'"]),
     "turns-str": (lambda: chunk_turns("hello"), TypeError, ["turns", "str"]),
     "Turn-seq-str": (lambda: Turn(seq="1", text="a"), TypeError, ["Turn.seq", "'1'"]),
-    "Turn-end_ms-str":
-        (lambda: Turn(seq=1, text="a", end_ms="late"), TypeError, ["Turn.end_ms", "'late'"]),
+    "Turn-end_ms-str": (
+        lambda: Turn(seq=1, text="a", end_ms="late"),
+        TypeError,
+        ["Turn.end_ms", "'late'"],
+    ),
     "turns-max_chars-zero": (lambda: chunk_turns([], max_chars=0), ValueError, ["max_chars", "0"]),
-    "turns-overlap_turns-negative":
-        (lambda: chunk_turns([], overlap_turns=-1), ValueError, ["overlap_turns", "-1"]),
+    "turns-overlap_turns-negative": (
+        lambda: chunk_turns([], overlap_turns=-1),
+        ValueError,
+        ["overlap_turns", "-1"],
+    ),
     "lexical_tokens-text-none": (lambda: lexical_tokens(None), TypeError, ["text", "None"]),
     "snippet-words-str": (lambda: snippet_around("text", "refund"), TypeError, ["words", "str"]),
-    "snippet-words-bytes":
-        (lambda: snippet_around("text", b"re"), TypeError, ["words", "bytes", "b're'"]),
-    "locate_chunks-contents-str":
-        (lambda: locate_chunks("text", "te"), TypeError, ["contents", "str", "'te'"]),
+    "snippet-words-bytes": (
+        lambda: snippet_around("text", b"re"),
+        TypeError,
+        ["words", "bytes", "b're'"],
+    ),
+    "locate_chunks-contents-str": (
+        lambda: locate_chunks("text", "te"),
+        TypeError,
+        ["contents", "str", "'te'"],
+    ),
     "snippet-words-item-int": (lambda: snippet_around("text", [3]), TypeError, ["words[0]", "3"]),
-    "snippet-before-negative":
-        (lambda: snippet_around("text", ["a"], before=-1), ValueError, ["before", "-1"]),
-    "snippet-after-float":
-        (lambda: snippet_around("text", ["a"], after=1.5), TypeError, ["after", "1.5"]),
+    "snippet-before-negative": (
+        lambda: snippet_around("text", ["a"], before=-1),
+        ValueError,
+        ["before", "-1"],
+    ),
+    "snippet-after-float": (
+        lambda: snippet_around("text", ["a"], after=1.5),
+        TypeError,
+        ["after", "1.5"],
+    ),
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 from support.fixture_cases import (
     SNIPPET_OPTIONS,
     TURN_OPTIONS,
@@ -15,8 +16,6 @@ from support.fixture_cases import (
     semantic_chunker_answer,
     snake,
 )
-
-import pytest
 
 from chunkspan import ChunkingEngine, chunk_turns, lexical_tokens, snippet_around
 

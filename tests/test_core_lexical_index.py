@@ -9,10 +9,10 @@ import math
 import unicodedata
 
 import pytest
-from support.bm25_reference import reference_search, reference_stats
-from support.fixture_cases import load, params
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.bm25_reference import reference_search, reference_stats
+from support.fixture_cases import load, params
 from support.lexical_index_steps import ANSWERING, index_answers
 
 import chunkspan
@@ -148,8 +148,11 @@ BAD_INPUT = [
     (lambda: LexicalIndex(b=1.5), ValueError, ["b", "1.5"]),
     (lambda: LexicalIndex(b=True), TypeError, ["b", "True"]),
     (lambda: LexicalIndex(tokenize="words"), TypeError, ["tokenize", "str"]),
-    (lambda: LexicalIndex(tokenize=lambda text: "x").add_document("a", "t"), TypeError,
-     ["tokenize", "text"]),
+    (
+        lambda: LexicalIndex(tokenize=lambda text: "x").add_document("a", "t"),
+        TypeError,
+        ["tokenize", "text"],
+    ),
     (lambda: _index().add_document("", "text"), ValueError, ["id", "empty"]),
     (lambda: _index().add_document(3, "text"), TypeError, ["id", "int", "3"]),
     (lambda: _index().add_document(None, "text"), TypeError, ["id", "None"]),
@@ -162,8 +165,7 @@ BAD_INPUT = [
     (lambda: _index().add_documents([{"id": "b"}]), ValueError, ["docs[0]", "'text'"]),
     (lambda: _index().add_documents([{"id": "b", "text": "t"}, 5]), TypeError, ["docs[1]", "5"]),
     (lambda: _index().add_documents([{"id": "", "text": "t"}]), ValueError, ["docs[0]['id']"]),
-    (lambda: _index().add_documents([{"id": "b", "text": 7}]), TypeError,
-     ["docs[0]['text']", "7"]),
+    (lambda: _index().add_documents([{"id": "b", "text": 7}]), TypeError, ["docs[0]['text']", "7"]),
     (lambda: _index().remove_document(None), TypeError, ["id", "None"]),
     (lambda: _index().search(None), TypeError, ["query", "None"]),
     (lambda: _index().search(["words"]), TypeError, ["query", "list"]),
@@ -198,13 +200,24 @@ def test_a_bad_document_in_a_batch_adds_none_of_it():
 
 # ─── properties ───
 
-WORDS = ["a", "ab", "abc", "b", "ba", "Résumé", "re\u0301sume\u0301s", "ΟΔΟΣ", "οδοσ", "東京",
-         "😀x"]
-texts = st.lists(st.sampled_from(WORDS + ["!", " ", "'", "_"]), max_size=12).map("".join)
+WORDS = [
+    "a",
+    "ab",
+    "abc",
+    "b",
+    "ba",
+    "Résumé",
+    "re\u0301sume\u0301s",
+    "ΟΔΟΣ",
+    "οδοσ",
+    "東京",
+    "😀x",
+]
+texts = st.lists(st.sampled_from([*WORDS, "!", " ", "'", "_"]), max_size=12).map("".join)
 document_texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=10).map(" ".join) | texts
 ids = st.sampled_from(["a", "b", "c", "d", "e", "f"])
 docs = st.lists(st.tuples(ids, document_texts.filter(bool)), max_size=12)
-queries = st.lists(st.sampled_from(WORDS + ["z", "Re", "ο", "東"]), max_size=4).map(" ".join)
+queries = st.lists(st.sampled_from([*WORDS, "z", "Re", "ο", "東"]), max_size=4).map(" ".join)
 search_options = st.fixed_dictionaries(
     {
         "top_k": st.integers(1, 8),
@@ -237,8 +250,12 @@ def test_the_index_answers_as_bm25_from_the_rules(added, query, options, params_
         documents = [entry for entry in documents if entry[0] != id]
         documents.append((id, lexical_tokens(text), {"id": id} if id in "ace" else None))
     expected = reference_search(
-        documents, lexical_tokens(query), options["top_k"], match=options["match"],
-        prefix=options["prefix"], **params_,
+        documents,
+        lexical_tokens(query),
+        options["top_k"],
+        match=options["match"],
+        prefix=options["prefix"],
+        **params_,
     )
     assert answers(index, query, options) == expected
     assert index.stats().to_dict() == reference_stats(documents)
@@ -262,7 +279,7 @@ def test_from_json_of_to_json_answers_the_same(added, query, options, params_):
 def test_removing_a_document_leaves_no_trace(added, data, query, options):
     index = built(added)
     present = list(dict.fromkeys(id for id, _ in added))
-    removed = data.draw(st.sampled_from(present + ["never-added"]))
+    removed = data.draw(st.sampled_from([*present, "never-added"]))
     assert index.remove_document(removed) is (removed in present)
     without = built([(id, text) for id, text in added if id != removed])
     assert index.to_json() == without.to_json()
@@ -283,7 +300,7 @@ def test_adding_again_replaces(added, id, text, query, options):
 
 
 @settings(deadline=None)
-@given(texts, st.lists(st.sampled_from(WORDS + ["", "Ο", "RE", "x"]), max_size=3))
+@given(texts, st.lists(st.sampled_from([*WORDS, "", "Ο", "RE", "x"]), max_size=3))
 def test_match_spans_are_the_words_snippet_around_would_find(text, words):
     spans = match_spans(text, words)
     starts = {match.start(): match.end() for match in word_re().finditer(text)}
@@ -293,7 +310,8 @@ def test_match_spans_are_the_words_snippet_around_would_find(text, words):
         folded = unicodedata.normalize("NFC", text[start:end]).lower()
         assert folded.startswith(tuple(prefixes))
     expected = [
-        (start, end) for start, end in starts.items()
+        (start, end)
+        for start, end in starts.items()
         if unicodedata.normalize("NFC", text[start:end]).lower().startswith(tuple(prefixes))
     ]
     assert spans == expected, "every matching word, in order"

@@ -22,6 +22,7 @@ from chunkspan import (
 from chunkspan.lexical import word_re
 from chunkspan.whitespace import JS_WHITESPACE, is_blank
 
+
 def round_trips(records) -> bool:
     dicts = [r.to_dict() for r in records]
     return json.loads(json.dumps(dicts)) == dicts

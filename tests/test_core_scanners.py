@@ -13,13 +13,13 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.strategies import texts
 
 from chunkspan.engine.fixed import LONG_TEXT, _long_steady_ends, _steady_ends, _window_ends
 from chunkspan.locate import _find_spaced
 from chunkspan.semantic_chunker import split_sentences
 from chunkspan.structure import fence_lines, heading_lines
 from chunkspan.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
-from support.strategies import texts
 
 # The sentence break as the spec states it: the white space after `.`, `!` or `?`.
 PLAIN_SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+")
@@ -28,8 +28,9 @@ PLAIN_HEADING_RE = re.compile(f"#{{1,6}}[{WS_CLASS.replace(chr(92) + 'n', '')}]"
 # Backticks inside lines and on indented lines, next to the documents' pieces.
 fenced_texts = st.one_of(
     texts,
-    st.lists(st.sampled_from(["```", "a```", "``", "\t```", " \u00a0```x", "\n", "x", "#"]))
-    .map("".join),
+    st.lists(st.sampled_from(["```", "a```", "``", "\t```", " \u00a0```x", "\n", "x", "#"])).map(
+        "".join
+    ),
 )
 
 

@@ -15,16 +15,25 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.strategies import PIECES, SEPARATORS, engine_options, semantic_options, texts
 
 from chunkspan import Chunk, ChunkingEngine, DocumentChunk, SemanticChunker
 from chunkspan.whitespace import JS_WHITESPACE, WS_CLASS
-from support.strategies import PIECES, SEPARATORS, engine_options, semantic_options, texts
 
 # Texts that stress spans: everything `strategies` builds, and pieces with long runs of
 # white space of every kind, CRLF and lone CRs, blank-line runs, astral characters and lone
 # surrogates (which `st.text` never draws).
-WHITE_RUNS = [" " * 40, "\t" * 9, "\n" * 7, "\r\n" * 5, "\u00a0" * 6, "\ufeff" * 3, "\n \n \n",
-              "\r", "\u2029\u1680\u202f"]
+WHITE_RUNS = [
+    " " * 40,
+    "\t" * 9,
+    "\n" * 7,
+    "\r\n" * 5,
+    "\u00a0" * 6,
+    "\ufeff" * 3,
+    "\n \n \n",
+    "\r",
+    "\u2029\u1680\u202f",
+]
 LONG_PIECES = ["😀" * 30, "中" * 120, "word\tword " * 20, "\ud83d", "\ude00\ud83d" * 3]
 span_texts = st.one_of(
     texts,
@@ -253,7 +262,7 @@ def test_an_overlap_of_white_space_alone_has_no_span():
     # The own text before ends with the line feed the chunker adds; one character of it is
     # all the overlap takes.
     text = "# A\n\nalpha\n\n# B\n\nbeta"
-    first, second = SemanticChunker(min_size=0, overlap=1).chunk(text)
+    _first, second = SemanticChunker(min_size=0, overlap=1).chunk(text)
     assert second.text.startswith("\n") and second.overlap_span is None
 
 
@@ -269,7 +278,7 @@ def test_a_chunk_of_white_space_alone_has_an_empty_span_where_its_white_space_st
 
 def test_parts_cut_hard_and_merged_read_with_the_added_blank_line():
     text = "x" * 2100  # no white space: cut at 1000 and 2000; the last 100 join the part before
-    first, second = SemanticChunker(overlap=0).chunk(text)
+    _first, second = SemanticChunker(overlap=0).chunk(text)
     assert own_text(second) == "x" * 1000 + "\n\n" + "x" * 100
     assert second.span == (1000, 2100)
     assert not reads_like(own_text(second), text[1000:2100])
@@ -357,9 +366,7 @@ async def embed_async(sentences: list[str]) -> list[list[float]]:
     return embed(sentences)
 
 
-def assert_engine_spans(
-    text: str, chunks: list[DocumentChunk], exact: bool, overlap: int
-) -> None:
+def assert_engine_spans(text: str, chunks: list[DocumentChunk], exact: bool, overlap: int) -> None:
     previous = (0, 0)
     for chunk in chunks:
         assert_tight(text, chunk.span, chunk.content)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
 from support.fixture_cases import ENGINE_OPTIONS, lookup_embed_fn, params, snake
 from support.invariants import is_subsequence, visible
-
-import pytest
 
 from chunkspan import ChunkingEngine
 

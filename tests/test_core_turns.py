@@ -18,15 +18,22 @@ TRANSCRIPT = [
 @pytest.mark.parametrize(
     "turns, words",
     [
-        pytest.param([{"seq": 1, "text": "a"}, {"seq": 2, "text": None}], ["turns[1].text", "None"],
-                     id="text-none"),
+        pytest.param(
+            [{"seq": 1, "text": "a"}, {"seq": 2, "text": None}],
+            ["turns[1].text", "None"],
+            id="text-none",
+        ),
         pytest.param([{"seq": 1, "text": b"  "}], ["turns[0].text", "b'  '"], id="text-bytes"),
         pytest.param([{"seq": 1, "text": ["\t"]}], ["turns[0].text", "['\\t']"], id="text-list"),
         pytest.param([{"seq": "one", "text": " "}], ["turns[0].seq", "'one'"], id="blank-bad-seq"),
-        pytest.param([{"seq": 1, "text": "", "itemId": 7}], ["turns[0].itemId", "7"],
-                     id="blank-bad-item-id"),
-        pytest.param([{"seq": 1, "text": "ok"}, {"seq": 2, "text": "\n", "startMs": "now"}],
-                     ["turns[1].startMs", "'now'"], id="blank-bad-time"),
+        pytest.param(
+            [{"seq": 1, "text": "", "itemId": 7}], ["turns[0].itemId", "7"], id="blank-bad-item-id"
+        ),
+        pytest.param(
+            [{"seq": 1, "text": "ok"}, {"seq": 2, "text": "\n", "startMs": "now"}],
+            ["turns[1].startMs", "'now'"],
+            id="blank-bad-time",
+        ),
     ],
 )
 def test_a_blank_turn_of_the_wrong_type_is_still_an_error(turns, words):
@@ -44,14 +51,32 @@ def test_to_dict_keeps_the_original_shape_and_spans_adds_repeated_turns():
     passages = chunk_turns(TRANSCRIPT, max_chars=9)
     plain = [p.to_dict() for p in passages]
     assert plain == [
-        {"text": "aaaa\nbbbb", "index": 0, "firstSeq": 1, "lastSeq": 3, "itemIds": ["a", "a"],
-         "startMs": 0, "endMs": 20,
-         "turns": [{"seq": 1, "itemId": "a", "start": 0, "end": 4},
-                   {"seq": 3, "itemId": "a", "start": 5, "end": 9}]},
-        {"text": "bbbb\ncccc", "index": 1, "firstSeq": 3, "lastSeq": 4, "itemIds": ["a", None],
-         "startMs": None, "endMs": 40,
-         "turns": [{"seq": 3, "itemId": "a", "start": 0, "end": 4},
-                   {"seq": 4, "start": 5, "end": 9}]},
+        {
+            "text": "aaaa\nbbbb",
+            "index": 0,
+            "firstSeq": 1,
+            "lastSeq": 3,
+            "itemIds": ["a", "a"],
+            "startMs": 0,
+            "endMs": 20,
+            "turns": [
+                {"seq": 1, "itemId": "a", "start": 0, "end": 4},
+                {"seq": 3, "itemId": "a", "start": 5, "end": 9},
+            ],
+        },
+        {
+            "text": "bbbb\ncccc",
+            "index": 1,
+            "firstSeq": 3,
+            "lastSeq": 4,
+            "itemIds": ["a", None],
+            "startMs": None,
+            "endMs": 40,
+            "turns": [
+                {"seq": 3, "itemId": "a", "start": 0, "end": 4},
+                {"seq": 4, "start": 5, "end": 9},
+            ],
+        },
     ]
     with_spans = [p.to_dict(spans=True) for p in passages]
     assert [d.pop("repeatedTurns") for d in with_spans] == [0, 1]

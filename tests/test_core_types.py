@@ -23,10 +23,20 @@ def test_a_users_code_checks_strictly(tmp_path: Path) -> None:
     # The package's own modules are followed but not reported on, as for an installed package.
     result = subprocess.run(
         [
-            sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-            "--cache-dir", str(tmp_path / "cache"), str(USER_CODE.relative_to(ROOT)),
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--follow-imports=silent",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            str(USER_CODE.relative_to(ROOT)),
         ],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -36,7 +46,11 @@ def test_a_users_code_runs() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     result = subprocess.run(
         [sys.executable, str(USER_CODE)],
-        capture_output=True, text=True, env=env, timeout=600, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -25,11 +25,15 @@ def expected_hits(query: str, prefix: bool) -> list[dict]:
     out = []
     for hit in index.search(query, 10, prefix=prefix):
         snippet = snippet_around(texts[hit.id], words)
-        out.append({
-            "head": f"{hit.id} · score {hit.score:.2f}",
-            "snippet": snippet.text,
-            "marks": [snippet.text[start:end] for start, end in match_spans(snippet.text, words)],
-        })
+        out.append(
+            {
+                "head": f"{hit.id} · score {hit.score:.2f}",
+                "snippet": snippet.text,
+                "marks": [
+                    snippet.text[start:end] for start, end in match_spans(snippet.text, words)
+                ],
+            }
+        )
     return out
 
 
@@ -61,5 +65,5 @@ def test_the_playground_links_to_the_example():
     page = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
     assert 'href="examples/search.html"' in page
     example = (ROOT / "web" / "examples" / "search.html").read_text(encoding="utf-8")
-    assert "<script type=\"module\" src=\"search.js\"></script>" in example
+    assert '<script type="module" src="search.js"></script>' in example
     assert "style=" not in example and "onclick" not in example  # nothing the CSP forbids

@@ -11,18 +11,16 @@ from typing import Any
 
 import pytest
 from support.fixture_cases import load
-from support.paths import FIXTURES
 from support.lexical_index_steps import ANSWERING, index_answers, texts_of
+from support.paths import FIXTURES
 
 from chunkspan import lexical_tokens
-
 
 
 def original_answers(cases: list[dict[str, Any]]) -> dict[str, list[Any]]:
     """The original's answer to each step of each case, by case id (None where it has none)."""
     given = [
-        {**case, "words": {text: lexical_tokens(text) for text in texts_of(case)}}
-        for case in cases
+        {**case, "words": {text: lexical_tokens(text) for text in texts_of(case)}} for case in cases
     ]
     done = subprocess.run(
         ["node", str(FIXTURES / "lexical_index_oracle.mjs")],
@@ -64,9 +62,7 @@ def compared_steps(cases: list[dict[str, Any]], ours: dict[str, list[Any]]) -> i
 
 def test_the_fixtures_are_what_the_original_answers():
     cases = load("lexical_index.json")
-    expected = {
-        case["id"]: [step.get("expected") for step in case["steps"]] for case in cases
-    }
+    expected = {case["id"]: [step.get("expected") for step in case["steps"]] for case in cases}
     assert compared_steps(cases, expected) > 60
 
 

@@ -22,7 +22,6 @@ from chunkspan import ChunkingEngine
 GENERATED = ("semantic_chunker.json", "chunking_engine.json", "engine_hangs.json")
 
 
-
 def run_original(out: Path, *options: str) -> None:
     """Write the original's answers over the generator's corpus into `out`."""
     subprocess.run(

@@ -13,17 +13,18 @@ import shutil
 import subprocess
 import sys
 import tarfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
-import chunkspan
-from chunkspan import SemanticChunker, chunk, lexical_tokens, snippet_around
 from support.facade import BOOT_TIMEOUT_MS
 from support.readme import README, readme_block
 from support.recorder import Recorder
 from support.typescript import EXAMPLE, run_tsc
+
+import chunkspan
+from chunkspan import SemanticChunker, chunk, lexical_tokens, snippet_around
 from tools.package import (
     COPY_COMMAND,
     COPY_SCRIPT,
@@ -52,11 +53,22 @@ def project(tarball: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     subprocess.run(
         [
-            "npm", "install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts",
-            "--loglevel=error", "--cache", str(folder.parent / f"{folder.name}-npm-cache"),
+            "npm",
+            "install",
+            "--offline",
+            "--no-audit",
+            "--no-fund",
+            "--ignore-scripts",
+            "--loglevel=error",
+            "--cache",
+            str(folder.parent / f"{folder.name}-npm-cache"),
             str(tarball),
         ],
-        cwd=folder, check=True, capture_output=True, text=True, timeout=300,
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     return folder
 
@@ -155,7 +167,10 @@ window.example = (async () => {{
     )
     (project / "serve.py").write_text(readme_block("# serve.py"), encoding="utf-8")
     server = subprocess.Popen(
-        [sys.executable, "serve.py", "0"], cwd=project, stdout=subprocess.PIPE, text=True,
+        [sys.executable, "serve.py", "0"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        text=True,
         stderr=subprocess.DEVNULL,
     )
     try:
@@ -199,10 +214,18 @@ def test_the_installed_package_resolves_by_name_with_its_types(project):
     """`chunker-web` resolves through the exports map: in Node to chunker.js, and in
     TypeScript to chunker.d.ts, which the typed example then compiles against."""
     resolved = subprocess.run(
-        ["node", "--input-type=module", "-e",
-         "const m = await import('chunker-web'); console.log(typeof m.loadChunker);"
-         "console.log(import.meta.resolve('chunker-web'))"],
-        cwd=project, check=True, capture_output=True, text=True, timeout=120,
+        [
+            "node",
+            "--input-type=module",
+            "-e",
+            "const m = await import('chunker-web'); console.log(typeof m.loadChunker);"
+            "console.log(import.meta.resolve('chunker-web'))",
+        ],
+        cwd=project,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
     ).stdout.split()
     assert resolved[0] == "function" and resolved[1].endswith(f"/{INSTALLED}chunker.js")
     types = project / "types"
@@ -221,7 +244,11 @@ def copy_runtime(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The installed package's copy command, run in `project` as a package script runs it."""
     return subprocess.run(
         [str(project / "node_modules" / ".bin" / COPY_COMMAND), *args],
-        cwd=project, check=False, capture_output=True, text=True, timeout=120,
+        cwd=project,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -234,7 +261,8 @@ def files_under(folder: Path) -> dict[str, bytes]:
 def test_the_copy_command_copies_what_the_worker_loads_and_replaces_its_last_copy(project):
     installed = files_under(project / INSTALLED)
     runtime = {
-        name: data for name, data in installed.items()
+        name: data
+        for name, data in installed.items()
         if name in {"worker.js", "bundle.js"} or name.startswith(("pyodide/", "wheels/"))
     }
     copied = project / "public" / "chunker-web"

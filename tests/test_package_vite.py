@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from chunkspan import SemanticChunker
 from support.facade import BOOT_TIMEOUT_MS
 from support.readme import readme_block
 from support.recorder import Recorder
+
+from chunkspan import SemanticChunker
 from tools.paths import CACHE
 
 # The Vite the app builds with, and no other: a test-only dependency, from the npm registry.
@@ -68,7 +68,11 @@ def npm(app: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProc
     """`npm ARGS` in `app`, with the repository's npm cache; fails the test on an error."""
     done = subprocess.run(
         ["npm", *args, "--cache", str(CACHE / "npm"), "--no-audit", "--no-fund"],
-        cwd=app, check=False, capture_output=True, text=True, timeout=timeout,
+        cwd=app,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
     assert done.returncode == 0, f"npm {' '.join(args)}:\n{done.stdout[-3000:]}{done.stderr}"
     return done
@@ -143,8 +147,17 @@ def origin(request: pytest.FixtureRequest, app: Path) -> Iterator[str]:
         command = [sys.executable, str(app / "serve.py"), str(port)]
         cwd = dist
     else:
-        command = ["npm", "run", "dev", "--", "--host", "127.0.0.1", "--port", str(port),
-                   "--strictPort"]
+        command = [
+            "npm",
+            "run",
+            "dev",
+            "--",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--strictPort",
+        ]
         cwd = app
     log = app / f"{request.param}.log"
     with running(command, cwd, f"http://127.0.0.1:{port}", log) as served:
@@ -194,7 +207,7 @@ def test_a_vite_app_chunks_a_text_in_chromium(browser, origin):
     assert [url for url in recorder.failed if icon not in url] == []
     assert [p for p in recorder.problems() if icon not in p and "404" not in p] == []
     assert recorder.foreign() == []
-    paths = {url[len(origin):].split("?")[0] for url in recorder.requests}
+    paths = {url[len(origin) :].split("?")[0] for url in recorder.requests}
     assert {"/chunker-web/worker.js", "/chunker-web/pyodide/pyodide.asm.wasm"} <= paths
     # The dev server serves its own bundle of the facade from node_modules/.vite/, no more.
     assert not any(path.startswith("/node_modules/chunker-web/") for path in paths)

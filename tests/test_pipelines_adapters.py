@@ -303,8 +303,10 @@ def real_texts() -> list[tuple[str, str]]:
     paths += sorted(Path(llama_index.core.__file__).parent.rglob("*.md"))
     paths += sorted(Path(langchain_text_splitters.__file__).parent.glob("*.py"))[:8]
     found = [(path.name, path.read_text(encoding="utf-8")) for path in paths]
-    for name in ("langchain-text-splitters", "langchain-core", "llama-index-core", "hypothesis"):
-        found.append((name, importlib.metadata.distribution(name).read_text("METADATA") or ""))
+    found += [
+        (name, importlib.metadata.distribution(name).read_text("METADATA") or "")
+        for name in ("langchain-text-splitters", "langchain-core", "llama-index-core", "hypothesis")
+    ]
     return [(name, text[:50_000]) for name, text in found if text.strip()]
 
 

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
 import chunkspan
 from chunkspan import (
@@ -26,7 +27,6 @@ from chunkspan import (
 )
 from chunkspan.cli.parser import EXIT_CODES
 from chunkspan.many import BATCH_ITEMS
-from support.paths import ROOT
 
 DOCUMENT = (
     "# Refunds 😀\r\n\r\nRefunds go back to the card. Refunds take days.\r\n\r\n"
@@ -384,7 +384,7 @@ def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
         env=env,
         # A run started in the background inherits SIGINT ignored (and rightly keeps it so):
         # the child gets the default, as from a terminal.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
     )
     deadline = time.monotonic() + 60
     while not any(p.name.endswith(".part") and p.stat().st_size for p in tmp_path.iterdir()):

@@ -9,11 +9,11 @@ import shutil
 
 import pytest
 from pyspark.sql import types as T
+from support.spark import local_session
 
 from chunkspan import chunk_many
 from chunkspan.recipe import FIELDS, fields
 from chunkspan.spark import chunk_dataframe
-from support.spark import local_session
 
 DOCUMENT_COUNT = 2_400
 # What the session needs set only while it starts; read when this module is collected.

@@ -20,7 +20,7 @@ from statistics import median
 from types import SimpleNamespace
 
 import pytest
-
+from support.painting import engine_painting, read_document, semantic_painting
 from support.playground import (
     ARTIFACTS,
     ROOT,
@@ -33,16 +33,28 @@ from support.playground import (
     show_text,
     wait_until,
 )
-from support.painting import engine_painting, read_document, semantic_painting
 
-from chunkspan import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
-from chunkspan import LexicalIndex, match_spans
+from chunkspan import (
+    ChunkingEngine,
+    LexicalIndex,
+    SemanticChunker,
+    chunk_turns,
+    lexical_tokens,
+    match_spans,
+    snippet_around,
+)
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")
 MEETING = json.loads(MEETING_TEXT)
-SEMANTIC_DEFAULTS = dict(target_size=1000, max_size=2000, min_size=200, overlap=100,
-                         preserve_code_blocks=True, respect_headings=True)
+SEMANTIC_DEFAULTS = dict(
+    target_size=1000,
+    max_size=2000,
+    min_size=200,
+    overlap=100,
+    preserve_code_blocks=True,
+    respect_headings=True,
+)
 ENGINE_DEFAULTS = dict(strategy="fixed", chunk_size=512, chunk_overlap=64)
 
 # Characters outside the BMP take two JavaScript units: the offsets must still line up.
@@ -133,9 +145,7 @@ def stats_text(lengths):
 
 
 def shown_stats(page):
-    return page.evaluate(
-        "[...document.querySelectorAll('#stats dd')].map((dd) => dd.textContent)"
-    )
+    return page.evaluate("[...document.querySelectorAll('#stats dd')].map((dd) => dd.textContent)")
 
 
 # --- 1. Loading ----------------------------------------------------------------------------
@@ -212,8 +222,9 @@ DROP = """async ({name, type, content}) => {
 def test_drop_a_transcript_file(page):
     turns = MEETING[:6]
     before = runs(page)
-    page.evaluate(DROP, {"name": "call.json", "type": "application/json",
-                         "content": json.dumps(turns)})
+    page.evaluate(
+        DROP, {"name": "call.json", "type": "application/json", "content": json.dumps(turns)}
+    )
     settled(page, before)
     assert page.is_checked('input[name="mode"][value="turns"]')
     assert page.eval_on_selector("#source", "s => s.selectedOptions[0].textContent") == (
@@ -254,8 +265,11 @@ SEMANTIC_CASES = {
 
 # A fence left open: the chunk gathered before it comes out twice, over the same span.
 OPEN_FENCE = "# Title\n\nIntro paragraph here, long enough.\n\n```python\nprint(1)\n\nmore code\n"
-DOCS = {"guide": (GUIDE, "guide"), "emoji": (EMOJI_DOC, "own-document"),
-        "open-fence": (OPEN_FENCE, "own-document")}
+DOCS = {
+    "guide": (GUIDE, "guide"),
+    "emoji": (EMOJI_DOC, "own-document"),
+    "open-fence": (OPEN_FENCE, "own-document"),
+}
 
 
 @pytest.mark.parametrize("case", SEMANTIC_CASES, ids=list(SEMANTIC_CASES))
@@ -271,7 +285,7 @@ def test_semantic_spans_match_the_chunker(page, case, doc):
     assert shown["own"] == own
     assert shown["lead"] == lead
     # One badge per chunk at its start, saying its index and boundary type.
-    badges = {at: label for at, label in shown["badges"]}
+    badges = dict(shown["badges"])
     for chunk in chunks:
         if chunk.index in own:
             assert f"{chunk.index} · {chunk.boundary_type}" in badges[own[chunk.index][0][0]]
@@ -345,7 +359,7 @@ def test_list_and_document_select_each_other(page):
     page.eval_on_selector("#chunk-list", "list => { list.scrollTop = 20 * 68; }")
     wait_until(page, "!!document.getElementById('chunk-row-20')")
     page.click("#chunk-row-20")
-    chunks, own, _ = expected_semantic(GUIDE, SEMANTIC_DEFAULTS)
+    _chunks, _own, _ = expected_semantic(GUIDE, SEMANTIC_DEFAULTS)
     wait_until(page, "document.querySelectorAll('#document .selected').length > 0")
     visible = page.evaluate(
         """() => {
@@ -361,7 +375,9 @@ def test_list_and_document_select_each_other(page):
     span = page.locator('#document [data-c~="3"]').first
     span.scroll_into_view_if_needed()
     span.click()
-    wait_until(page, "document.getElementById('chunk-row-3')?.getAttribute('aria-selected') === 'true'")
+    wait_until(
+        page, "document.getElementById('chunk-row-3')?.getAttribute('aria-selected') === 'true'"
+    )
     assert page.get_attribute("#chunk-list", "aria-activedescendant") == "chunk-row-3"
     row = page.locator("#chunk-row-3").bounding_box()
     box = page.locator("#chunk-list").bounding_box()
@@ -372,7 +388,9 @@ def test_histogram_marks_target_and_max(page):
     set_mode(page, "semantic")
     show_text(page, GUIDE, "guide")
     semantic_settings(page, target_size=700, max_size=1500)
-    chunks = SemanticChunker(**{**SEMANTIC_DEFAULTS, "target_size": 700, "max_size": 1500}).chunk(GUIDE)
+    chunks = SemanticChunker(**{**SEMANTIC_DEFAULTS, "target_size": 700, "max_size": 1500}).chunk(
+        GUIDE
+    )
     titles = page.evaluate(
         "[...document.querySelectorAll('#histogram rect title')].map((t) => t.textContent)"
     )
@@ -424,12 +442,15 @@ def test_quick_changes_leave_only_the_last_result(page):
     # Ten edits in one go, as a person typing faster than a run: the first starts a run, each
     # later one replaces the one waiting. (Edits one by one from here would each come after
     # the run before ended on a busy machine, leaving nothing to drop.)
-    page.eval_on_selector("#setting-targetSize", """(field) => {
+    page.eval_on_selector(
+        "#setting-targetSize",
+        """(field) => {
       for (let size = 600; size < 1000; size += 40) {
         field.value = String(size);
         field.dispatchEvent(new Event('input', {bubbles: true}));
       }
-    }""")
+    }""",
+    )
     final = settled(page, before)
     assert final - before == 1  # the run that was going when the rest came is dropped
     chunks = SemanticChunker(**{**SEMANTIC_DEFAULTS, "target_size": 960}).chunk(big)
@@ -449,13 +470,18 @@ def test_five_megabytes_still_work(page):
     count = len(SemanticChunker().chunk(huge))
     assert page.text_content('#stats [data-stat="count"] dd') == f"{count:,}"
     # Only what is near the viewport is built: a few blocks painted, a screenful of rows.
-    painted = page.evaluate("document.querySelectorAll('#document .block[data-painted=\"yes\"]').length")
+    painted = page.evaluate(
+        "document.querySelectorAll('#document .block[data-painted=\"yes\"]').length"
+    )
     assert painted < 10
     assert page.evaluate("document.querySelectorAll('#chunk-list [data-index]').length") < 60
     # The last chunk is reachable from the keyboard, and the document follows.
     page.focus("#chunk-list")
     page.keyboard.press("End")
-    wait_until(page, f"document.getElementById('chunk-row-{count - 1}')?.getAttribute('aria-selected') === 'true'")
+    wait_until(
+        page,
+        f"document.getElementById('chunk-row-{count - 1}')?.getAttribute('aria-selected') === 'true'",
+    )
     wait_until(page, f"document.querySelectorAll('#document [data-c~=\"{count - 1}\"]').length > 0")
     show_text(page, GUIDE, "guide")  # leave the big text behind for the next tests
 
@@ -464,8 +490,10 @@ def test_five_megabytes_still_work(page):
 
 
 GREEK = "# Α\n\nΗ ΟΔΟΣ'S είναι μακριά.\n\n# Β\n\nΜια οδός εδώ.\n\n# Γ\n\nΚαι η ΟΔΟΣ εκεί."
-SEARCHES = {"guide": (GUIDE, "guide", "Refunds’ CHUNK"),
-            "greek": (GREEK, "own-document", "οδος οδός")}
+SEARCHES = {
+    "guide": (GUIDE, "guide", "Refunds’ CHUNK"),
+    "greek": (GREEK, "own-document", "οδος οδός"),
+}
 
 
 @pytest.mark.parametrize("case", SEARCHES)
@@ -477,9 +505,12 @@ def test_search_lists_snippets_with_matched_words(page, case):
     page.fill("#query", query)
     tokens = lexical_tokens(query)
     wait_until(page, "document.querySelectorAll('#query-tokens .token').length > 0")
-    assert page.evaluate(
-        "[...document.querySelectorAll('#query-tokens .token')].map((t) => t.textContent)"
-    ) == tokens
+    assert (
+        page.evaluate(
+            "[...document.querySelectorAll('#query-tokens .token')].map((t) => t.textContent)"
+        )
+        == tokens
+    )
     # Ranked as LexicalIndex ranks the chunks, the best 20; the snippet's words marked.
     chunks = SemanticChunker(**{**SEMANTIC_DEFAULTS, "min_size": 0, "overlap": 0}).chunk(text)
     index = LexicalIndex()
@@ -500,7 +531,10 @@ def test_search_lists_snippets_with_matched_words(page, case):
     assert all(marks for _, _, marks in expected)
     page.click("#search-results .hit >> nth=1")
     chosen = hits[1][0]
-    wait_until(page, f"document.getElementById('chunk-row-{chosen}')?.getAttribute('aria-selected') === 'true'")
+    wait_until(
+        page,
+        f"document.getElementById('chunk-row-{chosen}')?.getAttribute('aria-selected') === 'true'",
+    )
     page.fill("#query", "")
 
 
@@ -521,7 +555,10 @@ def test_download_json_and_jsonl_in_the_original_shape(page):
     expected = []
     for chunk in SemanticChunker(**options).chunk(EMOJI_DOC):
         record = chunk.to_dict()
-        record["startOffset"], record["endOffset"] = to_js(chunk.start_offset), to_js(chunk.end_offset)
+        record["startOffset"], record["endOffset"] = (
+            to_js(chunk.start_offset),
+            to_js(chunk.end_offset),
+        )
         expected.append(record)
     with page.expect_download() as info:
         page.click("#download-json")
@@ -545,15 +582,29 @@ def copied(page, button):
 def python_expectations(mode):
     """The page's settings for `mode`, the source to show, and what the copied Python prints."""
     if mode == "semantic":
-        options = {**SEMANTIC_DEFAULTS, "target_size": 800, "overlap": 50, "respect_headings": False}
-        lines = [f"{c.index} {c.boundary_type} {c.start_offset} {c.end_offset}"
-                 for c in SemanticChunker(**options).chunk(GUIDE)]
-        settings = dict(targetSize=800, maxSize=2000, minSize=200, overlap=50,
-                        preserveCodeBlocks=True, respectHeadings=False)
+        options = {
+            **SEMANTIC_DEFAULTS,
+            "target_size": 800,
+            "overlap": 50,
+            "respect_headings": False,
+        }
+        lines = [
+            f"{c.index} {c.boundary_type} {c.start_offset} {c.end_offset}"
+            for c in SemanticChunker(**options).chunk(GUIDE)
+        ]
+        settings = dict(
+            targetSize=800,
+            maxSize=2000,
+            minSize=200,
+            overlap=50,
+            preserveCodeBlocks=True,
+            respectHeadings=False,
+        )
         return settings, ("guide", GUIDE, "indexer-guide.md"), lines
     if mode == "engine":
-        chunks = ChunkingEngine().chunk(GUIDE, strategy="hierarchical", chunk_size=300,
-                                        chunk_overlap=30)
+        chunks = ChunkingEngine().chunk(
+            GUIDE, strategy="hierarchical", chunk_size=300, chunk_overlap=30
+        )
         lines = [f"{c.index} {len(c.content)} {c.heading}" for c in chunks]
         settings = dict(strategy="hierarchical", chunkSize=300, chunkOverlap=30)
         return settings, ("guide", GUIDE, "indexer-guide.md"), lines
@@ -571,8 +622,14 @@ def test_copied_python_snippet_runs_and_agrees(page, tmp_path, mode):
     code = copied(page, "#copy-python")
     (tmp_path / name).write_text(text, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out.splitlines() == expected
 
 
@@ -599,10 +656,17 @@ def test_settings_live_in_the_url_and_a_link_reproduces_them(page, browser, boot
     semantic_settings(page, target_size=640, overlap=0, preserve_code_blocks=False)
     # The URL follows a pause in the changes, which may come between two of them: wait for
     # the one that holds them all (respectHeadings may be the last, back to its default).
-    wanted = {"targetSize": "640", "overlap": "0", "preserveCodeBlocks": "false",
-              "respectHeadings": "true"}
-    wait_until(page, f"Object.entries({json.dumps(wanted)}).every(([name, value]) => "
-                     "new URLSearchParams(location.search).get(name) === value)")
+    wanted = {
+        "targetSize": "640",
+        "overlap": "0",
+        "preserveCodeBlocks": "false",
+        "respectHeadings": "true",
+    }
+    wait_until(
+        page,
+        f"Object.entries({json.dumps(wanted)}).every(([name, value]) => "
+        "new URLSearchParams(location.search).get(name) === value)",
+    )
     query = page.evaluate("location.search")
     assert copied(page, "#copy-link") == f"{booted.origin}/{query}"
     assert "overlap=0" in query and "preserveCodeBlocks=false" in query
@@ -685,7 +749,10 @@ def test_invalid_setting_is_reported_at_the_field_and_keeps_the_result(page):
     assert shown_stats(page) == stats
     assert page.evaluate("document.getElementById('results').classList.contains('stale')")
     page.fill("#setting-targetSize", "")
-    wait_until(page, "document.getElementById('setting-targetSize-error').textContent.includes('needs a number')")
+    wait_until(
+        page,
+        "document.getElementById('setting-targetSize-error').textContent.includes('needs a number')",
+    )
     before = runs(page)
     page.fill("#setting-targetSize", "1000")
     settled(page, before)
@@ -742,7 +809,10 @@ def test_keyboard_reaches_modes_sliders_and_the_list(page):
     page.keyboard.press("Home")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
-    wait_until(page, "document.getElementById('chunk-list').getAttribute('aria-activedescendant') === 'chunk-row-2'")
+    wait_until(
+        page,
+        "document.getElementById('chunk-list').getAttribute('aria-activedescendant') === 'chunk-row-2'",
+    )
     wait_until(page, "document.querySelectorAll('#document .selected').length > 0")
     # Tab order: from the text area onwards every control is reachable.
     page.focus("#text")
@@ -789,8 +859,13 @@ def test_user_text_shows_as_text_and_runs_nothing(page):
     before = runs(page)
     page.set_input_files(
         "#file-input",
-        files=[{"name": '<img src=x onerror="window.__xss=4">.md', "mimeType": "text/markdown",
-                "buffer": XSS.encode()}],
+        files=[
+            {
+                "name": '<img src=x onerror="window.__xss=4">.md',
+                "mimeType": "text/markdown",
+                "buffer": XSS.encode(),
+            }
+        ],
     )
     settled(page, before)
     page.fill("#query", "<img onerror")
@@ -806,8 +881,12 @@ def test_user_text_shows_as_text_and_runs_nothing(page):
 def test_strict_csp_and_only_same_origin_requests(page, booted):
     headers = booted.seen["response"].headers
     csp = headers["content-security-policy"]
-    for directive in ("default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'",
-                      "connect-src 'self'", "style-src 'self'"):
+    for directive in (
+        "default-src 'none'",
+        "script-src 'self' 'wasm-unsafe-eval'",
+        "connect-src 'self'",
+        "style-src 'self'",
+    ):
         assert directive in csp
     assert booted.recorder.problems() == []
     assert any(url.endswith(".wasm") for url in booted.recorder.requests)  # the worker's seen

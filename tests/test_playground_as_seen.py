@@ -11,7 +11,6 @@ import json
 from types import SimpleNamespace
 
 import pytest
-
 from support.colours import AA, backdrops, contrast, over, parse_colour
 from support.offsets import utf16_offset
 from support.playground import (
@@ -99,19 +98,26 @@ def worst(texts):
     can show behind it, with the text."""
     for text in texts:
         colour = parse_colour(text["color"])
-        text["ratio"] = min(contrast(over(colour, back), back)
-                            for back in backdrops(text["layers"]))
+        text["ratio"] = min(
+            contrast(over(colour, back), back) for back in backdrops(text["layers"])
+        )
     return texts
 
 
 def failures(texts):
-    return sorted({f"{t['state']['classes']} {state_name(t['state'])} {t['part']}: "
-                   f"{t['ratio']:.2f}:1" for t in worst(texts) if t["ratio"] < AA})
+    return sorted(
+        {
+            f"{t['state']['classes']} {state_name(t['state'])} {t['part']}: {t['ratio']:.2f}:1"
+            for t in worst(texts)
+            if t["ratio"] < AA
+        }
+    )
 
 
 def state_name(state):
-    return " and ".join(name for name in ("selected", "hovered", "focused") if state[name]) \
-        or "plain"
+    return (
+        " and ".join(name for name in ("selected", "hovered", "focused") if state[name]) or "plain"
+    )
 
 
 ROWS = {"selector": "#chunk-list .row", "row": ".row", "pseudo": False}
@@ -131,8 +137,11 @@ def row_states(page):
         seen += page.evaluate(READ_TEXTS, ROWS)
         page.mouse.move(1, 1)
         page.keyboard.press("ArrowDown")
-        wait_until(page, f"document.getElementById('chunk-row-{k + 1}')"
-                         "?.getAttribute('aria-selected') === 'true'")
+        wait_until(
+            page,
+            f"document.getElementById('chunk-row-{k + 1}')"
+            "?.getAttribute('aria-selected') === 'true'",
+        )
         seen += page.evaluate(READ_TEXTS, ROWS)
         page.keyboard.press("Tab")
         seen += page.evaluate(READ_TEXTS, ROWS)
@@ -141,8 +150,13 @@ def row_states(page):
 
 def covered(seen):
     """Which (tint, state) pairs were read, a tint being the row's class c0..c5."""
-    return {(next(c for c in t["state"]["classes"].split() if c[0] == "c" and c[1:].isdigit()),
-             state_name(t["state"])) for t in seen}
+    return {
+        (
+            next(c for c in t["state"]["classes"].split() if c[0] == "c" and c[1:].isdigit()),
+            state_name(t["state"]),
+        )
+        for t in seen
+    }
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
@@ -156,8 +170,13 @@ def test_every_text_of_a_row_in_every_state_meets_wcag_aa(page, scheme, mode):
         show_text(page, MEETING_TEXT, "meeting")
         set_settings(page, maxChars=300, overlapTurns=1)
     seen = row_states(page)
-    states = {"plain", "hovered", "selected and hovered and focused", "selected and focused",
-              "selected"}
+    states = {
+        "plain",
+        "hovered",
+        "selected and hovered and focused",
+        "selected and focused",
+        "selected",
+    }
     assert covered(seen) >= {(f"c{c}", state) for c in range(6) for state in states}
     assert failures(seen) == [], scheme
 
@@ -173,8 +192,7 @@ def test_every_text_of_a_transcripts_turn_meets_wcag_aa(page, scheme):
     for k in range(7):
         page.click(f"#chunk-row-{k}")
         seen += page.evaluate(READ_TEXTS, turns)
-    classes = {frozenset(t["state"]["classes"].split()) - {"chunk", "turn", "first"}
-               for t in seen}
+    classes = {frozenset(t["state"]["classes"].split()) - {"chunk", "turn", "first"} for t in seen}
     for c in range(6):
         assert {f"c{c}"} in classes and {f"c{c}", "selected"} in classes, c
     assert any({"overlap", "selected-lead"} <= kind for kind in classes)
@@ -192,8 +210,11 @@ def test_every_text_of_a_search_hit_meets_wcag_aa(page, scheme):
     page.fill("#query", "")
     page.click("#query")
     page.keyboard.type("index chunk")
-    wait_until(page, f"Number(document.body.dataset.searches ?? 0) > {before}"
-                     " && document.querySelectorAll('#search-results mark').length > 0")
+    wait_until(
+        page,
+        f"Number(document.body.dataset.searches ?? 0) > {before}"
+        " && document.querySelectorAll('#search-results mark').length > 0",
+    )
     hits = {"selector": "#search .tokens, #search-results li", "row": "li", "pseudo": False}
     seen = page.evaluate(READ_TEXTS, hits)
     page.hover("#search-results .hit >> nth=0")
@@ -247,17 +268,26 @@ def clock(ms):
 
 def semantic_rows(text):
     chunks = SemanticChunker(target_size=1000, max_size=2000, min_size=200, overlap=100).chunk(text)
-    return {str(c.index): [f"{c.index} · {c.boundary_type}", f"{len(c.text):,} chars",
-                           f"{utf16_offset(text, c.span[0]):,}–{utf16_offset(text, c.span[1]):,}"]
-            for c in chunks}
+    return {
+        str(c.index): [
+            f"{c.index} · {c.boundary_type}",
+            f"{len(c.text):,} chars",
+            f"{utf16_offset(text, c.span[0]):,}–{utf16_offset(text, c.span[1]):,}",
+        ]
+        for c in chunks
+    }
 
 
 def hierarchical_rows(text):
-    chunks = ChunkingEngine().chunk(text, strategy="hierarchical", chunk_size=300,
-                                    chunk_overlap=30)
-    return {str(c.index): [f"{c.index} · {section_kind(c)}", f"{len(c.content):,} chars",
-                           f"{utf16_offset(text, c.span[0]):,}–{utf16_offset(text, c.span[1]):,}"]
-            for c in chunks}
+    chunks = ChunkingEngine().chunk(text, strategy="hierarchical", chunk_size=300, chunk_overlap=30)
+    return {
+        str(c.index): [
+            f"{c.index} · {section_kind(c)}",
+            f"{len(c.content):,} chars",
+            f"{utf16_offset(text, c.span[0]):,}–{utf16_offset(text, c.span[1]):,}",
+        ]
+        for c in chunks
+    }
 
 
 def section_kind(chunk):
@@ -268,26 +298,52 @@ def section_kind(chunk):
 
 
 # A long call: seq numbers in the hundred thousands, hours in, with long item ids.
-LONG_CALL = [{"seq": 100_000 + i, "itemId": f"recording-{i // 4:05d}-of-the-quarterly-review",
-              "text": f"Speaker {i % 3}: point {i} about the index, said at some length here.",
-              "startMs": 36_000_000 + 7_000 * i, "endMs": 36_000_000 + 7_000 * i + 6_500}
-             for i in range(2_000)]
+LONG_CALL = [
+    {
+        "seq": 100_000 + i,
+        "itemId": f"recording-{i // 4:05d}-of-the-quarterly-review",
+        "text": f"Speaker {i % 3}: point {i} about the index, said at some length here.",
+        "startMs": 36_000_000 + 7_000 * i,
+        "endMs": 36_000_000 + 7_000 * i + 6_500,
+    }
+    for i in range(2_000)
+]
 
 
 def turn_rows(turns):
     passages = chunk_turns(turns, max_chars=500, overlap_turns=1)
-    return {str(p.index): [f"{p.index} · seq {p.first_seq}–{p.last_seq}",
-                           f"{len(p.text):,} chars", f"{clock(p.start_ms)}–{clock(p.end_ms)}"]
-            for p in passages}
+    return {
+        str(p.index): [
+            f"{p.index} · seq {p.first_seq}–{p.last_seq}",
+            f"{len(p.text):,} chars",
+            f"{clock(p.start_ms)}–{clock(p.end_ms)}",
+        ]
+        for p in passages
+    }
 
 
 LAYOUTS = {
-    "semantic": ("semantic", MEGABYTE, "own-document", {"targetSize": 1000, "maxSize": 2000,
-                 "minSize": 200, "overlap": 100}, semantic_rows),
-    "hierarchical": ("engine", MEGABYTE, "own-document", {"strategy": "hierarchical",
-                     "chunkSize": 300, "chunkOverlap": 30}, hierarchical_rows),
-    "transcript": ("turns", json.dumps(LONG_CALL), "own-transcript",
-                   {"maxChars": 500, "overlapTurns": 1}, lambda text: turn_rows(json.loads(text))),
+    "semantic": (
+        "semantic",
+        MEGABYTE,
+        "own-document",
+        {"targetSize": 1000, "maxSize": 2000, "minSize": 200, "overlap": 100},
+        semantic_rows,
+    ),
+    "hierarchical": (
+        "engine",
+        MEGABYTE,
+        "own-document",
+        {"strategy": "hierarchical", "chunkSize": 300, "chunkOverlap": 30},
+        hierarchical_rows,
+    ),
+    "transcript": (
+        "turns",
+        json.dumps(LONG_CALL),
+        "own-transcript",
+        {"maxChars": 500, "overlapTurns": 1},
+        lambda text: turn_rows(json.loads(text)),
+    ),
 }
 
 
@@ -396,13 +452,21 @@ def test_a_json_error_says_only_our_line_and_column(page, text):
 def test_a_json_error_in_an_opened_file_names_the_file(page):
     show_text(page, "my own words", "own-document")
     before = runs(page)
-    page.set_input_files("#file-input", files=[{
-        "name": "call.json", "mimeType": "application/json",
-        "buffer": (MEETING_TEXT + "]").encode()}])
+    page.set_input_files(
+        "#file-input",
+        files=[
+            {
+                "name": "call.json",
+                "mimeType": "application/json",
+                "buffer": (MEETING_TEXT + "]").encode(),
+            }
+        ],
+    )
     line, column = python_says(MEETING_TEXT + "]")
     assert said_at_the_text(page) == (
         f"call.json is not valid JSON: at line {line}, column {column}: "
-        "more after the end of the JSON.")
+        "more after the end of the JSON."
+    )
     assert runs(page) == before  # nothing chunked: the result before stays
 
 
@@ -422,9 +486,14 @@ DROP = """async ({name, bytes}) => {
 }"""
 
 
-@pytest.mark.parametrize(("how", "name", "content"), [
-    ("picked", "diagram.md", PNG), ("dropped", "notes.txt", LATIN_1), ("dropped", "a.md", PNG),
-])
+@pytest.mark.parametrize(
+    ("how", "name", "content"),
+    [
+        ("picked", "diagram.md", PNG),
+        ("dropped", "notes.txt", LATIN_1),
+        ("dropped", "a.md", PNG),
+    ],
+)
 def test_a_binary_file_is_refused_at_the_file_field_and_the_text_stays(page, how, name, content):
     set_mode(page, "semantic")
     typed = "Words I typed and want to keep."
@@ -432,13 +501,17 @@ def test_a_binary_file_is_refused_at_the_file_field_and_the_text_stays(page, how
     options = page.evaluate("document.getElementById('source').options.length")
     before = runs(page)
     if how == "picked":
-        page.set_input_files("#file-input", files=[{"name": name, "mimeType": "text/markdown",
-                                                    "buffer": content}])
+        page.set_input_files(
+            "#file-input", files=[{"name": name, "mimeType": "text/markdown", "buffer": content}]
+        )
     else:
         page.evaluate(DROP, {"name": name, "bytes": list(content)})
     # Refused, or (as before) opened and chunked as if it were text.
-    wait_until(page, "document.getElementById('file-error')?.textContent"
-                     f" || Number(document.body.dataset.runs) > {before}")
+    wait_until(
+        page,
+        "document.getElementById('file-error')?.textContent"
+        f" || Number(document.body.dataset.runs) > {before}",
+    )
     page.wait_for_timeout(300)  # what a wrongly opened file would start, it would have
     assert page.input_value("#text") == typed
     assert page.input_value("#source") == "own-document"
@@ -449,8 +522,16 @@ def test_a_binary_file_is_refused_at_the_file_field_and_the_text_stays(page, how
     assert said.endswith("it was not opened, and the text here is as it was.")
     assert page.get_attribute("#file-input", "aria-describedby") == "file-error"
     # A text file opened next is taken, and the refusal goes.
-    page.set_input_files("#file-input", files=[{"name": "fine.md", "mimeType": "text/markdown",
-                                                "buffer": "# Fine\n\nText, ü. 😀".encode()}])
+    page.set_input_files(
+        "#file-input",
+        files=[
+            {
+                "name": "fine.md",
+                "mimeType": "text/markdown",
+                "buffer": "# Fine\n\nText, ü. 😀".encode(),
+            }
+        ],
+    )
     settled(page, before)
     assert page.input_value("#text") == "# Fine\n\nText, ü. 😀"
     assert page.text_content("#file-error") == ""

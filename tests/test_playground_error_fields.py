@@ -13,7 +13,6 @@ import re
 from types import SimpleNamespace
 
 import pytest
-
 from support.playground import choose, open_playground, put_text, runs, settled, wait_until
 
 from chunkspan import ChunkingEngine, SemanticChunker, chunk_turns
@@ -94,20 +93,33 @@ def error_shown(page, name):
 FACADE_CASES = {
     "overlap not below the size": (
         "new api.ChunkingEngine().chunk('x', {chunkSize: 512, chunkOverlap: 600})",
-        "RangeError", "chunk_overlap"),
-    "size below one": ("new api.ChunkingEngine().chunk('x', {chunkSize: 0})",
-                       "RangeError", "chunk_size"),
-    "unknown strategy": ("new api.ChunkingEngine().chunk('x', {strategy: 'nope'})",
-                         "RangeError", "strategy"),
-    "fractional target": ("new api.SemanticChunker({targetSize: 1.5}).chunk('x')",
-                          "TypeError", "target_size"),
-    "negative overlap": ("new api.SemanticChunker({overlap: -1}).chunk('x')",
-                         "RangeError", "overlap"),
+        "RangeError",
+        "chunk_overlap",
+    ),
+    "size below one": (
+        "new api.ChunkingEngine().chunk('x', {chunkSize: 0})",
+        "RangeError",
+        "chunk_size",
+    ),
+    "unknown strategy": (
+        "new api.ChunkingEngine().chunk('x', {strategy: 'nope'})",
+        "RangeError",
+        "strategy",
+    ),
+    "fractional target": (
+        "new api.SemanticChunker({targetSize: 1.5}).chunk('x')",
+        "TypeError",
+        "target_size",
+    ),
+    "negative overlap": (
+        "new api.SemanticChunker({overlap: -1}).chunk('x')",
+        "RangeError",
+        "overlap",
+    ),
     "turn without text": ("api.chunkTurns([{seq: 1}])", "RangeError", "turns"),
     "max chars zero": ("api.chunkTurns([], {maxChars: 0})", "RangeError", "max_chars"),
     "words not a list": ("api.snippetAround('text', 'word')", "TypeError", "words"),
-    "before negative": ("api.snippetAround('text', ['a'], {before: -1})", "RangeError",
-                        "before"),
+    "before negative": ("api.snippetAround('text', ['a'], {before: -1})", "RangeError", "before"),
     "text not a string": ("api.lexicalTokens(5)", "TypeError", "text"),
 }
 
@@ -129,8 +141,10 @@ def test_the_facade_error_names_the_python_argument(page, call, kind, field):
 def test_a_field_is_the_same_that_python_names(page):
     # What Python itself says, raised here: the same field crosses the boundary unchanged.
     for make, call in (
-        (lambda: ChunkingEngine().chunk("x", chunk_size=3, chunk_overlap=3),
-         "new api.ChunkingEngine().chunk('x', {chunkSize: 3, chunkOverlap: 3})"),
+        (
+            lambda: ChunkingEngine().chunk("x", chunk_size=3, chunk_overlap=3),
+            "new api.ChunkingEngine().chunk('x', {chunkSize: 3, chunkOverlap: 3})",
+        ),
         (lambda: SemanticChunker(min_size=-2), "new api.SemanticChunker({minSize: -2}).chunk('x')"),
         (lambda: chunk_turns([{"seq": 1, "text": 2}]), "api.chunkTurns([{seq: 1, text: 2}])"),
     ):
@@ -213,18 +227,30 @@ def test_a_bad_turn_is_shown_at_the_text_not_a_setting(page):
 @pytest.mark.parametrize(
     ("values", "name", "message"),
     [
-        ({"maxSize": 2000, "overlap": 5000}, "overlap",
-         "Overlap 5,000 must be less than max size 2,000, "
-         "or each chunk repeats the whole chunk before it."),
-        ({"maxSize": 2000, "overlap": 2000}, "overlap",
-         "Overlap 2,000 must be less than max size 2,000, "
-         "or each chunk repeats the whole chunk before it."),
-        ({"maxSize": 1000, "minSize": 1001}, "minSize",
-         "Min size 1,001 must not be more than max size 1,000, "
-         "or short chunks join into ones past the max."),
-        ({"maxSize": 2000, "targetSize": 3000}, "targetSize",
-         "Target size 3,000 must not be more than max size 2,000, "
-         "or parts are cut longer than the max."),
+        (
+            {"maxSize": 2000, "overlap": 5000},
+            "overlap",
+            "Overlap 5,000 must be less than max size 2,000, "
+            "or each chunk repeats the whole chunk before it.",
+        ),
+        (
+            {"maxSize": 2000, "overlap": 2000},
+            "overlap",
+            "Overlap 2,000 must be less than max size 2,000, "
+            "or each chunk repeats the whole chunk before it.",
+        ),
+        (
+            {"maxSize": 1000, "minSize": 1001},
+            "minSize",
+            "Min size 1,001 must not be more than max size 1,000, "
+            "or short chunks join into ones past the max.",
+        ),
+        (
+            {"maxSize": 2000, "targetSize": 3000},
+            "targetSize",
+            "Target size 3,000 must not be more than max size 2,000, "
+            "or parts are cut longer than the max.",
+        ),
     ],
 )
 def test_a_combination_that_makes_no_sense_is_said_at_the_field(page, values, name, message):
@@ -251,8 +277,12 @@ def test_a_combination_that_makes_no_sense_is_said_at_the_field(page, values, na
 
 def test_the_same_values_at_their_limits_are_taken(page):
     set_mode(page, "semantic")
-    for field, value in {"maxSize": 1000, "targetSize": 1000, "minSize": 1000,
-                         "overlap": 999}.items():
+    for field, value in {
+        "maxSize": 1000,
+        "targetSize": 1000,
+        "minSize": 1000,
+        "overlap": 999,
+    }.items():
         before = runs(page)
         choose(page, f"#setting-{field}", value)
         settled(page, before)

@@ -16,7 +16,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
 from support.offsets import utf16_offset
 from support.playground import (
     ROOT,
@@ -34,8 +33,10 @@ from support.playground import (
 )
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
-SAMPLE_TEXTS = {"guide": (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8"),
-                "meeting": (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")}
+SAMPLE_TEXTS = {
+    "guide": (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8"),
+    "meeting": (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +65,9 @@ def python_prints(mode: str, raw: list[dict[str, Any]]) -> list[str]:
     """What the copied Python prints for the facade's answer `raw`, its offsets in JavaScript's
     units (see `in_javascript`)."""
     if mode == "semantic":
-        return [f"{c['index']} {c['boundaryType']} {c['startOffset']} {c['endOffset']}"
-                for c in raw]
+        return [
+            f"{c['index']} {c['boundaryType']} {c['startOffset']} {c['endOffset']}" for c in raw
+        ]
     if mode == "engine":
         return [f"{c['index']} {len(c['content'])} {c['heading']}" for c in raw]
     return [f"{p['index']} {p['firstSeq']} {p['lastSeq']} {tuple(p['itemIds'])}" for p in raw]
@@ -76,17 +78,20 @@ def in_javascript(mode: str, lines: list[str], text: str) -> list[str]:
     JavaScript's indices into `text`; other modes print no offsets."""
     if mode != "semantic":
         return lines
+
     def convert(line: str) -> str:
         index, boundary, start, end = line.split()
         return f"{index} {boundary} {utf16_offset(text, int(start))} {utf16_offset(text, int(end))}"
+
     return [convert(line) for line in lines]
 
 
 def run_python(code: str, cwd: Any) -> list[str]:
     """Run copied Python with the checkout's chunkspan, in `cwd`; answer its lines."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True,
-                          text=True, check=True).stdout.splitlines()
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
 
 
 # Each edit as a person makes it: the keys pressed in the text area, after a click in it.
@@ -103,15 +108,21 @@ def add_a_turn(page: Any) -> None:
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("End")
-    page.keyboard.type(',\n  {"seq": 39, "itemId": "rec-3", "text": "Sam: One more thing, '
-                       'typed here: the rollout note goes out today.", "startMs": 280000, '
-                       '"endMs": 284000}')
+    page.keyboard.type(
+        ',\n  {"seq": 39, "itemId": "rec-3", "text": "Sam: One more thing, '
+        'typed here: the rollout note goes out today.", "startMs": 280000, '
+        '"endMs": 284000}'
+    )
 
 
 EDITS = {
     "semantic, the guide cut short": ("semantic", "guide", {}, cut_the_last_lines),
-    "engine, the guide cut short": ("engine", "guide",
-                                    {"strategy": "hierarchical", "chunkSize": 300}, cut_the_last_lines),
+    "engine, the guide cut short": (
+        "engine",
+        "guide",
+        {"strategy": "hierarchical", "chunkSize": 300},
+        cut_the_last_lines,
+    ),
     "turns, a turn added to the meeting": ("turns", "meeting", {"maxChars": 500}, add_a_turn),
 }
 
@@ -140,11 +151,12 @@ def test_an_edited_sample_is_the_users_text_and_every_copy_gives_the_chunks_show
     # The link opens a page with the same text, and so the same chunks.
     link = copied(page, "#copy-link")
     assert link.startswith(booted.origin + "/") and "sample=" not in link
-    other, recorder, _ = open_playground(browser, booted.origin, link[len(booted.origin) + 1:])
+    other, recorder, _ = open_playground(browser, booted.origin, link[len(booted.origin) + 1 :])
     try:
         assert other.input_value("#text") == page.input_value("#text")
-        assert menu_label(other) == ("Transcript from a link" if mode == "turns"
-                                     else "Text from a link")
+        assert menu_label(other) == (
+            "Transcript from a link" if mode == "turns" else "Text from a link"
+        )
         assert shown_chunks(other) == shown
         # The address bar holds the settings only: the text stays out of the history.
         assert "#" not in other.evaluate("location.href")
@@ -182,7 +194,7 @@ def test_a_link_cut_short_says_so(page, booted, browser):
     link = copied(page, "#copy-link")
     assert "#text=" in link
     cut = link[: link.index("#text=") + 12]
-    other, recorder, _ = open_playground(browser, booted.origin, cut[len(booted.origin) + 1:])
+    other, recorder, _ = open_playground(browser, booted.origin, cut[len(booted.origin) + 1 :])
     try:
         note = other.text_content("#text-kept")
         assert "could not be read" in note and "cut short" in note
@@ -227,7 +239,8 @@ def test_a_text_too_long_for_a_link_or_the_code_says_so(page, booted, tmp_path):
     text = page.input_value("#text")
     (tmp_path / "indexer-guide.md").write_text(text, encoding="utf-8")
     assert in_javascript("semantic", run_python(code, tmp_path), text) == python_prints(
-        "semantic", shown)
+        "semantic", shown
+    )
     assert run_in_console(page, copied(page, "#copy-js"), "chunks") == shown
     put_text(page, SAMPLE_TEXTS["guide"])  # the sample again, for the tests after this one
     quiet(page)
@@ -251,7 +264,7 @@ def test_copied_javascript_run_again_and_again_frees_its_worker(page, booted):
     quiet(page)
     code = copied(page, "#copy-js")
     started: list[Any] = []
-    page.on("worker", lambda worker: started.append(worker))
+    page.on("worker", started.append)
     asked = len(booted.recorder.requests)
     left = []
     for _ in range(3):

@@ -111,8 +111,9 @@ def test_the_page_holds_nothing_whose_drawing_the_browser_skips(page):
     page.evaluate(SCROLL_THROUGH, "document")
     assert page.evaluate(SKIPPED) == []
     # Back at the top, only the blocks near it hold their text: those passed by were emptied.
-    painted = page.evaluate("document.querySelectorAll('#document .block[data-painted=\"yes\"]')"
-                            ".length")
+    painted = page.evaluate(
+        "document.querySelectorAll('#document .block[data-painted=\"yes\"]').length"
+    )
     assert 0 < painted < 10
     before = runs(page)
     page.select_option("#source", "meeting")

@@ -12,7 +12,6 @@ import re
 from types import SimpleNamespace
 
 import pytest
-
 from support.colours import contrast, gradient_stops, luminance, over, parse_colour
 from support.playground import (
     ROOT,
@@ -77,24 +76,41 @@ def settings(page, **values):
 
 
 CONSOLE_CASES = {
-    "semantic on a sample": ("semantic", "guide", None,
-                             dict(targetSize=700, overlap=40, respectHeadings=False), "chunks"),
-    "engine hierarchical on a sample": ("engine", "guide", None,
-                                        dict(strategy="hierarchical", chunkSize=300,
-                                             chunkOverlap=30), "chunks"),
-    "engine semantic on typed text": ("engine", "own-document", OWN_TEXT,
-                                      dict(strategy="semantic", chunkSize=400, chunkOverlap=0),
-                                      "chunks"),
-    "semantic on typed text": ("semantic", "own-document", OWN_TEXT,
-                               dict(targetSize=300, maxSize=600, minSize=50, overlap=20),
-                               "chunks"),
-    "transcript sample": ("turns", "meeting", None, dict(maxChars=500, overlapTurns=2),
-                          "passages"),
+    "semantic on a sample": (
+        "semantic",
+        "guide",
+        None,
+        dict(targetSize=700, overlap=40, respectHeadings=False),
+        "chunks",
+    ),
+    "engine hierarchical on a sample": (
+        "engine",
+        "guide",
+        None,
+        dict(strategy="hierarchical", chunkSize=300, chunkOverlap=30),
+        "chunks",
+    ),
+    "engine semantic on typed text": (
+        "engine",
+        "own-document",
+        OWN_TEXT,
+        dict(strategy="semantic", chunkSize=400, chunkOverlap=0),
+        "chunks",
+    ),
+    "semantic on typed text": (
+        "semantic",
+        "own-document",
+        OWN_TEXT,
+        dict(targetSize=300, maxSize=600, minSize=50, overlap=20),
+        "chunks",
+    ),
+    "transcript sample": ("turns", "meeting", None, dict(maxChars=500, overlapTurns=2), "passages"),
 }
 
 
-@pytest.mark.parametrize(("mode", "source", "text", "values", "result"),
-                         CONSOLE_CASES.values(), ids=CONSOLE_CASES)
+@pytest.mark.parametrize(
+    ("mode", "source", "text", "values", "result"), CONSOLE_CASES.values(), ids=CONSOLE_CASES
+)
 def test_copied_javascript_runs_in_the_console_and_gives_the_chunks_shown(
     page, mode, source, text, values, result
 ):
@@ -258,8 +274,9 @@ IN_VIEW = """(selector) => {
 
 @pytest.fixture(scope="module")
 def phone(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url, width=360, height=740,
-                                        has_touch=True, is_mobile=True)
+    page, recorder, _ = open_playground(
+        browser, site_url, width=360, height=740, has_touch=True, is_mobile=True
+    )
     yield SimpleNamespace(page=page, recorder=recorder)
     page.context.close()
 

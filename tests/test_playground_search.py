@@ -70,12 +70,16 @@ def expected_hits(chunks, query: str, **options: Any) -> list[dict[str, Any]]:
     out = []
     for hit in index.search(query, 20, **options):
         snippet = snippet_around(chunks[int(hit.id)].text, tokens, before=60, after=140)
-        out.append({
-            "index": int(hit.id),
-            "score": f"score {hit.score:.3f}",
-            "snippet": snippet.text,
-            "marks": [snippet.text[start:end] for start, end in match_spans(snippet.text, tokens)],
-        })
+        out.append(
+            {
+                "index": int(hit.id),
+                "score": f"score {hit.score:.3f}",
+                "snippet": snippet.text,
+                "marks": [
+                    snippet.text[start:end] for start, end in match_spans(snippet.text, tokens)
+                ],
+            }
+        )
     return out
 
 
@@ -93,8 +97,9 @@ CHUNKS = SemanticChunker().chunk(GUIDE)
     ],
 )
 def test_hits_are_the_index_ranking_with_scores_snippets_and_marks(page, query, options):
-    got = search(page, query, all_words=options.get("match") == "all",
-                 prefix=options.get("prefix", False))
+    got = search(
+        page, query, all_words=options.get("match") == "all", prefix=options.get("prefix", False)
+    )
     expected = expected_hits(CHUNKS, query, **options)
     assert got == expected
     if query == "ove":  # a beginning alone is no word of the guide
@@ -139,8 +144,10 @@ def test_a_click_on_a_hit_selects_its_chunk(page):
     assert len(hits) > 1
     chosen = hits[-1]["index"]
     page.click("#search-results .hit >> nth=-1")
-    wait_until(page, f"document.getElementById('chunk-row-{chosen}')"
-                     "?.getAttribute('aria-selected') === 'true'")
+    wait_until(
+        page,
+        f"document.getElementById('chunk-row-{chosen}')?.getAttribute('aria-selected') === 'true'",
+    )
 
 
 def test_the_page_keeps_no_copy_of_the_word_rule():

@@ -12,8 +12,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from support.painting import engine_painting, read_document, semantic_painting
 from support.offsets import utf16_offset
+from support.painting import engine_painting, read_document, semantic_painting
 from support.playground import (
     ROOT,
     open_playground,
@@ -38,12 +38,24 @@ DRIFTING = "".join(
 # The guide sample repeated to 1 MB: a slider step on it is issue 11's case.
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEGABYTE = (GUIDE * (1_000_000 // len(GUIDE) + 1))[:1_000_000]
-SEMANTIC = {"target_size": 120, "max_size": 200, "min_size": 40, "overlap": 15,
-            "preserve_code_blocks": True, "respect_headings": True}
+SEMANTIC = {
+    "target_size": 120,
+    "max_size": 200,
+    "min_size": 40,
+    "overlap": 15,
+    "preserve_code_blocks": True,
+    "respect_headings": True,
+}
 
 # The page's settings that SEMANTIC holds, by their JavaScript names.
-SEMANTIC_FIELDS = {"targetSize": 120, "maxSize": 200, "minSize": 40, "overlap": 15,
-                   "preserveCodeBlocks": True, "respectHeadings": True}
+SEMANTIC_FIELDS = {
+    "targetSize": 120,
+    "maxSize": 200,
+    "minSize": 40,
+    "overlap": 15,
+    "preserveCodeBlocks": True,
+    "respectHeadings": True,
+}
 
 # The nodes a redraw makes (the document's coloured pieces, the list's rows, the histogram's
 # bars), noted, then which of those shown now were among them.
@@ -75,7 +87,8 @@ def test_the_document_drifts_from_its_offsets():
     """The point of the document: colouring from startOffset/endOffset would be wrong."""
     chunks = SemanticChunker(**SEMANTIC).chunk(DRIFTING)
     drifted = [
-        c for c in chunks
+        c
+        for c in chunks
         if DRIFTING[c.start_offset : c.end_offset].strip() != DRIFTING[c.span[0] : c.span[1]]
     ]
     assert len(drifted) > len(chunks) // 2
@@ -97,18 +110,20 @@ def test_engine_chunks_are_coloured_from_their_spans(page, strategy):
     set_mode(page, "engine")
     show_text(page, DRIFTING)
     set_settings(page, strategy=strategy, chunkSize=150, chunkOverlap=30)
-    chunks = ChunkingEngine().chunk(DRIFTING, strategy=strategy, chunk_size=150,
-                                    chunk_overlap=30)
+    chunks = ChunkingEngine().chunk(DRIFTING, strategy=strategy, chunk_size=150, chunk_overlap=30)
     own, lead = engine_painting(DRIFTING, chunks)
     shown = read_document(page)
     assert shown["own"] == own and len(own) > 5
     assert shown["lead"] == lead
 
 
-@pytest.mark.parametrize("mode, setting, values", [
-    ("semantic", "targetSize", [300, 310, 320]),
-    ("engine", "chunkSize", [200, 210, 220]),
-])
+@pytest.mark.parametrize(
+    "mode, setting, values",
+    [
+        ("semantic", "targetSize", [300, 310, 320]),
+        ("engine", "chunkSize", [200, 210, 220]),
+    ],
+)
 def test_a_redraw_makes_exactly_one_facade_call(page, mode, setting, values):
     set_mode(page, mode)
     show_text(page, DRIFTING)
@@ -128,8 +143,10 @@ def test_slider_steps_on_a_megabyte_make_one_call_a_redraw(page):
     call runs, and only its result is drawn."""
     set_mode(page, "semantic")
     show_text(page, MEGABYTE)
-    set_settings(page, **{**SEMANTIC_FIELDS, "targetSize": 1000, "maxSize": 2000,
-                          "minSize": 200, "overlap": 100})
+    set_settings(
+        page,
+        **{**SEMANTIC_FIELDS, "targetSize": 1000, "maxSize": 2000, "minSize": 200, "overlap": 100},
+    )
     page.focus("#setting-targetSize-slider")
     for key in ["ArrowLeft", "ArrowLeft", "ArrowRight"]:
         quiet(page)
@@ -141,19 +158,21 @@ def test_slider_steps_on_a_megabyte_make_one_call_a_redraw(page):
         assert page.evaluate("window.facadeCalls") == calls + 1
     assert page.input_value("#setting-targetSize") == "999"
     calls, before = page.evaluate("window.facadeCalls"), runs(page)
-    page.eval_on_selector("#setting-targetSize-slider", """(slider) => {
+    page.eval_on_selector(
+        "#setting-targetSize-slider",
+        """(slider) => {
       for (let step = 0; step < 10; step += 1) {
         slider.stepDown();
         slider.dispatchEvent(new Event('input', {bubbles: true}));
       }
-    }""")
+    }""",
+    )
     settled(page, before)
     quiet(page)
     assert runs(page) == before + 1
     assert page.evaluate("window.facadeCalls") == calls + 2  # the one going, and the last
     assert page.input_value("#setting-targetSize") == "989"
-    options = {**SEMANTIC, "target_size": 989, "max_size": 2000, "min_size": 200,
-               "overlap": 100}
+    options = {**SEMANTIC, "target_size": 989, "max_size": 2000, "min_size": 200, "overlap": 100}
     count = len(SemanticChunker(**options).chunk(MEGABYTE))
     assert page.text_content('#stats [data-stat="count"] dd') == f"{count:,}"
 
@@ -179,9 +198,13 @@ def test_a_redraw_keeps_what_shows_the_same_and_draws_the_rest_anew(page):
         assert (shown["own"], shown["lead"]) == (own, lead)
         rows = page.evaluate(ROWS)
         assert rows and rows == [
-            [i, f"{len(chunks[i].text):,} chars · {utf16_offset(DRIFTING, chunks[i].span[0]):,}"
-                f"–{utf16_offset(DRIFTING, chunks[i].span[1]):,}"]
-            for i, _ in rows]
+            [
+                i,
+                f"{len(chunks[i].text):,} chars · {utf16_offset(DRIFTING, chunks[i].span[0]):,}"
+                f"–{utf16_offset(DRIFTING, chunks[i].span[1]):,}",
+            ]
+            for i, _ in rows
+        ]
         assert page.text_content('#stats [data-stat="count"] dd') == str(len(chunks))
 
 
@@ -204,7 +227,9 @@ def test_the_list_scrolled_a_few_rows_at_a_time_shows_every_row_in_view(page):
     set_mode(page, "semantic")
     show_text(page, GUIDE)
     set_settings(page, **{**SEMANTIC_FIELDS, "targetSize": 100, "minSize": 20, "overlap": 0})
-    height = page.eval_on_selector("#chunk-list", "(list) => list.querySelector('.row').offsetHeight")
+    height = page.eval_on_selector(
+        "#chunk-list", "(list) => list.querySelector('.row').offsetHeight"
+    )
     view = page.eval_on_selector("#chunk-list", "(list) => list.clientHeight")
     for step in range(1, 16):
         top = 2 * step * height

@@ -28,11 +28,21 @@ TRANSCRIPT = [
     {"seq": 3, "text": "\ufeff\t"},
     {"seq": 2, "itemId": "rec-2", "text": "It is down to 40 tickets.", "endMs": 5000},
     {"seq": 5, "text": "\u0085"},
-    {"seq": 6, "itemId": "rec-2", "text": "Good. 🚀 Next: shipping.", "startMs": 6000,
-     "endMs": 7000},
+    {
+        "seq": 6,
+        "itemId": "rec-2",
+        "text": "Good. 🚀 Next: shipping.",
+        "startMs": 6000,
+        "endMs": 7000,
+    },
     {"seq": 7, "text": "\u3000\n"},
-    {"seq": 8, "itemId": "rec-2", "text": "Orders ship in two days.", "startMs": 7100,
-     "endMs": 9000},
+    {
+        "seq": 8,
+        "itemId": "rec-2",
+        "text": "Orders ship in two days.",
+        "startMs": 7100,
+        "endMs": 9000,
+    },
 ]
 BLANK = {1, 3, 7}  # positions whose text is white space alone
 
@@ -59,8 +69,10 @@ def facade(page: Any, expression: str, argument: Any = None) -> Any:
 
 def in_javascript(record: dict[str, Any], text: str) -> dict[str, Any]:
     """A passage's dict with its turns' offsets as JavaScript indices into `text`."""
-    turns = [{**span, "start": utf16_offset(text, span["start"]),
-              "end": utf16_offset(text, span["end"])} for span in record["turns"]]
+    turns = [
+        {**span, "start": utf16_offset(text, span["start"]), "end": utf16_offset(text, span["end"])}
+        for span in record["turns"]
+    ]
     return {**record, "turns": turns}
 
 
@@ -112,22 +124,33 @@ def expected_rows(turns: list[dict[str, Any]], max_chars: int, overlap: int) -> 
 # --- the facade ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("options", [{"maxChars": 40}, {"maxChars": 60, "overlapTurns": 2},
-                                     {"maxChars": 1, "overlapTurns": 3}, {}],
-                         ids=["maxChars-40", "overlapTurns-2", "maxChars-1", "defaults"])
+@pytest.mark.parametrize(
+    "options",
+    [{"maxChars": 40}, {"maxChars": 60, "overlapTurns": 2}, {"maxChars": 1, "overlapTurns": 3}, {}],
+    ids=["maxChars-40", "overlapTurns-2", "maxChars-1", "defaults"],
+)
 def test_chunk_turns_spans_adds_repeated_turns(page, options):
-    python = {"max_chars": options.get("maxChars", 1200),
-              "overlap_turns": options.get("overlapTurns", 1)}
+    python = {
+        "max_chars": options.get("maxChars", 1200),
+        "overlap_turns": options.get("overlapTurns", 1),
+    }
     passages = chunk_turns(TRANSCRIPT, **python)
-    got = facade(page, "api.chunkTurns(arg.turns, {...arg.options, spans: true})",
-                 {"turns": TRANSCRIPT, "options": options})
+    got = facade(
+        page,
+        "api.chunkTurns(arg.turns, {...arg.options, spans: true})",
+        {"turns": TRANSCRIPT, "options": options},
+    )
     assert got == [in_javascript(p.to_dict(spans=True), p.text) for p in passages]
-    plain = facade(page, "api.chunkTurns(arg.turns, arg.options)",
-                   {"turns": TRANSCRIPT, "options": options})
+    plain = facade(
+        page, "api.chunkTurns(arg.turns, arg.options)", {"turns": TRANSCRIPT, "options": options}
+    )
     assert plain == [in_javascript(p.to_dict(), p.text) for p in passages]
     assert all("repeatedTurns" not in passage for passage in plain)
-    spans_false = facade(page, "api.chunkTurns(arg.turns, {...arg.options, spans: false})",
-                         {"turns": TRANSCRIPT, "options": options})
+    spans_false = facade(
+        page,
+        "api.chunkTurns(arg.turns, {...arg.options, spans: false})",
+        {"turns": TRANSCRIPT, "options": options},
+    )
     assert spans_false == plain
 
 
@@ -152,8 +175,9 @@ def test_spans_that_is_not_true_or_false_is_refused_by_name(page, value):
 # --- the transcript view ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("max_chars, overlap", [(60, 1), (60, 2), (30, 3), (1, 2), (1200, 1),
-                                                (50, 0)])
+@pytest.mark.parametrize(
+    "max_chars, overlap", [(60, 1), (60, 2), (30, 3), (1, 2), (1200, 1), (50, 0)]
+)
 def test_transcript_view_draws_the_passages_and_leaves_blank_turns_out(page, max_chars, overlap):
     show_transcript(page, TRANSCRIPT, max_chars, overlap)
     shown = page.evaluate(READ_TRANSCRIPT)
@@ -161,7 +185,10 @@ def test_transcript_view_draws_the_passages_and_leaves_blank_turns_out(page, max
     expected = expected_rows(TRANSCRIPT, max_chars, overlap)
     for position, (row, want) in enumerate(zip(shown, expected)):
         assert (row["own"], row["lead"], row["badge"]) == (
-            want["own"], want["lead"], want["badge"]), position
+            want["own"],
+            want["lead"],
+            want["badge"],
+        ), position
         assert row["blank"] == (position in BLANK), position
     assert all(not row["own"] and not row["lead"] for n, row in enumerate(shown) if n in BLANK)
     passages = chunk_turns(TRANSCRIPT, max_chars=max_chars, overlap_turns=overlap)

@@ -9,18 +9,25 @@ import json
 import subprocess
 import sys
 import tarfile
-import tomllib
 import zipfile
 from email.parser import Parser
 from pathlib import Path
 
 import pytest
+import tomllib
 from support.paths import ROOT
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 # What pip and npm print when no registry answered at all (not an answer about the name).
-OFFLINE = ("NewConnectionError", "Failed to establish", "Temporary failure in name resolution",
-           "ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN")
+OFFLINE = (
+    "NewConnectionError",
+    "Failed to establish",
+    "Temporary failure in name resolution",
+    "ECONNREFUSED",
+    "ENOTFOUND",
+    "ETIMEDOUT",
+    "EAI_AGAIN",
+)
 
 
 def _skip_if_offline(output: str) -> None:
@@ -30,10 +37,25 @@ def _skip_if_offline(output: str) -> None:
 
 def test_the_python_name_is_free_or_ours(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "--no-cache-dir",
-         "--disable-pip-version-check", "--retries", "1", "--timeout", "30",
-         "-d", str(tmp_path), PROJECT["name"]],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--no-cache-dir",
+            "--disable-pip-version-check",
+            "--retries",
+            "1",
+            "--timeout",
+            "30",
+            "-d",
+            str(tmp_path),
+            PROJECT["name"],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     _skip_if_offline(result.stdout + result.stderr)
     if result.returncode != 0:
@@ -51,8 +73,11 @@ def _summary(download: Path) -> str:
             text = archive.read(name).decode("utf-8")
     else:
         with tarfile.open(download) as archive:
-            member = next(m for m in archive.getmembers() if m.name.count("/") == 1
-                          and m.name.endswith("/PKG-INFO"))
+            member = next(
+                m
+                for m in archive.getmembers()
+                if m.name.count("/") == 1 and m.name.endswith("/PKG-INFO")
+            )
             text = archive.extractfile(member).read().decode("utf-8")  # type: ignore[union-attr]
     return Parser().parsestr(text)["Summary"]
 

@@ -26,7 +26,10 @@ sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *sys.arg
 def test_the_core_suite_collects_without_playwright_or_build_tools():
     done = subprocess.run(
         [sys.executable, "-c", COLLECT_WITHOUT, *core_tests()],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "tests/test_core_doctests.py::test_docstring_examples" in done.stdout

@@ -21,9 +21,33 @@ REFERENCE = FIXTURES / "turns_reference.mjs"
 # Pieces of turn texts: words, JavaScript's white space, characters that only look blank to
 # Python or to the eye (U+0085, U+180E, U+200B, U+001F), astral characters, a lone surrogate.
 PIECES = [
-    "Hello.", "ok", "a", "refund", "caf\u00e9", "\u65e5\u672c\u8a9e", "\U0001f600", "\U0001d11e",
-    " ", "\t", "\n", "\r\n", "\x0b", "\x0c", "\u00a0", "\u1680", "\u2003", "\u2028", "\u202f",
-    "\u3000", "\ufeff", "\u0085", "\u180e", "\u200b", "\x1f", "\ud800", "x" * 37,
+    "Hello.",
+    "ok",
+    "a",
+    "refund",
+    "caf\u00e9",
+    "\u65e5\u672c\u8a9e",
+    "\U0001f600",
+    "\U0001d11e",
+    " ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\x0b",
+    "\x0c",
+    "\u00a0",
+    "\u1680",
+    "\u2003",
+    "\u2028",
+    "\u202f",
+    "\u3000",
+    "\ufeff",
+    "\u0085",
+    "\u180e",
+    "\u200b",
+    "\x1f",
+    "\ud800",
+    "x" * 37,
 ]
 BLANK_PIECES = [" ", "\t", "\n", "\u00a0", "\ufeff", "\u3000", "\u2029", ""]
 

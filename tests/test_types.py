@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from support.typescript import run_tsc
+
 from tools.paths import NODE_MODULES, WEB
 
 DECLARATIONS = WEB / "chunker.d.ts"
@@ -52,7 +53,10 @@ def declared_members(interface: str) -> set[str]:
     typescript = NODE_MODULES / "typescript"
     out = subprocess.run(
         ["node", "-e", script, str(typescript), str(DECLARATIONS), interface],
-        capture_output=True, text=True, check=True, timeout=120,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     ).stdout
     return set(json.loads(out))
 

@@ -14,12 +14,12 @@ from email.parser import Parser
 from pathlib import Path
 
 import pytest
-
-import chunkspan
-from chunkspan.bridge import handle
 from support.fresh_venv import install_in_fresh_venv, users_environment
 from support.paths import ROOT
 from support.reply import read_reply
+
+import chunkspan
+from chunkspan.bridge import handle
 from tools.paths import CACHE, NODE_MODULES
 from tools.site import MICROPIP_WHEEL, PYODIDE_LOCK, PYODIDE_STDLIB
 from tools.wheel import build_page_wheel, build_wheel
@@ -75,7 +75,7 @@ def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
         "import chunkspan, importlib.metadata as m, json\n"
         "from chunkspan import SemanticChunker\n"
         "print(json.dumps([chunkspan.__file__, m.version('chunkspan'),"
-        " [c.to_dict() for c in SemanticChunker(overlap=0).chunk(%r)]]))" % TEXT
+        f" [c.to_dict() for c in SemanticChunker(overlap=0).chunk({TEXT!r})]]))"
     )
     # Run from the venv's folder, so the checkout's own chunkspan/ cannot be imported instead.
     out = subprocess.run(
@@ -111,7 +111,8 @@ def test_the_sites_wheels_run_under_pyodide_in_node(wheel, built_site):
     request = json.dumps({"text": TEXT, "config": {"targetSize": 20, "minSize": 0}})
     out = subprocess.run(
         [
-            "node", str(ROOT / "tests" / "node" / "wheel_in_pyodide.mjs"),
+            "node",
+            str(ROOT / "tests" / "node" / "wheel_in_pyodide.mjs"),
             str(built_site / "pyodide"),
             str(built_site / "wheels" / wheel.name),
             "SemanticChunker.chunk",

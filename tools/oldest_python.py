@@ -12,7 +12,7 @@ from .paths import CACHE, log
 
 
 def oldest_version(requires_python: str) -> str:
-    """"3.10" for ">=3.10": the floor of a `requires-python` that names only one."""
+    """ "3.10" for ">=3.10": the floor of a `requires-python` that names only one."""
     if not requires_python.startswith(">=") or "," in requires_python:
         raise ValueError(f"requires-python {requires_python!r}: expected '>=X.Y' alone")
     return requires_python[2:].strip()
@@ -50,8 +50,15 @@ def venv_python(python: str, version: str, requirements: list[str]) -> Path:
     if not stamp.exists() or stamp.read_text(encoding="utf-8") != wanted:
         log(f"pip install (Python {version}) {' '.join(requirements)}")
         subprocess.run(
-            [str(bin_python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-             *requirements],
+            [
+                str(bin_python),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                *requirements,
+            ],
             check=True,
         )
         stamp.write_text(wanted, encoding="utf-8")

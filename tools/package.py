@@ -64,7 +64,9 @@ def build_package() -> Path:
         (stage / "README.md").write_text(_readme(), encoding="utf-8")
         subprocess.run(
             ["npm", "pack", "--pack-destination", str(DIST), "--loglevel=error"],
-            cwd=stage, check=True, stdout=subprocess.DEVNULL,
+            cwd=stage,
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
     tarball = DIST / f"{NAME}-{version}.tgz"
     sizes = package_sizes(tarball)

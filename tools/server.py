@@ -7,9 +7,9 @@ import os
 import sys
 import threading
 import urllib.parse
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Mapping
 
 from .paths import SITE
 from .site import build_web

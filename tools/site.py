@@ -8,8 +8,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from .paths import CACHE, NODE_MODULES, SITE, WEB, log
 from .wheel import build_page_wheel
@@ -102,9 +102,19 @@ def _micropip_wheel() -> Path:
         name, version = MICROPIP_WHEEL.split("-")[:2]
         subprocess.run(
             [
-                sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                "--disable-pip-version-check", "--only-binary=:all:", "--python-version", "3.14",
-                "--dest", str(CACHE), f"{name}=={version}",
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--disable-pip-version-check",
+                "--only-binary=:all:",
+                "--python-version",
+                "3.14",
+                "--dest",
+                str(CACHE),
+                f"{name}=={version}",
             ],
             check=True,
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+
 import tomllib
 
 from .chromium import SYSTEM_CHROMIUM, has_chromium
@@ -28,8 +29,14 @@ def pip_install(python: str, requirements: list[str]) -> None:
     log(f"pip install {' '.join(requirements)}")
     subprocess.run(
         [
-            python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-            "--root-user-action=ignore", *requirements,
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--root-user-action=ignore",
+            *requirements,
         ],
         check=True,
     )
@@ -43,15 +50,18 @@ def test(pytest_args: list[str], *, core: bool = False) -> int:
     extras = project["optional-dependencies"]
     if core:
         pip_install(sys.executable, extras["test"])
-        return subprocess.call([sys.executable, "-m", "pytest", *core_tests(), *pytest_args],
-                               cwd=ROOT)
+        return subprocess.call(
+            [sys.executable, "-m", "pytest", *core_tests(), *pytest_args], cwd=ROOT
+        )
     pip_install(sys.executable, extras["test"] + extras["test-browser"] + extras["test-pipelines"])
     if not has_chromium():
         # No download of a browser of our own: the machines this runs on reach package
         # registries only, and a browser is the machine's to provide.
-        log(f"no Chromium: neither {SYSTEM_CHROMIUM} nor Playwright's own is installed. "
+        log(
+            f"no Chromium: neither {SYSTEM_CHROMIUM} nor Playwright's own is installed. "
             "Install Debian's (apt-get install -y chromium), or run the core suite alone "
-            "with `python build.py test --core`")
+            "with `python build.py test --core`"
+        )
         return 2
     build_web()
     status = subprocess.call([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT)
@@ -64,8 +74,10 @@ def test_on_oldest_python(project: dict, pytest_args: list[str]) -> int:
     version = oldest_version(project["requires-python"])
     python = find_python(version)
     if python is None:
-        log(f"NOT RUN: the core suite on Python {version} (requires-python "
-            f"{project['requires-python']}): no python{version} on PATH or in pyenv")
+        log(
+            f"NOT RUN: the core suite on Python {version} (requires-python "
+            f"{project['requires-python']}): no python{version} on PATH or in pyenv"
+        )
         return 0
     started = time.monotonic()
     venv = venv_python(python, version, project["optional-dependencies"]["test"])

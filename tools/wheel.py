@@ -6,17 +6,29 @@ import ast
 import base64
 import hashlib
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
+
+import tomllib
 
 from .paths import CACHE, DIST, ROOT, log
 
 # The pyproject.toml keys this builder knows how to put in a wheel; any other stops it, so
 # a new setting is never dropped silently.
 KNOWN_PROJECT_KEYS = {
-    "name", "dynamic", "version", "description", "readme", "requires-python", "license",
-    "dependencies", "optional-dependencies", "classifiers", "keywords", "urls", "authors",
+    "name",
+    "dynamic",
+    "version",
+    "description",
+    "readme",
+    "requires-python",
+    "license",
+    "dependencies",
+    "optional-dependencies",
+    "classifiers",
+    "keywords",
+    "urls",
+    "authors",
     "scripts",
 }
 KNOWN_SETUPTOOLS_KEYS = {"packages", "package-data", "dynamic"}
@@ -134,8 +146,7 @@ def _metadata(project: dict, version: str) -> str:
     lines = ["Metadata-Version: 2.4", f"Name: {project['name']}", f"Version: {version}"]
     if "description" in project:
         lines.append(f"Summary: {project['description']}")
-    for keyword in project.get("keywords", ()):
-        lines.append(f"Keywords: {keyword}")
+    lines += [f"Keywords: {keyword}" for keyword in project.get("keywords", ())]
     for author in project.get("authors", ()):
         if "email" in author:
             who = f"{author['name']} <{author['email']}>" if "name" in author else author["email"]
@@ -144,7 +155,7 @@ def _metadata(project: dict, version: str) -> str:
             lines.append(f"Author: {author['name']}")
     if "license" in project:
         if not isinstance(project["license"], str):  # PEP 639 deprecates the table form
-            sys.exit("build.py: [project] license must be an SPDX expression, e.g. \"MIT\"")
+            sys.exit('build.py: [project] license must be an SPDX expression, e.g. "MIT"')
         lines.append(f"License-Expression: {project['license']}")
     for label, url in project.get("urls", {}).items():
         lines.append(f"Project-URL: {label}, {url}")

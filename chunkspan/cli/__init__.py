@@ -8,7 +8,8 @@ import argparse
 import os
 import signal
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..many import batched, default_jobs, map_in_order
 from ..recipe import Recipe, options_of
@@ -66,7 +67,9 @@ def _on_sigterm(number: int, frame: Any) -> None:
     raise _Interrupted
 
 
-def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Callable, Any]:
+def _plan(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[Callable[..., Any], Any]:
     """The task for each input and what it shares, its options checked: a bad one is a
     usage error (exit 2) naming its flag, before any input is read."""
     if args.command == "chunk":
@@ -101,7 +104,9 @@ def _recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Recipe
     return Recipe(args.strategy, given)
 
 
-def _check(parser: argparse.ArgumentParser, options: dict[str, Any], make: Callable) -> None:
+def _check(
+    parser: argparse.ArgumentParser, options: dict[str, Any], make: Callable[..., Any]
+) -> None:
     """`make(**options)`, or a usage error: naming the flag whose value alone is wrong, else
     saying which rule between options failed (`chunk_overlap` below `chunk_size`)."""
     try:
@@ -120,7 +125,7 @@ def _check(parser: argparse.ArgumentParser, options: dict[str, Any], make: Calla
     parser.error(problem)
 
 
-def _run(args: argparse.Namespace, task: Callable, shared: Any) -> int:
+def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int:
     glob = getattr(args, "glob", None)
     sources, problems = expand(args.paths, glob)
     if not sources and not problems:  # only folders, holding nothing to read

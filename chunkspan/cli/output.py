@@ -8,9 +8,10 @@ import stat
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
-from typing import BinaryIO, ContextManager, Iterator, TextIO
+from typing import BinaryIO, TextIO
 
 __all__ = ["open_output", "Discard", "OutputError", "RecordWriter", "Progress", "shown"]
 
@@ -24,7 +25,7 @@ class Discard(Exception):
     (the temporary file removed)."""
 
 
-def open_output(target: str | None) -> ContextManager[BinaryIO]:
+def open_output(target: str | None) -> AbstractContextManager[BinaryIO]:
     """Where to write, for a `with` block: standard output (`target` None or `-`); a
     `target` that is no regular file (`/dev/null`, a FIFO) as it is; else a temporary file
     beside `target` that replaces it only if the block completes: an error, an interruption
@@ -44,10 +45,8 @@ def open_output(target: str | None) -> ContextManager[BinaryIO]:
 def _stream(stream: BinaryIO, name: str) -> Iterator[BinaryIO]:
     """`stream` for the block, flushed after it; closed, unless it is standard output."""
     try:
-        try:
+        with suppress(Discard):  # what went out is out
             yield stream
-        except Discard:
-            pass  # what went out is out
         with _naming(name):
             stream.flush()
     finally:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 import inspect
 import textwrap
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import __version__
 from ..recipe import PIPELINE_STRATEGIES, options_of

@@ -4,8 +4,9 @@ read it, cut it, write its records as JSON Lines. Answers bytes, so the parent o
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..recipe import Recipe
 from .inputs import InputError, Source, read_text

@@ -128,7 +128,8 @@ class _Request:
         if embed_fn is not None and not callable(embed_fn):
             raise ArgumentTypeError(
                 "embed_fn",
-                f"embed_fn must be callable or None, got {type(embed_fn).__name__} {embed_fn!r:.80}"
+                "embed_fn must be callable or None, "
+                f"got {type(embed_fn).__name__} {embed_fn!r:.80}",
             )
         self.embed_fn = embed_fn
         uses_embeddings = strategy == "semantic" and embed_fn is not None

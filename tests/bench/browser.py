@@ -35,18 +35,19 @@ import sys
 import tempfile
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench")]
+from core import ensure_original, markdown_corpus, median_seconds, original_seconds  # noqa: E402
+
+from chunkspan import SemanticChunker  # noqa: E402
 from tools.chromium import chromium_options  # noqa: E402
 from tools.paths import NODE_MODULES, SITE  # noqa: E402
 from tools.server import served  # noqa: E402
 from tools.site import build_web  # noqa: E402
-from core import ensure_original, markdown_corpus, median_seconds, original_seconds  # noqa: E402
-
-from chunkspan import SemanticChunker  # noqa: E402
 
 # The site, the bench pages, and Pyodide's npm package as shipped (for the stock floor).
 MOUNTS = {
@@ -176,6 +177,7 @@ START_DIRECT = """() => new Promise((resolve, reject) => {
   direct.onerror = (event) => reject(new Error(event.message));
 })"""
 
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="cold starts per page (default 5)")
@@ -201,8 +203,10 @@ def main() -> int:
 
 def cold_starts(playwright: Any, origin: str, count: int) -> None:
     """Part 1: the cold starts, first and repeat visits, interleaved, with their ratios."""
-    print("Cold start, navigation to ready: first visit in a fresh profile, then a repeat "
-          f"visit in the same profile (ms, median of {count})")
+    print(
+        "Cold start, navigation to ready: first visit in a fresh profile, then a repeat "
+        f"visit in the same profile (ms, median of {count})"
+    )
     print()
     first: dict[str, list[float]] = {name: [] for name in COLD_PAGES}
     repeat: dict[str, list[float]] = {name: [] for name in COLD_PAGES}
@@ -214,16 +218,20 @@ def cold_starts(playwright: Any, origin: str, count: int) -> None:
     print("| page | first visit | repeat visit | first, all runs | repeat, all runs |")
     print("|---|---|---|---|---|")
     for name in COLD_PAGES:
-        print(f"| {name} | {statistics.median(first[name]):.0f} | "
-              f"{statistics.median(repeat[name]):.0f} | {_list(first[name])} | "
-              f"{_list(repeat[name])} |")
+        print(
+            f"| {name} | {statistics.median(first[name]):.0f} | "
+            f"{statistics.median(repeat[name]):.0f} | {_list(first[name])} | "
+            f"{_list(repeat[name])} |"
+        )
     print()
     for visit, runs in (("first visit", first), ("repeat visit", repeat)):
         _, site, micropip, ours = (statistics.median(times) for times in runs.values())
         verdict = "within" if ours <= TARGET_RATIO * site else "OVER"
-        print(f"{visit}: ours/bare (site's runtime) {ours / site:.2f}× ({verdict} the "
-              f"{TARGET_RATIO}× target); micropip and an empty wheel/bare "
-              f"{micropip / site:.2f}×")
+        print(
+            f"{visit}: ours/bare (site's runtime) {ours / site:.2f}× ({verdict} the "
+            f"{TARGET_RATIO}× target); micropip and an empty wheel/bare "
+            f"{micropip / site:.2f}×"
+        )
     print()
     sys.stdout.flush()
 
@@ -233,9 +241,7 @@ def calls(playwright: Any, origin: str, args: argparse.Namespace) -> None:
     browser = playwright.chromium.launch(**chromium_options())
     tab = browser.new_page()
     tab.goto(f"{origin}/_test/blank.html")
-    tab.evaluate(
-        "async () => { window.api = await (await import('/chunker.js')).loadChunker(); }"
-    )
+    tab.evaluate("async () => { window.api = await (await import('/chunker.js')).loadChunker(); }")
     if args.before:
         tab.evaluate(
             """async () => { window.before = await (await import('/_before/chunker.js'))
@@ -243,12 +249,13 @@ def calls(playwright: Any, origin: str, args: argparse.Namespace) -> None:
         )
     tab.evaluate(START_DIRECT)
     has_node = ensure_original()
-    print(f"One SemanticChunker().chunk(text) call (ms, median of {args.calls} after a "
-          "warm-up)")
+    print(f"One SemanticChunker().chunk(text) call (ms, median of {args.calls} after a warm-up)")
     print()
-    print("| input | facade call | Python in a Pyodide worker | facade overhead | "
-          "facade/Python | facade, same text again | CPython | original (Node) | "
-          "facade/original |")
+    print(
+        "| input | facade call | Python in a Pyodide worker | facade overhead | "
+        "facade/Python | facade, same text again | CPython | original (Node) | "
+        "facade/original |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for name, make in INPUTS.items():
         text = make()
@@ -261,16 +268,19 @@ def calls(playwright: Any, origin: str, args: argparse.Namespace) -> None:
         original_ms = f"{original * 1000:.1f}" if original is not None else "—"
         versus = f"{facade / (original * 1000):.1f}×" if original else "—"
         overhead = f"{facade - direct:.1f} ({(facade - direct) / facade:.0%})"
-        print(f"| {name} | {facade:.1f} | {direct:.1f} | {overhead} | "
-              f"{facade / direct:.2f}× | {again:.1f} | {cpython:.1f} | {original_ms} | "
-              f"{versus} |")
+        print(
+            f"| {name} | {facade:.1f} | {direct:.1f} | {overhead} | "
+            f"{facade / direct:.2f}× | {again:.1f} | {cpython:.1f} | {original_ms} | "
+            f"{versus} |"
+        )
         if "before" in times:
             before, before_again = times["before"], times["before again"]
-            print(f"|   before (--before), same calls in turn | {before:.1f} | | | "
-                  f"{before / direct:.2f}× | {before_again:.1f} | | | |")
+            print(
+                f"|   before (--before), same calls in turn | {before:.1f} | | | "
+                f"{before / direct:.2f}× | {before_again:.1f} | | | |"
+            )
         sys.stdout.flush()
-    print(f"\nround trip of the cheapest call (lexicalTokens('')): "
-          f"{round_trip_ms(tab, 50):.2f} ms")
+    print(f"\nround trip of the cheapest call (lexicalTokens('')): {round_trip_ms(tab, 50):.2f} ms")
     browser.close()
 
 

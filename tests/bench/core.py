@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import os
+import platform
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -185,9 +185,7 @@ def semantic_table(texts: dict[str, str], runs: int, rounds: int, has_node: bool
         ours, original, speedup = side_by_side(
             lambda: chunker.chunk(text), text, "semantic", runs, rounds, has_node
         )
-        rest = (
-            others(text, runs) if name.startswith("markdown") or name.startswith("no white") else {}
-        )
+        rest = others(text, runs) if name.startswith(("markdown", "no white")) else {}
         langchain, semchunk = (
             rate(len(text), rest[key]) if key in rest else "—" for key in ("LangChain", "semchunk")
         )
@@ -230,9 +228,16 @@ def before_table(before: Path, texts: dict[str, str], runs: int, rounds: int) ->
         for _ in range(rounds):
             for side, checkout in (("before", before), ("ours", ROOT)):
                 done = subprocess.run(
-                    [sys.executable, str(Path(__file__).with_name("calls.py")), str(checkout),
-                     str(runs), *named],
-                    capture_output=True, text=True, check=True,
+                    [
+                        sys.executable,
+                        str(Path(__file__).with_name("calls.py")),
+                        str(checkout),
+                        str(runs),
+                        *named,
+                    ],
+                    capture_output=True,
+                    text=True,
+                    check=True,
                 )
                 sides[side].append(json.loads(done.stdout))
     print()

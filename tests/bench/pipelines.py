@@ -22,14 +22,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunkspan/ and support/
 
-from chunkspan import chunk_many  # noqa: E402
 from core import median_seconds, npm_markdown  # noqa: E402  (tests/bench/, this script's folder)
+
+from chunkspan import chunk_many  # noqa: E402
 
 
 def make_corpus(folder: Path, copies: int) -> list[str]:
@@ -45,7 +46,16 @@ def command_line(folder: Path, jobs: int) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with open(os.devnull, "wb") as sink:
         subprocess.run(
-            [sys.executable, "-m", "chunkspan", "chunk", "--quiet", "--jobs", str(jobs), str(folder)],
+            [
+                sys.executable,
+                "-m",
+                "chunkspan",
+                "chunk",
+                "--quiet",
+                "--jobs",
+                str(jobs),
+                str(folder),
+            ],
             stdout=sink,
             env=env,
             check=True,
@@ -91,8 +101,14 @@ def main() -> int:
                 "chunk_many, jobs=2",
                 median_seconds(lambda: list(chunk_many(texts, jobs=2)), args.runs),
             ),
-            ("chunkspan chunk --jobs 1", median_seconds(lambda: command_line(folder, 1), args.runs)),
-            ("chunkspan chunk --jobs 2", median_seconds(lambda: command_line(folder, 2), args.runs)),
+            (
+                "chunkspan chunk --jobs 1",
+                median_seconds(lambda: command_line(folder, 1), args.runs),
+            ),
+            (
+                "chunkspan chunk --jobs 2",
+                median_seconds(lambda: command_line(folder, 2), args.runs),
+            ),
         ]
         if not args.no_spark and shutil.which("java"):
             run, stop = spark_timer(texts)

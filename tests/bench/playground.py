@@ -43,7 +43,15 @@ sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunkspan/ and support
 
 from support.paths import PAGES  # noqa: E402
 from support.playground import (  # noqa: E402
-    NEXT_FRAME, ROOT, open_playground, paste_over, put_text, quiet, runs, settled, wait_until,
+    NEXT_FRAME,
+    ROOT,
+    open_playground,
+    paste_over,
+    put_text,
+    quiet,
+    runs,
+    settled,
+    wait_until,
 )
 
 from tools.chromium import chromium_options  # noqa: E402
@@ -106,7 +114,8 @@ def slider_step(page, step: int) -> tuple[float, float, float, float]:
     outside = (time.perf_counter() - started) * 1000
     painted = wait_until(page, "benchPaintedAt !== null && benchPaintedAt - benchKeyAt")
     inside, drawing = page.evaluate(
-        "[document.body.dataset.lastRunMs, document.body.dataset.lastDrawMs ?? 'NaN']")
+        "[document.body.dataset.lastRunMs, document.body.dataset.lastDrawMs ?? 'NaN']"
+    )
     return float(inside), float(painted), outside, float(drawing)
 
 
@@ -164,8 +173,10 @@ def typing_into(page, selector: str, text: str, count: int) -> dict[str, list[fl
     # Entries come after the frame they led to, late on a busy main thread; a key done in
     # under 16 ms has none (Event Timing's least threshold), so do not wait for ever.
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and page.evaluate(
-            "benchEvents.filter((e) => e.name === 'keypress').length") < count:
+    while (
+        time.monotonic() < deadline
+        and page.evaluate("benchEvents.filter((e) => e.name === 'keypress').length") < count
+    ):
         time.sleep(0.1)
     return per_key(page.evaluate("benchEvents"))
 
@@ -176,16 +187,25 @@ def per_key(events: list[dict]) -> dict[str, list[float]]:
     there: keypress's processing is the browser's edit with those two events' handlers in
     it (the page has no keypress handler). The handlers' time is every event's processing
     but keypress's; the edit, keypress's less the events nested in it."""
+
     def processing(event: dict) -> float:
         return event["processingEnd"] - event["processingStart"]
 
     figures: dict[str, list[float]] = {"paint": [], "handlers": [], "edit": []}
     for key in (event for event in events if event["name"] == "keypress"):
-        nested = [event for event in events if event is not key
-                  and key["processingStart"] <= event["startTime"] <= key["processingEnd"]]
-        related = nested + [event for event in events if event is not key
-                            and event["interactionId"] == key["interactionId"]
-                            and event not in nested]
+        nested = [
+            event
+            for event in events
+            if event is not key
+            and key["processingStart"] <= event["startTime"] <= key["processingEnd"]
+        ]
+        related = nested + [
+            event
+            for event in events
+            if event is not key
+            and event["interactionId"] == key["interactionId"]
+            and event not in nested
+        ]
         figures["paint"].append(max(event["duration"] for event in [key, *related]))
         figures["handlers"].append(sum(processing(event) for event in related))
         figures["edit"].append(processing(key) - sum(processing(event) for event in nested))
@@ -195,10 +215,14 @@ def per_key(events: list[dict]) -> dict[str, list[float]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
-    parser.add_argument("--only", choices=["ready", "slider", "edit", "keys"],
-                        help="run one part only (keys: the typing of edit alone)")
-    parser.add_argument("--before", type=Path,
-                        help="a site built from another commit, to compare (slider, keys)")
+    parser.add_argument(
+        "--only",
+        choices=["ready", "slider", "edit", "keys"],
+        help="run one part only (keys: the typing of edit alone)",
+    )
+    parser.add_argument(
+        "--before", type=Path, help="a site built from another commit, to compare (slider, keys)"
+    )
     parser.add_argument("--sizes", nargs="*", choices=list(SIZES), default=list(SIZES))
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -210,16 +234,20 @@ def main() -> int:
         browser = playwright.chromium.launch(**chromium_options())
         if args.only in (None, "ready"):
             ready = time_to_ready(browser, origin, args.runs)
-            print(f"{'time to ready (navigation to controls enabled)':<48} "
-                  f"{statistics.median(ready):>8.0f} ms   "
-                  f"(min {min(ready):.0f}, max {max(ready):.0f})")
+            print(
+                f"{'time to ready (navigation to controls enabled)':<48} "
+                f"{statistics.median(ready):>8.0f} ms   "
+                f"(min {min(ready):.0f}, max {max(ready):.0f})"
+            )
         pages = {"ours": open_playground(browser, origin, permissions=CLIPBOARD)}
         if args.before and args.only in (None, "slider", "keys"):
             pages["before"] = open_playground(browser, origin, "_before/")
-        page, recorder, _ = pages["ours"]
+        page, _recorder, _ = pages["ours"]
         if args.only in (None, "slider"):
-            print(f"\n{'slider step to redrawn result':<32} {'page':>10} {'painted':>10} "
-                  f"{'wall':>10} {'redraw':>10}")
+            print(
+                f"\n{'slider step to redrawn result':<32} {'page':>10} {'painted':>10} "
+                f"{'wall':>10} {'redraw':>10}"
+            )
             for shown, _, _ in pages.values():
                 shown.evaluate(WATCH_PAINT)
             for name in args.sizes:
@@ -236,10 +264,12 @@ def main() -> int:
                 for which, (inside, painted, outside, drawing) in times.items():
                     label = name if which == "ours" else f"{name}, before"
                     # A site from before the page said how long its redraw took: nan.
-                    print(f"{label:<32} {statistics.median(inside):>7.0f} ms "
-                          f"{statistics.median(painted):>7.0f} ms "
-                          f"{statistics.median(outside):>7.0f} ms "
-                          f"{statistics.median(drawing):>7.1f} ms")
+                    print(
+                        f"{label:<32} {statistics.median(inside):>7.0f} ms "
+                        f"{statistics.median(painted):>7.0f} ms "
+                        f"{statistics.median(outside):>7.0f} ms "
+                        f"{statistics.median(drawing):>7.1f} ms"
+                    )
                 sys.stdout.flush()
         if args.only in (None, "edit", "keys"):
             page.select_option("#source", "own-document")
@@ -252,14 +282,20 @@ def main() -> int:
             texts = {"the sample": GUIDE, **{name: document(SIZES[name]) for name in SIZES}}
             for pasted, over in PASTES:
                 figures = pasted_over(page, bare, texts[pasted], texts[over], args.runs)
-                print(f"\n{f'{pasted} pasted over {over} (Control+A, Control+V)':<48} "
-                      f"{'median':>9} {'max':>9}")
-                for label, key in (("page answers again", "answers"),
-                                   ("chunks redrawn", "redrawn"),
-                                   ("longest blocked stretch", "blocked"),
-                                   ("bare text area, blank page: answers again", "bare")):
-                    print(f"{label:<48} {statistics.median(figures[key]):>6.0f} ms "
-                          f"{max(figures[key]):>6.0f} ms")
+                print(
+                    f"\n{f'{pasted} pasted over {over} (Control+A, Control+V)':<48} "
+                    f"{'median':>9} {'max':>9}"
+                )
+                for label, key in (
+                    ("page answers again", "answers"),
+                    ("chunks redrawn", "redrawn"),
+                    ("longest blocked stretch", "blocked"),
+                    ("bare text area, blank page: answers again", "bare"),
+                ):
+                    print(
+                        f"{label:<48} {statistics.median(figures[key]):>6.0f} ms "
+                        f"{max(figures[key]):>6.0f} ms"
+                    )
                 sys.stdout.flush()
             bare_context.close()
         if args.only in (None, "edit", "keys"):
@@ -275,26 +311,33 @@ def main() -> int:
                 before = runs(shown)
                 put_text(shown, document(1_000_000))
                 settled(shown, before, timeout=600)
-            page.evaluate("document.getElementById('text').after(Object.assign("
-                          "document.createElement('textarea'), {id: 'bench-bare', rows: 14}))")
+            page.evaluate(
+                "document.getElementById('text').after(Object.assign("
+                "document.createElement('textarea'), {id: 'bench-bare', rows: 14}))"
+            )
             areas["bare text area"] = (page, "#bench-bare")
             keys = {which: {"paint": [], "handlers": [], "edit": []} for which in areas}
             for _ in range(args.runs):
                 for which, (shown, selector) in areas.items():
-                    for figure, values in typing_into(shown, selector, document(1_000_000),
-                                                      10).items():
+                    for figure, values in typing_into(
+                        shown, selector, document(1_000_000), 10
+                    ).items():
                         keys[which][figure] += values
             page.evaluate("document.getElementById('bench-bare').remove()")
             print(f"\n{'a key typed into 1 MB':<40} {'median':>9} {'max':>9}")
             for which, figures in keys.items():
-                for label, figure in (("to next paint", "paint"),
-                                      ("in the page's handlers", "handlers"),
-                                      ("the browser's own edit", "edit")):
+                for label, figure in (
+                    ("to next paint", "paint"),
+                    ("in the page's handlers", "handlers"),
+                    ("the browser's own edit", "edit"),
+                ):
                     if which == "bare text area" and figure == "handlers":
                         continue
                     values = figures[figure] or [float("nan")]
-                    print(f"{f'{which}: {label}':<40} {statistics.median(values):>6.1f} ms "
-                          f"{max(values):>6.1f} ms")
+                    print(
+                        f"{f'{which}: {label}':<40} {statistics.median(values):>6.1f} ms "
+                        f"{max(values):>6.1f} ms"
+                    )
         for _, watched, _ in pages.values():
             if watched.problems():
                 raise SystemExit(f"the page reported problems: {watched.problems()}")

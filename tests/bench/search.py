@@ -32,8 +32,9 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(TESTS.parent), str(TESTS)]
@@ -63,8 +64,10 @@ def median_ms(call: Callable[[], object], runs: int, warm: bool = True) -> float
 
 def cpython(runs: int) -> None:
     print(f"CPython {platform.python_version()}, medians of {runs} runs, milliseconds\n")
-    print(f"{'chunks of':<10} {'chunks':>7} {'words':>9} {'index':>8} {'words alone':>12} "
-          f"{'any':>7} {'all':>7} {'prefix 1st':>11} {'prefix':>7}")
+    print(
+        f"{'chunks of':<10} {'chunks':>7} {'words':>9} {'index':>8} {'words alone':>12} "
+        f"{'any':>7} {'all':>7} {'prefix 1st':>11} {'prefix':>7}"
+    )
     for name, size in SIZES.items():
         chunks = SemanticChunker().chunk(document(size))
         docs = [{"id": str(chunk.index), "text": chunk.text} for chunk in chunks]
@@ -87,9 +90,11 @@ def cpython(runs: int) -> None:
             firsts.append((time.perf_counter() - started) * 1000)
         prefix_ms = median_ms(lambda: index.search(PREFIX_QUERY, 20, prefix=True), runs)
         count = index.stats().average_length * len(index)
-        print(f"{name:<10} {len(chunks):>7,} {count:>9,.0f} {indexing:>8.0f} {words:>12.0f} "
-              f"{any_ms:>7.1f} {all_ms:>7.1f} {statistics.median(firsts):>11.1f} "
-              f"{prefix_ms:>7.1f}")
+        print(
+            f"{name:<10} {len(chunks):>7,} {count:>9,.0f} {indexing:>8.0f} {words:>12.0f} "
+            f"{any_ms:>7.1f} {all_ms:>7.1f} {statistics.median(firsts):>11.1f} "
+            f"{prefix_ms:>7.1f}"
+        )
 
 
 def main() -> int:
@@ -151,8 +156,8 @@ QUERIES = ["chunk overlap", "tokens budget", "retrieval index", "headings code",
 
 
 def browser(runs: int, before: Path | None) -> None:
-    from support.playground import open_playground, settled, wait_until
     from playwright.sync_api import sync_playwright
+    from support.playground import open_playground, settled, wait_until
 
     from tools.chromium import chromium_options
     from tools.paths import SITE
@@ -169,8 +174,10 @@ def browser(runs: int, before: Path | None) -> None:
         for page, _, _ in pages.values():
             page.evaluate("window.chunkerReady.then((api) => { window.api = api; })")
         print(f"\nThe worker through the facade (Chromium), medians of {runs} runs, ms\n")
-        print(f"{'chunks of':<18} {'chunks':>7} {'index':>8} {'any':>7} {'all':>7} "
-              f"{'prefix 1st':>11} {'prefix':>7}")
+        print(
+            f"{'chunks of':<18} {'chunks':>7} {'index':>8} {'any':>7} {'all':>7} "
+            f"{'prefix 1st':>11} {'prefix':>7}"
+        )
         for name, size in SIZES.items():
             text = document(size)
             times: dict[str, dict[str, list[float]]] = {which: {} for which in pages}
@@ -184,11 +191,13 @@ def browser(runs: int, before: Path | None) -> None:
             for which, measured in times.items():
                 medians = {key: statistics.median(values) for key, values in measured.items()}
                 label = name if which == "ours" else f"{name}, before"
-                print(f"{label:<18} {count:>7,} {medians['indexing']:>8.0f} "
-                      f"{medians['any']:>7.1f} {medians['all']:>7.1f} "
-                      f"{medians['prefixFirst']:>11.1f} {medians['prefix']:>7.1f}")
+                print(
+                    f"{label:<18} {count:>7,} {medians['indexing']:>8.0f} "
+                    f"{medians['any']:>7.1f} {medians['all']:>7.1f} "
+                    f"{medians['prefixFirst']:>11.1f} {medians['prefix']:>7.1f}"
+                )
         playground(pages, runs, settled, wait_until)
-        for page, recorder, _ in pages.values():
+        for _page, recorder, _ in pages.values():
             if recorder.problems():
                 raise SystemExit(f"the page reported problems: {recorder.problems()}")
         chromium.close()
@@ -197,6 +206,7 @@ def browser(runs: int, before: Path | None) -> None:
 def playground(pages: dict[str, Any], runs: int, settled: Any, wait_until: Any) -> None:
     """The playground's search on the 5 MB document, as a user types; the pages in turn."""
     from support.playground import put_text
+
     text = document(SIZES["5 MB"])
     chunks = ""
     for page, _, _ in pages.values():
@@ -208,10 +218,23 @@ def playground(pages: dict[str, Any], runs: int, settled: Any, wait_until: Any) 
         page.evaluate(PAINTED)
         # A plain input beside the query box, for the floor: the same keys, in the same
         # place of the page's layout, no search behind them.
-        page.evaluate("document.getElementById('query').after(Object.assign("
-                      "document.createElement('input'), { id: 'bench-plain' }))")
-    figures = {which: {"indexing": [], "drawn": [], "walls": [], "painted": [], "long": [],
-                       "events": [], "plainLong": [], "plainEvents": []} for which in pages}
+        page.evaluate(
+            "document.getElementById('query').after(Object.assign("
+            "document.createElement('input'), { id: 'bench-plain' }))"
+        )
+    figures = {
+        which: {
+            "indexing": [],
+            "drawn": [],
+            "walls": [],
+            "painted": [],
+            "long": [],
+            "events": [],
+            "plainLong": [],
+            "plainEvents": [],
+        }
+        for which in pages
+    }
     for number, query in enumerate(QUERIES[: max(runs, 1)]):
         for which, (page, _, _) in pages.items():
             typing_round(page, number, query, figures[which], settled, wait_until)
@@ -221,17 +244,22 @@ def playground(pages: dict[str, Any], runs: int, settled: Any, wait_until: Any) 
         median = statistics.median
         print(f"{'indexing the chunks (focus to indexed)':<52} {median(got['indexing']):>7.0f}")
         print(f"{'a query: search start to 20 hits drawn':<52} {median(got['drawn']):>7.0f}")
-        print(f"{'the last key to its hits drawn (150 ms debounce)':<52} "
-              f"{median(got['walls']):>7.0f}")
-        print(f"{'the last key to its hits painted (150 ms debounce)':<52} "
-              f"{median(got['painted']):>7.0f}")
+        print(
+            f"{'the last key to its hits drawn (150 ms debounce)':<52} {median(got['walls']):>7.0f}"
+        )
+        print(
+            f"{'the last key to its hits painted (150 ms debounce)':<52} "
+            f"{median(got['painted']):>7.0f}"
+        )
         for label, long, events in (
             ("typing into the query box", "long", "events"),
             ("typing into a plain input beside it (the floor)", "plainLong", "plainEvents"),
         ):
-            print(f"{label:<52} longest task {max(got[long], default=0):>5.0f} "
-                  f"({len(got[long])} over 50 ms), slowest key "
-                  f"{max(got[events], default=0):>5.0f} ({len(got[events])} over 16 ms)")
+            print(
+                f"{label:<52} longest task {max(got[long], default=0):>5.0f} "
+                f"({len(got[long])} over 50 ms), slowest key "
+                f"{max(got[events], default=0):>5.0f} ({len(got[events])} over 16 ms)"
+            )
 
 
 # The time of the last key typed into the query box, and of the first paint after the
@@ -246,7 +274,11 @@ PAINTED = """() => {
 
 
 def typing_round(
-    page: Any, number: int, query: str, got: dict[str, list[float]], settled: Any,
+    page: Any,
+    number: int,
+    query: str,
+    got: dict[str, list[float]],
+    settled: Any,
     wait_until: Any,
 ) -> None:
     """New chunks, the query box focused (the page indexes them), then `query` typed."""
@@ -271,8 +303,12 @@ def typing_round(
     searched = int(page.evaluate("Number(document.body.dataset.searches || 0)"))
     page.keyboard.type(query, delay=40)
     typed = time.perf_counter()
-    wait_until(page, f"Number(document.body.dataset.searches || 0) > {searched} && "
-                     f"document.getElementById('query').value === {query!r}", 600)
+    wait_until(
+        page,
+        f"Number(document.body.dataset.searches || 0) > {searched} && "
+        f"document.getElementById('query').value === {query!r}",
+        600,
+    )
     # The search of the whole query, not of a prefix typed before it: wait for calm.
     count, stamp = -1, typed
     while count != page.evaluate("Number(document.body.dataset.searches)"):

@@ -40,6 +40,7 @@ def over(top: Colour, bottom: Colour) -> Colour:
 
 def luminance(colour: Colour) -> float:
     """WCAG's relative luminance of an opaque colour."""
+
     def linear(c: float) -> float:
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 

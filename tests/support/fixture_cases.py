@@ -37,7 +37,7 @@ def snake(options: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
 
 def lookup_embed_fn(embeddings: list[list[Any]]):
     """An embed_fn answering the recorded vector of each sentence; unknown sentences fail."""
-    table = {sentence: vector for sentence, vector in embeddings}
+    table = dict(embeddings)
 
     def embed(sentences: list[str]) -> list[list[float]]:
         return [table[sentence] for sentence in sentences]

@@ -4,7 +4,8 @@ every chunk's own span, and its overlap span striped, in JavaScript indices."""
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from chunkspan import Chunk, DocumentChunk
 

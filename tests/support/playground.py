@@ -63,8 +63,14 @@ def quiet(page: Any, calm: float = 0.3, timeout: float = 60.0) -> int:
 
 
 def open_playground(
-    browser: Any, origin: str, query: str = "", *, width: int = 1280, height: int = 900,
-    init_script: str | None = None, **context_options: Any,
+    browser: Any,
+    origin: str,
+    query: str = "",
+    *,
+    width: int = 1280,
+    height: int = 900,
+    init_script: str | None = None,
+    **context_options: Any,
 ) -> tuple[Any, Recorder, dict[str, Any]]:
     """A new page on the playground at `origin` (with `query`), ready and drawn. Answers the
     page, its recorder, and what was seen while it loaded: `response`, `before` (the

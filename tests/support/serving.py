@@ -11,8 +11,8 @@ from contextlib import AbstractContextManager
 from .paths import PAGES, ROOT
 
 sys.path.insert(0, str(ROOT))  # build.py's modules (tools/) are imported as a package
-from tools.paths import SITE  # noqa: E402
-from tools.server import CSP, served  # noqa: E402
+from tools.paths import SITE
+from tools.server import CSP, served
 
 # What the test server serves: the site, and the test pages beside it.
 MOUNTS = {"/": SITE, "/_test/": PAGES}

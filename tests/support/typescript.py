@@ -33,5 +33,7 @@ def run_tsc(
     (folder / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
     return subprocess.run(
         [str(TSC), "-p", str(folder / "tsconfig.json"), "--traceResolution"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
