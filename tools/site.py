@@ -1,4 +1,5 @@
-"""The static site in site/: the page files, Pyodide, micropip and the wheel, compiled."""
+"""The static site in site/: the page files, Pyodide, micropip and the wheel, compiled, and
+the playground's option table written from chunkspan (tools/playground_options.py)."""
 
 from __future__ import annotations
 
