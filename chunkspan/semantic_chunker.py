@@ -21,6 +21,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any, cast
 
 from .collector import collector_paused
+from .limits import MINIMUMS
 from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft
 from .sourcemap import PieceMap, Source, after, joined, to_input
 from .structure import HeldSegment, Segment, segment_text, split_by_structure
@@ -100,12 +101,12 @@ class SemanticChunker:
         preserve_code_blocks: bool = True,
         respect_headings: bool = True,
     ) -> None:
-        # target_size 0 would cut empty parts forever; the others have no such limit.
+        least = MINIMUMS["SemanticChunker"]  # with the reason for each
         options = {
-            "target_size": require_int("target_size", target_size, minimum=1),
-            "max_size": require_int("max_size", max_size, minimum=1),
-            "min_size": require_int("min_size", min_size, minimum=0),
-            "overlap": require_int("overlap", overlap, minimum=0),
+            "target_size": require_int("target_size", target_size, minimum=least["target_size"]),
+            "max_size": require_int("max_size", max_size, minimum=least["max_size"]),
+            "min_size": require_int("min_size", min_size, minimum=least["min_size"]),
+            "overlap": require_int("overlap", overlap, minimum=least["overlap"]),
             "preserve_code_blocks": require_bool("preserve_code_blocks", preserve_code_blocks),
             "respect_headings": require_bool("respect_headings", respect_headings),
         }

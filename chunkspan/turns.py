@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any
 
+from .limits import MINIMUMS
 from .validation import ArgumentTypeError, ArgumentValueError, require_int
 from .whitespace import is_blank
 
@@ -156,8 +157,9 @@ def chunk_turns(
         raise ArgumentTypeError(
             "turns", f"turns must be a list of turns, got {type(turns).__name__} {turns!r:.80}"
         )
-    require_int("max_chars", max_chars, minimum=1)
-    require_int("overlap_turns", overlap_turns, minimum=0)
+    least = MINIMUMS["chunk_turns"]
+    require_int("max_chars", max_chars, minimum=least["max_chars"])
+    require_int("overlap_turns", overlap_turns, minimum=least["overlap_turns"])
     # Every entry is checked first, so that a blank turn of the wrong type is still an error.
     checked = [_as_turn(number, turn) for number, turn in enumerate(turns)]
     checked = [turn for turn in checked if not is_blank(turn.text)]

@@ -130,6 +130,7 @@ def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
         "chunkspan.bridge.protocol",
         "chunkspan.bridge.utf16",
         "chunkspan.collector",
+        "chunkspan.limits",
         "chunkspan.records",
         "chunkspan.semantic_chunker",
         "chunkspan.sourcemap",

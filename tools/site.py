@@ -1,4 +1,5 @@
-"""The static site in site/: the page files, Pyodide, micropip and the wheel, compiled."""
+"""The static site in site/: the page files, Pyodide, micropip and the wheel, compiled, and
+the playground's option table written from chunkspan (tools/playground_options.py)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ PYC_CACHE = CACHE / "pyc"
 def build_web() -> Path:
     """Bring site/ up to date: the page files, Pyodide, the wheel, and micropip (which the
     page does not load: it is there for a page that brings its own Pyodide); answer SITE."""
+    # Here, not at the top: it imports chunkspan, which build.py's other commands do not need.
+    from .playground_options import OPTIONS_MODULE, options_module
+
     started = time.perf_counter()
     _npm_ci()
     pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
@@ -66,6 +70,8 @@ def build_web() -> Path:
     generated = {
         "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",
         f"pyodide/{PYODIDE_LOCK}": _site_lock(micropip),
+        # Written from chunkspan at every build, so the page's options are Python's own.
+        OPTIONS_MODULE: options_module(),
     }
     changed = _sync(plan, generated)
     took = time.perf_counter() - started

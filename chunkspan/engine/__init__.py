@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ..collector import collector_paused
+from ..limits import MINIMUMS
 from ..records import DocumentChunk
 from ..validation import ArgumentTypeError, ArgumentValueError, require_int, require_text
 from ..whitespace import tight_span
@@ -116,9 +117,12 @@ class _Request:
                 "strategy", f"unknown strategy {strategy!r} (must be one of {names})"
             )
         self.strategy: str = strategy
-        self.chunk_size = require_int("chunk_size", chunk_size, minimum=1)
+        least = MINIMUMS["ChunkingEngine"]
+        self.chunk_size = require_int("chunk_size", chunk_size, minimum=least["chunk_size"])
+        self.chunk_overlap = require_int(
+            "chunk_overlap", chunk_overlap, minimum=least["chunk_overlap"]
+        )
         # An overlap as long as the window would start the next window where this one did.
-        self.chunk_overlap = require_int("chunk_overlap", chunk_overlap, minimum=0)
         if self.chunk_overlap >= self.chunk_size:
             raise ArgumentValueError(
                 "chunk_overlap",

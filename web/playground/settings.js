@@ -1,7 +1,9 @@
 // Every setting of every mode, in one table: the controls, the URL and the code snippets all
-// read it, so a setting added here appears in each of them with the same name and default.
+// read it, so a setting appears in each of them with the same name and default. The options
+// themselves are Python's (options.js, written by the build); this module adds their words.
 
 import { formatCount } from './format.js';
+import { AT_ODDS, OPTIONS } from './options.js';
 
 /** The three chunkers the page can run, in the order of the mode switch. */
 export const MODES = ['semantic', 'engine', 'turns'];
@@ -9,44 +11,90 @@ export const MODES = ['semantic', 'engine', 'turns'];
 /** Which kind of text each mode reads: a document, or a transcript as JSON turns. */
 export const MODE_INPUT = { semantic: 'document', engine: 'document', turns: 'transcript' };
 
-const STRATEGIES = ['fixed', 'semantic', 'hierarchical', 'layout'];
+// What the page adds to Python's options (options.js, written by the build from chunkspan:
+// names, kinds, defaults, least values, choices): a label, help, and for a number the top of
+// its slider. `sliderMax` only bounds the slider; the number field beside it takes any value,
+// so a size outside the slider's range can still be tried (and an invalid one is reported at
+// the field).
+const PAGE = {
+  semantic: {
+    targetSize: { label: 'Target size', sliderMax: 4000,
+      help: 'Characters a chunk gathers before a blank line ends it; the splits pack to it.' },
+    maxSize: { label: 'Max size', sliderMax: 8000,
+      help: 'A chunk longer than this is split again: paragraphs, sentences, then fixed.' },
+    minSize: { label: 'Min size', sliderMax: 2000,
+      help: 'A shorter chunk joins the one before it (not a heading or code block).' },
+    overlap: { label: 'Overlap', sliderMax: 1000,
+      help: 'Characters of the chunk before that each chunk starts with.' },
+    preserveCodeBlocks: { label: 'Preserve code blocks',
+      help: 'Keep each fenced code block as one chunk, up to the max size.' },
+    respectHeadings: { label: 'Respect headings', help: 'Start a chunk at each Markdown heading.' },
+  },
+  engine: {
+    strategy: { label: 'Strategy',
+      help: 'fixed: windows of chunk size; semantic: cut where neighbouring sentences differ; '
+        + 'hierarchical: at headings; layout: code blocks and tables whole.' },
+    chunkSize: { label: 'Chunk size', sliderMax: 4000, help: 'Characters a chunk holds at most.' },
+    chunkOverlap: { label: 'Chunk overlap', sliderMax: 1000,
+      help: 'Characters each fixed window starts before the end of the last.' },
+  },
+  turns: {
+    maxChars: { label: 'Max characters', sliderMax: 6000,
+      help: 'A passage holds whole turns up to this many characters (one long turn may pass it).' },
+    overlapTurns: { label: 'Overlap turns', sliderMax: 10,
+      help: 'Turns from the end of each passage that the next one opens with.' },
+  },
+};
 
-// `sliderMax` only bounds the slider; the number field beside it takes any value, so a size
-// outside the slider's range can still be tried (and an invalid one is reported at the field).
-const SETTINGS = [
-  { mode: 'semantic', name: 'targetSize', python: 'target_size', kind: 'int', def: 1000,
-    min: 1, sliderMax: 4000, label: 'Target size',
-    help: 'Characters a chunk gathers before a blank line ends it; the splits pack to it.' },
-  { mode: 'semantic', name: 'maxSize', python: 'max_size', kind: 'int', def: 2000,
-    min: 1, sliderMax: 8000, label: 'Max size',
-    help: 'A chunk longer than this is split again: paragraphs, sentences, then fixed.' },
-  { mode: 'semantic', name: 'minSize', python: 'min_size', kind: 'int', def: 200,
-    min: 0, sliderMax: 2000, label: 'Min size',
-    help: 'A shorter chunk joins the one before it (not a heading or code block).' },
-  { mode: 'semantic', name: 'overlap', python: 'overlap', kind: 'int', def: 100,
-    min: 0, sliderMax: 1000, label: 'Overlap',
-    help: 'Characters of the chunk before that each chunk starts with.' },
-  { mode: 'semantic', name: 'preserveCodeBlocks', python: 'preserve_code_blocks', kind: 'bool',
-    def: true, label: 'Preserve code blocks',
-    help: 'Keep each fenced code block as one chunk, up to the max size.' },
-  { mode: 'semantic', name: 'respectHeadings', python: 'respect_headings', kind: 'bool',
-    def: true, label: 'Respect headings', help: 'Start a chunk at each Markdown heading.' },
-  { mode: 'engine', name: 'strategy', python: 'strategy', kind: 'choice', choices: STRATEGIES,
-    def: 'fixed', label: 'Strategy',
-    help: 'fixed: windows of chunk size; semantic: cut where neighbouring sentences differ; '
-      + 'hierarchical: at headings; layout: code blocks and tables whole.' },
-  { mode: 'engine', name: 'chunkSize', python: 'chunk_size', kind: 'int', def: 512,
-    min: 1, sliderMax: 4000, label: 'Chunk size', help: 'Characters a chunk holds at most.' },
-  { mode: 'engine', name: 'chunkOverlap', python: 'chunk_overlap', kind: 'int', def: 64,
-    min: 0, sliderMax: 1000, label: 'Chunk overlap',
-    help: 'Characters each fixed window starts before the end of the last.' },
-  { mode: 'turns', name: 'maxChars', python: 'max_chars', kind: 'int', def: 1200,
-    min: 1, sliderMax: 6000, label: 'Max characters',
-    help: 'A passage holds whole turns up to this many characters (one long turn may pass it).' },
-  { mode: 'turns', name: 'overlapTurns', python: 'overlap_turns', kind: 'int', def: 1,
-    min: 0, sliderMax: 10, label: 'Overlap turns',
-    help: 'Turns from the end of each passage that the next one opens with.' },
-];
+// Python's options the page offers no field for, each with why.
+const NOT_SHOWN = {
+  engine: { embedFn: 'a function: the page passes its demonstration embedding (chunkers.js)' },
+};
+
+// Pairs of settings the chunker takes but that defeat each other (AT_ODDS, Python's, each
+// with the reason a person would want to hear): how each relation holds, and reads.
+const RELATIONS = {
+  '<': { holds: (value, bound) => value < bound, rule: 'must be less than' },
+  '<=': { holds: (value, bound) => value <= bound, rule: 'must not be more than' },
+};
+
+/**
+ * The settings of `mode`: each of Python's options (`OPTIONS[mode]`) with the page's words
+ * (`PAGE[mode]`). An option with no words, or words for no option, stops the page here with
+ * the name to add or remove: a new option in Python is never left out without a trace.
+ */
+function settingsFrom(mode) {
+  if (!OPTIONS[mode]) throw new Error(`settings.js: options.js has no mode ${mode}.`);
+  const words = PAGE[mode] ?? {};
+  const notShown = NOT_SHOWN[mode] ?? {};
+  const settings = [];
+  for (const option of OPTIONS[mode]) {
+    if (Object.hasOwn(notShown, option.name)) continue;
+    const where = `settings.js: ${mode} option ${option.name} (Python's ${option.python})`;
+    const page = words[option.name];
+    if (!page) {
+      throw new Error(`${where} has no label: add its label and help (and sliderMax for a `
+        + 'number) to PAGE, or the option to NOT_SHOWN with why.');
+    }
+    if (option.kind === null) throw new Error(`${where} is of no kind the page can show.`);
+    if (option.kind === 'int' && !(page.sliderMax > option.min)) {
+      throw new Error(`${where} needs a sliderMax above its least value, ${option.min}.`);
+    }
+    settings.push({ mode, ...option, ...page });
+  }
+  for (const name of Object.keys(words)) {
+    if (!settings.some((setting) => setting.name === name)) {
+      throw new Error(`settings.js: PAGE.${mode}.${name} is no option of Python's (options.js).`);
+    }
+  }
+  for (const { name, relation } of AT_ODDS[mode] ?? []) {
+    if (!RELATIONS[relation]) throw new Error(`settings.js: ${name} ${relation}: no relation.`);
+  }
+  return settings;
+}
+
+// Every setting of every mode, in the modes' order and each mode's options' (Python's).
+const SETTINGS = MODES.flatMap(settingsFrom);
 
 // More chunks than this would take the worker seconds to minutes and the page a long pause
 // to draw (a 1 MB text cut every character makes 800,000): the page refuses such settings.
@@ -93,25 +141,6 @@ const settingOf = (mode, name) => SETTINGS.find((s) => s.mode === mode && s.name
 const labelOf = (mode, name) => settingOf(mode, name).label;
 const lower = (label) => label[0].toLowerCase() + label.slice(1);
 
-// Combinations SemanticChunker takes but that defeat the settings they pair with, each the
-// reason a person would want to hear. A chunk's own text is at most max size (short ones
-// joined aside), and the overlap is cut from the chunk before: an overlap that long repeats
-// the whole chunk before. Short chunks join the one before whatever its size, so a min size
-// above the max grows chunks past the max; and parts are gathered and cut to the target, so a
-// target above the max cuts parts longer than the max.
-const NO_SENSE = {
-  semantic: [
-    { name: 'overlap', other: 'maxSize', holds: (overlap, max) => overlap < max,
-      rule: 'must be less than', why: 'or each chunk repeats the whole chunk before it' },
-    { name: 'minSize', other: 'maxSize', holds: (min, max) => min <= max,
-      rule: 'must not be more than', why: 'or short chunks join into ones past the max' },
-    { name: 'targetSize', other: 'maxSize', holds: (target, max) => target <= max,
-      rule: 'must not be more than', why: 'or parts are cut longer than the max' },
-  ],
-  engine: [],
-  turns: [],
-};
-
 /**
  * A number of `values` in `mode` that JavaScript cannot hold exactly, which the page refuses
  * to send (it would reach Python as another number), as `{name, message}`, or null.
@@ -128,13 +157,14 @@ export function refusal(mode, values) {
 }
 
 /**
- * Why `values` in `mode` make no sense (NO_SENSE), at the setting to change, as `{name,
+ * Why `values` in `mode` make no sense (AT_ODDS), at the setting to change, as `{name,
  * message}`, or null. The chunker takes them, so the page still runs them and says why at
  * the field: a person changes one field at a time, and may pass through such values on the
  * way. Values the chunker itself refuses are left to its own message (see `inPageWords`).
  */
 export function noSense(mode, values) {
-  for (const { name, other, holds, rule, why } of NO_SENSE[mode]) {
+  for (const { name, relation, other, why } of AT_ODDS[mode] ?? []) {
+    const { holds, rule } = RELATIONS[relation];
     const [value, bound] = [values[name], values[other]];
     const taken = (setting, v) => Number.isSafeInteger(v) && v >= setting.min;
     if (!taken(settingOf(mode, name), value) || !taken(settingOf(mode, other), bound)) continue;
@@ -175,7 +205,7 @@ export function optionsOf(mode, values) {
 
 /** Every setting at its default, keyed by name. */
 function defaultValues() {
-  return Object.fromEntries(SETTINGS.map((setting) => [setting.name, setting.def]));
+  return Object.fromEntries(SETTINGS.map((setting) => [setting.name, setting.default]));
 }
 
 /**
