@@ -22,7 +22,12 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any
 
-from .validation import ArgumentTypeError, ArgumentValueError, require_int
+from .validation import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    require_int,
+    require_sequence,
+)
 from .whitespace import is_blank
 
 __all__ = ["Passage", "Turn", "TurnSpan", "chunk_turns"]
@@ -152,10 +157,7 @@ def chunk_turns(
         >>> [p.text for p in chunk_turns(turns, max_chars=25)]
         ['Hello.\\nHi there.', 'Hi there.\\nHow are you?']
     """
-    if isinstance(turns, (str, bytes)) or not isinstance(turns, Sequence):
-        raise ArgumentTypeError(
-            "turns", f"turns must be a list of turns, got {type(turns).__name__} {turns!r:.80}"
-        )
+    require_sequence("turns", turns, of="turns")
     require_int("max_chars", max_chars, minimum=1)
     require_int("overlap_turns", overlap_turns, minimum=0)
     # Every entry is checked first, so that a blank turn of the wrong type is still an error.

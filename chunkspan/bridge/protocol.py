@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..collector import collector_paused
-from ..validation import field_of, require_bool
+from ..validation import ArgumentValueError, field_of, require_bool
 from .operations import Astral, find_operation
 from .options import python_options
 from .packing import Packed, pack_document_chunks
@@ -73,7 +73,9 @@ async def handle_async(
     the worker answers it by asking the page's `embedFn`.
     """
     if operation != "ChunkingEngine.chunk":
-        raise ValueError(f"handle_async runs ChunkingEngine.chunk only, not {operation!r}")
+        raise ArgumentValueError(
+            "operation", f"handle_async runs ChunkingEngine.chunk only, not {operation!r}"
+        )
     from ..engine import ChunkingEngine  # on first use, as the operations
 
     async def embed_fn(sentences: list[str]) -> Any:
