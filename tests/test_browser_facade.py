@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 from support.facade import LOAD_FACADE
-from support.offsets import utf16_offset
+from support.offsets import as_javascript, code_units, utf16_offset
 from support.serving import serving
 
 from chunkspan import (
@@ -588,12 +588,6 @@ def test_no_directory_listing_and_no_escape(site_url):
         assert raised.value.code == 404
 
 
-def code_units(text: str) -> list[int]:
-    """The UTF-16 code units JavaScript sees in `text` (lone surrogates included)."""
-    data = text.encode("utf-16-le", "surrogatepass")
-    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
-
-
 def test_a_lone_surrogate_survives_the_round_trip(chunker_page):
     """A lone surrogate crosses as the one UTF-16 unit it is, and its offsets stay exact."""
     text = "Hi \ud83d there.\n\n# Next \udc00\n\nMore 😀 text."
@@ -628,7 +622,7 @@ def test_surrogates_side_by_side_cross_exactly(chunker_page):
         }"""
     )
     # As JavaScript holds it: the second high surrogate and the low one are one character.
-    text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    text = as_javascript(text)
     chunks = SemanticChunker(target_size=4, min_size=0, overlap=2).chunk(text)
     expected = [
         [code_units(c.text), utf16_offset(text, c.start_offset), utf16_offset(text, c.end_offset)]

@@ -14,6 +14,7 @@ the ASCII text (`pack_chunks`), and chunker.js cuts the texts out itself.
 One job a module:
 - `protocol`: `handle` and `handle_async`, the reply's bytes, error replies;
 - `operations`: the table of operations, and each one;
+- `calls`: what an operation is (its arguments, `Astral`), for the type checker alone;
 - `indexes`: the `LexicalIndex` operations, and the indexes the worker keeps by id;
 - `options`: the one table of option names, JavaScript's and Python's;
 - `packing`: `SemanticChunker` chunks packed as ints and ASCII (`pack_chunks`), their offsets

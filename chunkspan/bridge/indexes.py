@@ -21,7 +21,7 @@ from .utf16 import utf16_offsets
 
 if TYPE_CHECKING:
     from ..lexical_index import LexicalIndex
-    from .operations import Arguments, Astral, Operation
+    from .calls import Arguments, Astral, Operation
 
 __all__ = ["INDEX_OPERATIONS", "IndexRegistry"]
 

@@ -13,14 +13,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..collector import collector_paused
-from ..validation import ArgumentValueError, field_of, require_bool
-from .operations import Astral, find_operation
-from .options import python_options
-from .packing import Packed, pack_document_chunks
+from ..validation import ArgumentValueError, field_of
+from .operations import engine_chunk, find_operation
+from .packing import Packed
 from .utf16 import JsString, as_bytes
 
 if TYPE_CHECKING:
-    from .operations import Arguments
+    from .calls import Arguments, Astral
 
 __all__ = ["JS_ERROR_NAMES", "handle", "handle_async"]
 
@@ -76,19 +75,13 @@ async def handle_async(
         raise ArgumentValueError(
             "operation", f"handle_async runs ChunkingEngine.chunk only, not {operation!r}"
         )
-    from ..engine import ChunkingEngine  # on first use, as the operations
 
     async def embed_fn(sentences: list[str]) -> Any:
         return json.loads(as_bytes(await embed(json.dumps(sentences))))
 
     args, astral = _arguments(request, text_key, text)
     try:
-        content = args.get("content")
-        options = python_options(operation, args.get("options"))
-        require_bool("spans", options.pop("spans", False))
-        options["embed_fn"] = embed_fn
-        chunks = await ChunkingEngine().achunk(content, **options)
-        return _reply(pack_document_chunks(content, chunks, astral))
+        return _reply(await engine_chunk(args, astral, embed_fn))
     except tuple(JS_ERROR_NAMES) as error:
         return _error_reply(error)
 
