@@ -397,11 +397,10 @@ function scriptAnswer(response) {
 }
 
 /**
- * What `chunkspan.bridge.handle` answers: two 32-bit counts n and m, n 32-bit ints, then ASCII:
- * m characters of text, then JSON. Little-endian, as every platform a browser runs on (and
- * so as Int32Array reads it). The ints are read where they lie, not copied; the text and
- * the JSON are decoded in one call, and the text is the decoded string (its first m
- * characters), sliced later at no cost.
+ * What `chunkspan.bridge.handle` answers, laid out as the table in chunkspan/bridge/protocol.py
+ * says: counts n and m, n ints, m characters of text, then JSON. The ints are read where they
+ * lie, not copied; the text and the JSON are decoded in one call, and the text is the decoded
+ * string (its first m characters), sliced later at no cost.
  *
  * @param {Uint8Array} reply from the worker (a copy of Python's bytes: its ints align)
  * @returns {{ints: Int32Array, ascii: string, json: any}}
