@@ -303,9 +303,10 @@ def test_few_chunk_texts_of_markdown_cross_as_text(word):
 
 
 def test_chunker_js_reads_every_section_by_name():
-    """A section added to a table and not read in chunker.js fails here first (the browser
-    tests show what it breaks): SemanticChunker's layout, then the engine's."""
-    source = (ROOT / "web" / "chunker.js").read_text(encoding="utf-8")
+    """A section added to a table and not read in chunker.js (its replies module) fails here
+    first (the browser tests show what it breaks): SemanticChunker's layout, then the
+    engine's."""
+    source = (ROOT / "web" / "chunker-replies.js").read_text(encoding="utf-8")
     read = re.findall(r"const \{([^}]*)\}\s*=\s*readSections\(", source)
     assert [sorted(name.strip() for name in names.split(",")) for names in read] == [
         sorted(name for name, _ in table) for table in (SECTIONS, DOCUMENT_SECTIONS)
