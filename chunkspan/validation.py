@@ -87,7 +87,7 @@ def require_mapping(
     """
     # `type` first: typing's `Mapping` check is slow, and nearly every value is a dict
     # (tests/bench/search.py: indexing).
-    if type(value) is dict or isinstance(value, Mapping) or (optional and value is None):
+    if type(value) is dict or (optional and value is None) or isinstance(value, Mapping):
         return cast("Mapping[str, Any]", value)  # None only when `optional`
     rule = "a mapping" + (f" {holding}" if holding else "") + (" or None" if optional else "")
     raise ArgumentTypeError(
