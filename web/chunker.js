@@ -54,9 +54,17 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
     }
   };
 
-  const { ready, call, close } = startWorker(new URL('worker.js', base), { report, timeoutMs });
-  const { versions, bootMs } = await ready;
+  const worker = startWorker(new URL('worker.js', base), { report, timeoutMs });
+  return chunkerApi(worker, await worker.ready);
+}
 
+/**
+ * The API over one worker: its classes and functions, each call sent with `call`.
+ *
+ * @param {{call: Function, close: (error: Error) => void}} worker from `startWorker`
+ * @param {{versions: object, bootMs: number}} ready what the worker said once ready
+ */
+function chunkerApi({ call, close }, { versions, bootMs }) {
   class SemanticChunker {
     #config;
 
