@@ -20,6 +20,7 @@ from typing import Any
 
 from ._extras import require
 from .recipe import Recipe, check_content, metadata_of, options_of, placed
+from .validation import ArgumentValueError
 
 require("langchain_text_splitters", "langchain", "chunkspan.langchain")
 
@@ -85,8 +86,9 @@ class ChunkerTextSplitter(TextSplitter):
     ) -> list[Document]:
         """A `Document` per chunk of each text, with a copy of the text's metadata and ours."""
         if metadatas is not None and len(metadatas) != len(texts):
-            raise ValueError(
-                f"metadatas must have one mapping per text: {len(metadatas)} for {len(texts)}"
+            raise ArgumentValueError(
+                "metadatas",
+                f"metadatas must have one mapping per text: {len(metadatas)} for {len(texts)}",
             )
         documents = []
         for number, text in enumerate(texts):

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .validation import ArgumentTypeError, require_int, require_text
+from .validation import require_int, require_sequence, require_text
 from .whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WHITESPACE_RUN_RE
 
 __all__ = ["Snippet", "lexical_tokens", "match_spans", "snippet_around", "word_re"]
@@ -157,13 +157,8 @@ def match_spans(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
 
 def _prefixes(words: Iterable[str]) -> tuple[str, ...]:
     """The query's `words` as compared, empty ones left out; a clear error for anything else."""
-    if isinstance(words, (str, bytes)) or not isinstance(words, Iterable):
-        raise ArgumentTypeError(
-            "words",
-            f"words must be a list of strings, got {type(words).__name__} {words!r:.80}",
-        )
     prefixes = []
-    for number, word in enumerate(words):
+    for number, word in enumerate(require_sequence("words", words, of="strings")):
         folded = _fold(require_text(f"words[{number}]", word, field="words"))
         if folded:
             prefixes.append(folded)

@@ -28,7 +28,19 @@ from typing import Any, Literal, cast
 
 from .collector import collector_paused
 from .lexical import lexical_tokens
-from .validation import require_bool, require_int, require_number, require_text
+from .validation import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    require_bool,
+    require_callable,
+    require_choice,
+    require_int,
+    require_mapping,
+    require_nonempty_text,
+    require_number,
+    require_sequence,
+    require_text,
+)
 
 __all__ = ["LexicalHit", "LexicalIndex", "LexicalIndexStats", "JSON_VERSION"]
 
@@ -133,11 +145,7 @@ class LexicalIndex:
     ) -> None:
         self._k1 = require_number("k1", k1, minimum=0)
         self._b = require_number("b", b, minimum=0, maximum=1)
-        if not callable(tokenize):
-            raise TypeError(
-                f"tokenize must be a function from a text to its words, got "
-                f"{type(tokenize).__name__} {tokenize!r:.80}"
-            )
+        require_callable("tokenize", tokenize, rule="a function from a text to its words")
         self._tokenize = tokenize
         # Both in the order documents were (last) added: the original's order for ties.
         self._documents: dict[str, _Document] = {}
@@ -173,35 +181,28 @@ class LexicalIndex:
         Raises `ValueError` for an empty id or text (as the original), `TypeError` for an id
         or text that is not a string or metadata that is not a mapping.
         """
-        self._insert(*self._prepared("id", "text", "metadata", id, text, metadata))
+        self._insert(*self._prepared("id", "text", "metadata", "", id, text, metadata))
 
     def add_documents(self, docs: Iterable[Mapping[str, Any]]) -> None:
         """Index each mapping of `docs` (`id`, `text`, optionally `metadata`), in order.
 
         All are checked before any is added, so a bad one leaves the index as it was.
         """
-        if isinstance(docs, (str, bytes, Mapping)) or not isinstance(docs, Iterable):
-            raise TypeError(
-                f"docs must be a list of mappings, got {type(docs).__name__} {docs!r:.80}"
-            )
         prepared = []
-        for number, doc in enumerate(docs):
+        for number, doc in enumerate(require_sequence("docs", docs, of="mappings")):
             where = f"docs[{number}]"
-            # `type` first: typing's `Mapping` check is slow, and nearly every doc is a dict
-            # (tests/bench/search.py: indexing).
-            if type(doc) is not dict and not isinstance(doc, Mapping):
-                raise TypeError(
-                    f"{where} must be a mapping with 'id' and 'text', got "
-                    f"{type(doc).__name__} {doc!r:.80}"
-                )
+            require_mapping(where, doc, field="docs", holding="with 'id' and 'text'")
             for key in ("id", "text"):
                 if key not in doc:
-                    raise ValueError(f"{where} has no {key!r}: got the keys {sorted(doc)!r:.80}")
+                    raise ArgumentValueError(
+                        "docs", f"{where} has no {key!r}: got the keys {sorted(doc)!r:.80}"
+                    )
             prepared.append(
                 self._prepared(
                     f"{where}['id']",
                     f"{where}['text']",
                     f"{where}['metadata']",
+                    "docs",
                     doc["id"],
                     doc["text"],
                     doc.get("metadata"),
@@ -253,8 +254,7 @@ class LexicalIndex:
         """
         require_text("query", query)
         require_int("top_k", top_k, minimum=1)
-        if match not in MATCHES:
-            raise ValueError(f"invalid match {match!r} (must be one of {', '.join(MATCHES)})")
+        require_choice("match", match, MATCHES)
         require_bool("prefix", prefix)
         words = self._words("query", query)
         if not words or not self._documents:
@@ -305,41 +305,51 @@ class LexicalIndex:
         Raises `ValueError` naming the version when `data` is of a version this cannot read,
         and naming the field when `data` is not what `to_json` writes.
         """
-        if not isinstance(data, Mapping):
-            raise TypeError(
-                f"data must be what LexicalIndex.to_json() answers, got "
-                f"{type(data).__name__} {data!r:.80}"
-            )
+        require_mapping("data", data, holding="as LexicalIndex.to_json() answers")
         version = data.get("version")
         if isinstance(version, bool) or version != JSON_VERSION:
-            raise ValueError(
+            raise ArgumentValueError(
+                "data",
                 f"cannot read a LexicalIndex of version {version!r} "
-                f"(this chunker reads version {JSON_VERSION})"
+                f"(this chunker reads version {JSON_VERSION})",
             )
         for key in ("k1", "b", "documents"):
             if key not in data:
-                raise ValueError(f"data has no {key!r}: not what LexicalIndex.to_json() writes")
-        index = cls(data["k1"], data["b"], tokenize)
+                raise ArgumentValueError(
+                    "data", f"data has no {key!r}: not what LexicalIndex.to_json() writes"
+                )
+        try:
+            index = cls(data["k1"], data["b"], tokenize)
+        except (ArgumentTypeError, ArgumentValueError) as error:
+            if error.field == "tokenize":
+                raise
+            # Said of `data`, which holds them: "invalid k1 -1 (must be >= 0)".
+            raise type(error)("data", str(error)) from None
         documents = data["documents"]
         if not isinstance(documents, list):
-            raise TypeError(f"data['documents'] must be a list, got {type(documents).__name__}")
+            raise ArgumentTypeError(
+                "data", f"data['documents'] must be a list, got {type(documents).__name__}"
+            )
         for number, entry in enumerate(documents):
             index._restore(f"data['documents'][{number}]", entry)
         return index
 
     def _prepared(
-        self, id_name: str, text_name: str, metadata_name: str, id: Any, text: Any, metadata: Any
+        self,
+        id_name: str,
+        text_name: str,
+        metadata_name: str,
+        field: str,
+        id: Any,
+        text: Any,
+        metadata: Any,
     ) -> tuple[str, dict[str, int], int, dict[str, Any] | None]:
-        """Check one document and count its words: what `_insert` takes."""
-        if not require_text(id_name, id):
-            raise ValueError(f"invalid {id_name} '' (must not be empty)")
-        if not require_text(text_name, text):
-            raise ValueError(f"invalid {text_name} '' (must not be empty)")
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise TypeError(
-                f"{metadata_name} must be a mapping or None, got "
-                f"{type(metadata).__name__} {metadata!r:.80}"
-            )
+        """Check one document and count its words: what `_insert` takes. `field` is the
+        argument that holds the document ("docs"), or "" when each is an argument."""
+        require_nonempty_text(id_name, id, field=field)
+        require_nonempty_text(text_name, text, field=field)
+        if metadata is not None:
+            require_mapping(metadata_name, metadata, field=field, optional=True)
         words = self._words(text_name, text)
         return id, Counter(words), len(words), _copy(metadata)
 
@@ -363,12 +373,13 @@ class LexicalIndex:
 
     def _restore(self, where: str, entry: Any) -> None:
         """Add one document of `to_json`'s list, checking it as `add_document` would."""
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("terms"), Mapping):
-            raise ValueError(f"{where} must be a mapping with 'id' and 'terms', got {entry!r:.80}")
-        id = entry.get("id")
-        if not isinstance(id, str) or not id or id in self._documents:
-            raise ValueError(f"{where}['id'] must be a new, non-empty string, got {id!r:.80}")
-        terms = dict(entry["terms"])
+        require_mapping(where, entry, field="data", holding="with 'id' and 'terms'")
+        id = require_nonempty_text(f"{where}['id']", entry.get("id"), field="data")
+        if id in self._documents:
+            raise ArgumentValueError(
+                "data", f"invalid {where}['id'] {id!r:.80} (an earlier document has it)"
+            )
+        terms = dict(require_mapping(f"{where}['terms']", entry.get("terms"), field="data"))
         for term, count in terms.items():
             if (
                 not isinstance(term, str)
@@ -376,13 +387,13 @@ class LexicalIndex:
                 or not isinstance(count, int)
                 or count < 1
             ):
-                raise ValueError(
+                raise ArgumentValueError(
+                    "data",
                     f"{where}['terms'] must map words to counts >= 1, got {term!r:.40}: "
-                    f"{count!r:.40}"
+                    f"{count!r:.40}",
                 )
         metadata = entry.get("metadata")
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise ValueError(f"{where}['metadata'] must be a mapping, got {metadata!r:.80}")
+        require_mapping(f"{where}['metadata']", metadata, field="data", optional=True)
         self._insert(id, terms, sum(terms.values()), _copy(metadata))
 
     def _words(self, name: str, text: str) -> list[str]:
@@ -390,7 +401,9 @@ class LexicalIndex:
         if self._tokenize is not lexical_tokens and (
             not isinstance(words, list) or not all(isinstance(word, str) for word in words)
         ):
-            raise TypeError(f"tokenize must answer a list of strings for {name}, got {words!r:.80}")
+            raise ArgumentTypeError(
+                "tokenize", f"tokenize must answer a list of strings for {name}, got {words!r:.80}"
+            )
         return words
 
     def _beginning_with(self, word: str) -> list[str]:

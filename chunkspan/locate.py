@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .validation import ArgumentTypeError, require_text
+from .validation import require_sequence, require_text
 from .whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE
 
 __all__ = ["locate_chunks"]
@@ -26,14 +26,9 @@ def locate_chunks(text: str, contents: Sequence[str]) -> list[tuple[int, int] | 
         [(0, 9), (5, 16)]
     """
     require_text("text", text)
-    if isinstance(contents, str) or not isinstance(contents, Sequence):
-        raise ArgumentTypeError(
-            "contents",
-            f"contents must be a list of strings, got {type(contents).__name__} {contents!r:.80}",
-        )
     spans: list[tuple[int, int] | None] = []
     cursor = 0
-    for number, given in enumerate(contents):
+    for number, given in enumerate(require_sequence("contents", contents, of="strings")):
         content = require_text(f"contents[{number}]", given, field="contents")
         span = _find(text, content, cursor) or _find(text, content, 0)
         spans.append(span)

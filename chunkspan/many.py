@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .recipe import Recipe
 from .records import Chunk, ChunkDraft, DocumentChunk, DocumentChunkDraft
-from .validation import require_int
+from .validation import ArgumentTypeError, require_int
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -104,9 +104,10 @@ def _checked(items: Iterator[Any]) -> Iterator[tuple[Any, str]]:
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], str):
             yield item
         else:
-            raise TypeError(
+            raise ArgumentTypeError(
+                "items",
                 f"items[{position}] must be a text or an (id, text) pair, "
-                f"got {type(item).__name__} {item!r:.80}"
+                f"got {type(item).__name__} {item!r:.80}",
             )
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .records import Chunk, DocumentChunk
-from .validation import ArgumentValueError, require_text
+from .validation import ArgumentTypeError, require_choice, require_text
 
 __all__ = [
     "Recipe",
@@ -102,8 +102,9 @@ class Recipe:
         for name in options:
             if name not in known:
                 names = ", ".join(known)
-                raise TypeError(
-                    f"unknown option {name!r} for strategy {self.strategy!r} (it takes {names})"
+                raise ArgumentTypeError(
+                    "options",
+                    f"unknown option {name!r} for strategy {self.strategy!r} (it takes {names})",
                 )
         object.__setattr__(self, "options", options)
         self.cut("")  # the chunkers check their options before they look at the text
@@ -212,14 +213,8 @@ def placed(recipe: Recipe, text: str, content: str) -> list[Placed]:
 
 def check_content(content: Any) -> str:
     """`content` if it is one of `CONTENTS`, else a ValueError naming it."""
-    name = require_text("content", content)
-    if name not in CONTENTS:
-        names = ", ".join(repr(choice) for choice in CONTENTS)
-        raise ArgumentValueError("content", f"unknown content {content!r} (must be one of {names})")
-    return name
+    return require_choice("content", require_text("content", content), CONTENTS)
 
 
 def _check_strategy(strategy: Any) -> None:
-    if require_text("strategy", strategy) not in PIPELINE_STRATEGIES:
-        names = ", ".join(repr(name) for name in PIPELINE_STRATEGIES)
-        raise ValueError(f"unknown strategy {strategy!r} (must be one of {names})")
+    require_choice("strategy", require_text("strategy", strategy), PIPELINE_STRATEGIES)

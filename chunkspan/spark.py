@@ -13,6 +13,7 @@ from typing import Any
 
 from ._extras import require
 from .recipe import FIELDS, Recipe, fields
+from .validation import ArgumentTypeError, ArgumentValueError
 
 require("pyspark", "spark", "chunkspan.spark")
 
@@ -70,13 +71,18 @@ def chunk_dataframe(
     schema = {field.name: field for field in df.schema.fields}
     for argument, column in (("text_col", text_col), ("id_col", id_col)):
         if column not in schema:
-            raise ValueError(f"{argument} {column!r} is not a column of df (it has {list(schema)})")
+            raise ArgumentValueError(
+                argument, f"{argument} {column!r} is not a column of df (it has {list(schema)})"
+            )
     if not isinstance(schema[text_col].dataType, T.StringType):
-        raise TypeError(
-            f"text_col {text_col!r} must be a string column, got {schema[text_col].dataType}"
+        raise ArgumentTypeError(
+            "text_col",
+            f"text_col {text_col!r} must be a string column, got {schema[text_col].dataType}",
         )
     if id_col in dict(FIELDS):
-        raise ValueError(f"id_col {id_col!r} would clash with the chunks' own column {id_col!r}")
+        raise ArgumentValueError(
+            "id_col", f"id_col {id_col!r} would clash with the chunks' own column {id_col!r}"
+        )
     documents = df.select(id_col, text_col).rdd
     rows = documents.mapPartitions(lambda partition: _chunk_rows(recipe, partition))
     return df.sparkSession.createDataFrame(rows, chunk_schema(schema[id_col]))

@@ -23,7 +23,12 @@ from numbers import Real
 from typing import Any
 
 from .limits import MINIMUMS
-from .validation import ArgumentTypeError, ArgumentValueError, require_int
+from .validation import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    require_int,
+    require_sequence,
+)
 from .whitespace import is_blank
 
 __all__ = ["Passage", "Turn", "TurnSpan", "chunk_turns"]
@@ -153,10 +158,7 @@ def chunk_turns(
         >>> [p.text for p in chunk_turns(turns, max_chars=25)]
         ['Hello.\\nHi there.', 'Hi there.\\nHow are you?']
     """
-    if isinstance(turns, (str, bytes)) or not isinstance(turns, Sequence):
-        raise ArgumentTypeError(
-            "turns", f"turns must be a list of turns, got {type(turns).__name__} {turns!r:.80}"
-        )
+    require_sequence("turns", turns, of="turns")
     least = MINIMUMS["chunk_turns"]
     require_int("max_chars", max_chars, minimum=least["max_chars"])
     require_int("overlap_turns", overlap_turns, minimum=least["overlap_turns"])

@@ -8,15 +8,21 @@ The errors stay a `ValueError` or a `TypeError`, the types a caller catches.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any, cast
 
 __all__ = [
     "ArgumentTypeError",
     "ArgumentValueError",
     "field_of",
     "require_bool",
+    "require_callable",
+    "require_choice",
     "require_int",
+    "require_mapping",
+    "require_nonempty_text",
     "require_number",
+    "require_sequence",
     "require_text",
 ]
 
@@ -56,6 +62,67 @@ def require_text(name: str, value: Any, *, field: str = "") -> str:
         raise ArgumentTypeError(
             field or name,
             f"{name} must be a string, got {type(value).__name__} {value!r:.80}",
+        )
+    return value
+
+
+def require_nonempty_text(name: str, value: Any, *, field: str = "") -> str:
+    """Return `value` if it is a `str` holding at least one character, else raise.
+
+    A `TypeError` for what is not a string (as `require_text`), a `ValueError` for `""`.
+    """
+    # `type` first: it is checked twice a document (tests/bench/search.py: indexing).
+    text: str = value if type(value) is str else require_text(name, value, field=field)
+    if not text:
+        raise ArgumentValueError(field or name, f"invalid {name} '' (must not be empty)")
+    return text
+
+
+def require_mapping(
+    name: str, value: Any, *, field: str = "", holding: str = "", optional: bool = False
+) -> Mapping[str, Any]:
+    """Return `value` if it is a mapping (or None, when `optional`), else raise `TypeError`.
+
+    `holding` says what the mapping must hold, for the message ("with 'id' and 'text'").
+    """
+    # `type` first: typing's `Mapping` check is slow, and nearly every value is a dict
+    # (tests/bench/search.py: indexing).
+    if type(value) is dict or (optional and value is None) or isinstance(value, Mapping):
+        return cast("Mapping[str, Any]", value)  # None only when `optional`
+    rule = "a mapping" + (f" {holding}" if holding else "") + (" or None" if optional else "")
+    raise ArgumentTypeError(
+        field or name, f"{name} must be {rule}, got {type(value).__name__} {value!r:.80}"
+    )
+
+
+def require_sequence(name: str, value: Any, *, of: str, field: str = "") -> Iterable[Any]:
+    """Return `value` if it is a list (any iterable but a string, bytes or a mapping), else
+    raise `TypeError`; `of` says what its items are, for the message ("strings").
+
+    Its items are the caller's to check, naming each as `name[N]` with `field=name`.
+    """
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise ArgumentTypeError(
+            field or name,
+            f"{name} must be a list of {of}, got {type(value).__name__} {value!r:.80}",
+        )
+    return value
+
+
+def require_choice(name: str, value: Any, choices: Collection[str]) -> str:
+    """Return `value` if it is one of `choices`, else raise `ValueError` listing them."""
+    if value not in choices:
+        names = ", ".join(repr(choice) for choice in choices)
+        raise ArgumentValueError(name, f"unknown {name} {value!r:.80} (must be one of {names})")
+    return cast(str, value)  # one of `choices`
+
+
+def require_callable(name: str, value: Any, *, rule: str = "callable") -> Any:
+    """Return `value` if it can be called, else raise `TypeError`; `rule` says what it must
+    be, for the message ("a function from a text to its words")."""
+    if not callable(value):
+        raise ArgumentTypeError(
+            name, f"{name} must be {rule}, got {type(value).__name__} {value!r:.80}"
         )
     return value
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.offsets import utf16_offset
+from support.offsets import as_javascript, js_length, utf16_offset, utf16le
 from support.reply import read_reply
 
 from chunkspan import LexicalIndex, lexical_tokens, match_spans, snippet_around
@@ -20,17 +20,20 @@ def call(operation: str, args: dict[str, Any], text: str | None = None, key: str
     """What the facade gets: the result, or raises the error reply as (name, message)."""
     given, text_key = None, None
     if text is not None:
-        given = JsString.from_utf16(text.encode("utf-16-le", "surrogatepass"))
+        given = JsString.from_utf16(utf16le(text))
         text_key = key
     reply = read_reply(handle(operation, json.dumps(args), text_key, given))
     if "error" in reply[2]:
-        raise LookupError(reply[2]["error"]["name"], reply[2]["error"]["message"])
+        error = reply[2]["error"]
+        # Every error the facade is sent names its argument (test_bridge_error_fields.py).
+        assert isinstance(error["field"], str), error
+        raise LookupError(error["name"], error["message"])
     return reply[2]["result"]
 
 
 def joined(docs: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
     """The arguments chunker.js sends for `addDocuments(docs)`, and the text beside them."""
-    lengths = [len(doc["text"].encode("utf-16-le", "surrogatepass")) // 2 for doc in docs]
+    lengths = [js_length(doc["text"]) for doc in docs]
     rest = [{key: value for key, value in doc.items() if key != "text"} for doc in docs]
     return {"docs": rest, "lengths": lengths}, "".join(doc["text"] for doc in docs)
 
@@ -112,11 +115,6 @@ def test_match_spans_in_javascript_indices(text, words):
         for start, end in match_spans(text, words)
     ]
     assert got == expected
-
-
-def as_javascript(text: str) -> str:
-    """`text` as Python reads it from JavaScript's UTF-16."""
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 def expected_snippet(text: str, words: list[str], **around: int) -> dict[str, Any]:

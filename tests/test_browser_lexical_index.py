@@ -149,11 +149,12 @@ BAD_INPUT = [
 def test_bad_input_rejects_with_pythons_message(chunker_page, expression, python):
     with pytest.raises((ValueError, TypeError)) as raised:
         python()
-    name, message = chunker_page.evaluate(
-        f"{expression}.then(() => null, (e) => [e.constructor.name, e.message])"
+    name, message, field = chunker_page.evaluate(
+        f"{expression}.then(() => null, (e) => [e.constructor.name, e.message, e.field])"
     )
     assert name == ("RangeError" if isinstance(raised.value, ValueError) else "TypeError")
     assert message == str(raised.value)
+    assert field == raised.value.field  # never missing: each error names its argument
 
 
 def test_an_unknown_option_is_named(chunker_page):

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from support.offsets import utf16_offset
+from support.offsets import as_javascript, utf16_offset, utf16le
 from support.paths import ROOT
 from support.reply import read_reply
 from support.strategies import semantic_options, texts
@@ -27,11 +27,6 @@ from chunkspan.bridge.packing import DOCUMENT_SECTIONS, SECTIONS
 JS_NAMES = {python: js for js, python in OPTION_NAMES["SemanticChunker.chunk"].items()}
 
 
-def code_units(text: str) -> bytes:
-    """`text` as JavaScript holds it: UTF-16LE code units, lone surrogates included."""
-    return text.encode("utf-16-le", "surrogatepass")
-
-
 def high_surrogates(units: bytes) -> bytes:
     """chunker.js's `highs`: which of `units` are high surrogates, as 32-bit ints."""
     highs = [at // 2 for at in range(1, len(units), 2) if 0xD8 <= units[at] <= 0xDB]
@@ -40,7 +35,7 @@ def high_surrogates(units: bytes) -> bytes:
 
 def js_string(text: str) -> JsString:
     """`text` as the worker hands it to the bridge."""
-    units = code_units(text)
+    units = utf16le(text)
     return JsString.from_utf16(units, high_surrogates(units))
 
 
@@ -104,10 +99,10 @@ def unpack_chunks(
             assert (lead_to, own_from, own_to) == (-1, -1, -1)
             (length,) = next(lengths)
             if length >= 0:
-                chunk_text = code_units(ascii[ascii_at : ascii_at + length])
+                chunk_text = utf16le(ascii[ascii_at : ascii_at + length])
                 ascii_at += length
             else:
-                chunk_text = code_units(next(literals))
+                chunk_text = utf16le(next(literals))
         chunks.append(
             {
                 "text": chunk_text,
@@ -137,13 +132,13 @@ def unpack_document_chunks(
     for index in range(packed["count"]):
         (start, end), (where,) = sections["spans"][index], sections["content"][index]
         if where >= 0:
-            content = code_units(ascii[ascii_at : ascii_at + where])
+            content = utf16le(ascii[ascii_at : ascii_at + where])
             ascii_at += where
         elif where == -1:
             content = text[2 * start : 2 * end]
         else:
             assert where == -2
-            content = code_units(next(literals))
+            content = utf16le(next(literals))
         chunk: dict[str, Any] = {"content": content, "index": index}
         heading, metadata = extras.pop(index, (None, None))
         if heading is not None:
@@ -177,9 +172,8 @@ EXAMPLES = [
 
 @given(js_texts)
 def test_astral_positions_found_or_from_the_high_surrogates_chunker_js_notes(text):
-    units = code_units(text)
-    # As JavaScript holds it: a high then a low surrogate are one character.
-    decoded = units.decode("utf-16-le", "surrogatepass")
+    units = utf16le(text)
+    decoded = as_javascript(text)
     expected = [at for at, character in enumerate(decoded) if ord(character) > 0xFFFF]
     assert astral_positions(units) == expected
     assert JsString.from_utf16(units, high_surrogates(units)).astral == tuple(expected)
@@ -210,7 +204,7 @@ def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
 
 
 def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
-    text = code_units(text).decode("utf-16-le", "surrogatepass")  # as JavaScript holds it
+    text = as_javascript(text)  # as JavaScript holds it
     chunks = SemanticChunker(**options).chunk(text)
     config = {JS_NAMES[name]: value for name, value in options.items()}
     request = json.dumps({"config": {**config, "spans": True}})
@@ -226,7 +220,7 @@ def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
     expected = [
         {
             **chunk.to_dict(),
-            "text": code_units(chunk.text),
+            "text": utf16le(chunk.text),
             "startOffset": utf16_offset(text, chunk.start_offset),
             "endOffset": utf16_offset(text, chunk.end_offset),
             "span": js_span(text, chunk.span),
@@ -234,7 +228,7 @@ def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
         }
         for chunk in chunks
     ]
-    assert unpack_chunks(code_units(text), packed["result"], ints, ascii) == expected
+    assert unpack_chunks(utf16le(text), packed["result"], ints, ascii) == expected
 
 
 STRATEGIES = ["fixed", "hierarchical", "layout", "semantic"]
@@ -244,7 +238,7 @@ STRATEGIES = ["fixed", "hierarchical", "layout", "semantic"]
     st.one_of(texts, js_texts), st.sampled_from(STRATEGIES), st.integers(1, 300), st.integers(0, 60)
 )
 def test_packed_document_chunks_unpack_to_the_chunks(text, strategy, size, overlap):
-    text = code_units(text).decode("utf-16-le", "surrogatepass")
+    text = as_javascript(text)
     options = {"strategy": strategy, "chunk_size": size, "chunk_overlap": overlap}
     try:
         chunks = ChunkingEngine().chunk(text, **options)
@@ -255,10 +249,10 @@ def test_packed_document_chunks_unpack_to_the_chunks(text, strategy, size, overl
     reply = handle("ChunkingEngine.chunk", request, "content", js_string(text))
     ints, ascii, packed = read_reply(reply)
     expected = [
-        {**chunk.to_dict(), "content": code_units(chunk.content), "span": js_span(text, chunk.span)}
+        {**chunk.to_dict(), "content": utf16le(chunk.content), "span": js_span(text, chunk.span)}
         for chunk in chunks
     ]
-    assert unpack_document_chunks(code_units(text), packed["result"], ints, ascii) == expected
+    assert unpack_document_chunks(utf16le(text), packed["result"], ints, ascii) == expected
 
 
 def test_most_fixed_windows_cross_as_slices_of_the_input():
@@ -309,9 +303,10 @@ def test_few_chunk_texts_of_markdown_cross_as_text(word):
 
 
 def test_chunker_js_reads_every_section_by_name():
-    """A section added to a table and not read in chunker.js fails here first (the browser
-    tests show what it breaks): SemanticChunker's layout, then the engine's."""
-    source = (ROOT / "web" / "chunker.js").read_text(encoding="utf-8")
+    """A section added to a table and not read in chunker.js (its replies module) fails here
+    first (the browser tests show what it breaks): SemanticChunker's layout, then the
+    engine's."""
+    source = (ROOT / "web" / "chunker-replies.js").read_text(encoding="utf-8")
     read = re.findall(r"const \{([^}]*)\}\s*=\s*readSections\(", source)
     assert [sorted(name.strip() for name in names.split(",")) for names in read] == [
         sorted(name for name, _ in table) for table in (SECTIONS, DOCUMENT_SECTIONS)

@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 import pytest
+from support.offsets import as_javascript, code_units, utf16_offset
 from support.strategies import PIECES, SEPARATORS
 
 from chunkspan import ChunkingEngine, SemanticChunker
@@ -34,7 +35,7 @@ def random_text(rng: random.Random) -> str:
         parts.append(rng.choice(PIECES + AWKWARD))
         parts.append(rng.choice(SEPARATORS + AWKWARD[:3]))
     # As JavaScript holds it: a high then a low surrogate are one character.
-    return "".join(parts).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return as_javascript("".join(parts))
 
 
 def random_case(rng: random.Random) -> dict[str, Any]:
@@ -49,11 +50,6 @@ def random_case(rng: random.Random) -> dict[str, Any]:
         },
         "engine": {"chunk_size": size, "chunk_overlap": rng.randint(0, size - 1)},
     }
-
-
-def code_units(text: str) -> list[int]:
-    data = text.encode("utf-16-le", "surrogatepass")
-    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
 
 
 # For each case: its text built from code units, then per chunker the JavaScript spans and
@@ -83,12 +79,8 @@ def python_cut(text: str, span: tuple[int, int] | None) -> list[Any] | None:
     """What `RUN_CASES`'s `cut` should answer for the Python span `span`."""
     if span is None:
         return None
-    before = len(code_units(text[: span[0]]))
-    return [
-        before,
-        before + len(code_units(text[span[0] : span[1]])),
-        code_units(text[span[0] : span[1]]),
-    ]
+    start, end = span
+    return [utf16_offset(text, start), utf16_offset(text, end), code_units(text[start:end])]
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -115,7 +115,7 @@ BAD_JSON = [
     ([], TypeError, "data must be"),
     ({"version": 1}, ValueError, "'k1'"),
     ({**GOOD, "documents": {}}, TypeError, r"data\['documents'\]"),
-    ({**GOOD, "documents": [3]}, ValueError, r"data\['documents'\]\[0\]"),
+    ({**GOOD, "documents": [3]}, TypeError, r"data\['documents'\]\[0\] must be a mapping"),
     ({**GOOD, "documents": [{"id": "", "terms": {}}]}, ValueError, r"\[0\]\['id'\]"),
     (
         {**GOOD, "documents": [{"id": "a", "terms": {}}, {"id": "a", "terms": {}}]},
@@ -124,15 +124,18 @@ BAD_JSON = [
     ),
     ({**GOOD, "documents": [{"id": "a", "terms": {"x": 0}}]}, ValueError, "counts >= 1"),
     ({**GOOD, "documents": [{"id": "a", "terms": {"x": True}}]}, ValueError, "counts >= 1"),
-    ({**GOOD, "documents": [{"id": "a", "terms": {}, "metadata": 3}]}, ValueError, "metadata"),
+    ({**GOOD, "documents": [{"id": "a", "terms": {}, "metadata": 3}]}, TypeError, "metadata"),
+    ({**GOOD, "documents": [{"id": 5, "terms": {}}]}, TypeError, r"\[0\]\['id'\] must be a string"),
+    ({**GOOD, "documents": [{"id": "a", "terms": 3}]}, TypeError, r"\['terms'\] must be a mapping"),
     ({**GOOD, "k1": -1, "documents": []}, ValueError, "k1 -1"),
 ]
 
 
 @pytest.mark.parametrize(("data", "error", "pattern"), BAD_JSON, ids=range(len(BAD_JSON)))
 def test_from_json_names_what_is_wrong(data, error, pattern):
-    with pytest.raises(error, match=pattern):
+    with pytest.raises(error, match=pattern) as raised:
         LexicalIndex.from_json(data)
+    assert raised.value.field == "data"  # the one argument, whichever part of it is wrong
 
 
 def _index() -> LexicalIndex:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from support.offsets import js_length
 from support.playground import (
     ROOT,
     open_playground,
@@ -81,7 +82,7 @@ def test_a_megabyte_pasted_over_the_sample_costs_what_it_costs_a_bare_text_area(
     # One undo step brings the sample back, as after any paste.
     before = runs(page)
     page.keyboard.press("Control+Z")
-    units = len(GUIDE.encode("utf-16-le")) // 2  # JavaScript's length
+    units = js_length(GUIDE)
     wait_until(page, f"document.getElementById('text').value.length === {units}")
     assert page.input_value("#text") == GUIDE
     settled(page, before, timeout=120)

@@ -19,8 +19,10 @@ from .wheel import build_wheel
 
 NAME = "chunker-web"
 # The files of site/ that make the facade run, besides the wheel. No micropip: the worker
-# unpacks the wheel itself, and a page with its own Pyodide has its own micropip.
-FACADE_FILES = ("chunker.js", "chunker.d.ts", "worker.js", "bundle.js")
+# unpacks the wheel itself, and a page with its own Pyodide has its own micropip. chunker.js
+# is the entry; chunker-*.js are its modules (it imports them).
+FACADE_MODULES = ("chunker.js", "chunker-messages.js", "chunker-replies.js")
+FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", "worker.js", "bundle.js")
 # The package's command that copies what the worker loads into a folder the site serves as
 # is: for a site built by a bundler, which bundles chunker.js but not those.
 COPY_COMMAND = "chunker-web-copy"
@@ -28,7 +30,7 @@ COPY_SCRIPT = WEB / "npm" / "copy.mjs"
 # The README section the package's own README is, so that the two never differ.
 README_SECTION = "Use it in your page"
 # What a browser fetches to get ready (the rest: the source map, the types, the README).
-FETCHED_AT_BOOT = re.compile(r"(chunker|worker|bundle)\.js|pyodide/(?!.*\.map$).*|wheels/.*")
+FETCHED_AT_BOOT = re.compile(r"(chunker(-\w+)?|worker|bundle)\.js|pyodide/(?!.*\.map$).*|wheels/.*")
 
 
 @dataclass(frozen=True, slots=True)

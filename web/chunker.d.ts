@@ -33,7 +33,8 @@ export interface LoadOptions {
 export function loadChunker(options?: LoadOptions): Promise<Chunker>;
 
 /** A rejection for bad input: `field` is the Python name of the argument, e.g.
- * `"chunk_overlap"`, where validation knows it. */
+ * `"chunk_overlap"`: set on every error Python's checks raise, absent on JavaScript's own
+ * (JSON cannot carry a BigInt). */
 export type InputError = (RangeError | TypeError) & { readonly field?: string };
 
 // --- SemanticChunker -------------------------------------------------------------------

@@ -5,15 +5,16 @@ request whose keys are the original's argument names (`text`, `config`, `options
 whose options use the original's names (`targetSize`, `chunkOverlap`, ...). The large text
 of a call may come beside the request instead, as a `JsString` decoded from the text's
 UTF-16 code units (`text_key` names its argument). `handle` answers bytes: 32-bit ints,
-ASCII text, then JSON: `{"result": ...}` in the original's shape, or `{"error": {"name",
-"message", "field"}}` for bad input: the name of the JavaScript error to throw, and the Python
-name of the argument it concerns (null when none). One result comes
-packed: `SemanticChunker.chunk` answers where each chunk's text lies in the input, or in
-the ASCII text (`pack_chunks`), and chunker.js cuts the texts out itself.
+ASCII text, then JSON holding the result or the error, as the table in `protocol` lays them
+out (the one description of the reply). The chunkers' results come packed:
+`SemanticChunker.chunk` and `ChunkingEngine.chunk` answer where each chunk's text lies in the
+input, or in the ASCII text (`pack_chunks`, `pack_document_chunks`), and chunker.js cuts the
+texts out itself.
 
 One job a module:
 - `protocol`: `handle` and `handle_async`, the reply's bytes, error replies;
 - `operations`: the table of operations, and each one;
+- `calls`: what an operation is (its arguments, `Astral`), for the type checker alone;
 - `indexes`: the `LexicalIndex` operations, and the indexes the worker keeps by id;
 - `options`: the one table of option names, JavaScript's and Python's;
 - `packing`: `SemanticChunker` chunks packed as ints and ASCII (`pack_chunks`), their offsets

@@ -21,7 +21,7 @@ from .utf16 import utf16_offsets
 
 if TYPE_CHECKING:
     from ..lexical_index import LexicalIndex
-    from .operations import Arguments, Astral, Operation
+    from .calls import Arguments, Astral, Operation
 
 __all__ = ["INDEX_OPERATIONS", "IndexRegistry"]
 
@@ -65,16 +65,18 @@ class IndexRegistry:
 
     def get(self, id: Any) -> Indexed:
         """The index `id`; a `ValueError` when there is none (disposed, or never made)."""
-        index = self._indexes.get(id) if isinstance(id, int) else None
+        # `type`, as `True` is an int (and would be index 1).
+        index = self._indexes.get(id) if type(id) is int else None
         if index is None:
-            raise ValueError(
-                f"no LexicalIndex {id!r:.40} in this worker: it was disposed, or never made"
+            raise ArgumentValueError(
+                "index",
+                f"no LexicalIndex {id!r:.40} in this worker: it was disposed, or never made",
             )
         return index
 
     def dispose(self, id: Any) -> bool:
         """Forget the index `id`; answer whether there was one."""
-        return self._indexes.pop(id, None) is not None if isinstance(id, int) else False
+        return self._indexes.pop(id, None) is not None if type(id) is int else False
 
 
 _INDEXES = IndexRegistry()
@@ -117,7 +119,10 @@ def _joined(
         out.append({**doc, "text": text[start:end]})
         start = end
     if start != len(text):
-        raise ValueError(f"lengths add up to {unit}, not to the joined texts' length")
+        # The facade's own arguments (chunker.js joins the texts): said of what they carry.
+        raise ArgumentValueError(
+            "docs", f"lengths add up to {unit}, not to the joined texts' length"
+        )
     return out
 
 

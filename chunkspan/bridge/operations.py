@@ -7,8 +7,8 @@ page pays only for the modules it uses (SemanticChunker's are imported with this
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..semantic_chunker import SemanticChunker
 from ..validation import require_bool
@@ -17,27 +17,11 @@ from .packing import Packed, pack_chunks, pack_document_chunks
 from .utf16 import utf16_offsets
 
 if TYPE_CHECKING:
-    from typing import Protocol
+    from .calls import Arguments, Astral, Operation
 
-    class Arguments(Protocol):
-        """A call's arguments as its JSON request gives them (a dict), for a type checker:
-        each value is unchecked until the function it goes to checks it, a missing one
-        reading None, which is checked as any other value. So `get` answers Any, where a
-        dict's would say `| None` of a value that is Any already."""
+__all__ = ["OPERATIONS", "engine_chunk", "find_operation"]
 
-        def get(self, key: str, /) -> Any: ...
-        def __getitem__(self, key: str, /) -> Any: ...
-        def __setitem__(self, key: str, value: Any, /) -> None: ...
-
-    # An operation: the call's arguments and `Astral` in, its result out.
-    Operation = Callable[[Arguments, "Astral"], Any]
-
-
-__all__ = ["OPERATIONS", "Astral", "find_operation"]
-
-# Where the characters outside the BMP are in the call's text, when that came as a
-# `JsString` (else None): each operation takes it beside the arguments.
-Astral = Sequence[int] | None
+T = TypeVar("T")
 
 
 def _semantic_chunk(args: Arguments, astral: Astral) -> Packed:
@@ -48,13 +32,36 @@ def _semantic_chunk(args: Arguments, astral: Astral) -> Packed:
     return pack_chunks(text, columns, astral, with_spans)
 
 
-def _engine_chunk(args: Arguments, astral: Astral) -> Packed:
+async def engine_chunk(
+    args: Arguments, astral: Astral, embed_fn: Callable[[list[str]], Any] | None = None
+) -> Packed:
+    """`ChunkingEngine.chunk`, for `handle` (no `embed_fn`) and `handle_async` (the page's
+    `embedFn`, which answers a promise) alike."""
     from ..engine import ChunkingEngine
 
     content = args.get("content")
     options = python_options("ChunkingEngine.chunk", args.get("options"))
     require_bool("spans", options.pop("spans", False))  # the spans place the contents
-    return pack_document_chunks(content, ChunkingEngine().chunk(content, **options), astral)
+    if embed_fn is not None:
+        options["embed_fn"] = embed_fn
+    chunks = await ChunkingEngine().achunk(content, **options)
+    return pack_document_chunks(content, chunks, astral)
+
+
+def _engine_chunk(args: Arguments, astral: Astral) -> Packed:
+    return _at_once(engine_chunk(args, astral))
+
+
+def _at_once(coroutine: Coroutine[Any, Any, T]) -> T:
+    """The result of `coroutine`, which never waits: `achunk` without an `embed_fn` awaits
+    nothing, so it ends at its first step, with no event loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        result: T = done.value  # StopIteration's value is untyped
+        return result
+    coroutine.close()
+    raise RuntimeError("the engine waited for something without an embed_fn")
 
 
 def _chunk_turns(args: Arguments, _astral: Astral) -> list[dict[str, Any]]:

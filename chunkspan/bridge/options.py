@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..validation import ArgumentTypeError
+
 __all__ = ["OPTION_NAMES", "python_options"]
 
 # For each operation, its JavaScript option names and the Python keyword each stands for.
@@ -45,12 +47,13 @@ def python_options(operation: str, given: Any) -> dict[str, Any]:
         return {}
     argument = "config" if operation == "SemanticChunker.chunk" else "options"
     if not isinstance(given, dict):
-        raise TypeError(f"{argument} must be an object, got {given!r:.80}")
+        raise ArgumentTypeError(argument, f"{argument} must be an object, got {given!r:.80}")
     names = OPTION_NAMES[operation]
     unknown = [name for name in given if name not in names]
     if unknown:
-        raise TypeError(
+        raise ArgumentTypeError(
+            argument,
             f"{argument} of {operation} has unknown option{'s' if len(unknown) > 1 else ''} "
-            f"{', '.join(unknown)} (known: {', '.join(names)})"
+            f"{', '.join(unknown)} (known: {', '.join(names)})",
         )
     return {names[name]: value for name, value in given.items() if value is not None}

@@ -8,9 +8,9 @@ four ints, a slice of the input costs JavaScript nothing, and the rest cross as 
 as much as the chunking itself, and even as ASCII bytes they cost copies each way.
 
 Offsets cross as Python counts them (code points), beside where the input's characters
-outside the BMP are: chunker.js turns them into JavaScript indices (`toUtf16`, the rule of
-utf16.py's `utf16_offsets`) in a loop over plain ints, where Python pays a bisection an
-offset, which was most of the packing's own work on a text with an emoji.
+outside the BMP are: chunker-replies.js turns them into JavaScript indices (`toUtf16`, the
+rule of utf16.py's `utf16_offsets`) in a loop over plain ints, where Python pays a bisection
+an offset, which was most of the packing's own work on a text with an emoji.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ __all__ = [
 # with its name (as chunker.js and the tests read it) and its ints per entry. An entry is a
 # chunk, except in "asciiLength": a chunk whose text crosses as text. The result lists each
 # section's name and length (`sections`), so a reader finds each by its name. To add one:
-# its line here, its ints under its name in `pack_chunks`, and read it by name in chunker.js.
+# its line here, its ints under its name in `pack_chunks`, and read it by name in
+# chunker-replies.js.
 # Every offset counts code points; "astral" (an entry: a character) turns them into JavaScript
 # indices: each character outside the BMP before an offset adds one.
 # "offsets", "spans", "overlapSpans" and "places" are `ChunkColumns`' columns as they are.

@@ -3,6 +3,23 @@
 Why bytes: in Pyodide, turning a 1 MB JavaScript string into a Python `str` costs far more
 than bytes do, a non-ASCII `str` back into JavaScript more still, and a tree of proxies more
 than either; bytes cross cheaply each way.
+
+The reply, defined here only (the bridge's docstring, worker.js, chunker.js's `readReply`
+and tests/support/reply.py point here), its parts in order:
+
+| part  | bytes | what                                                                    |
+|-------|-------|-------------------------------------------------------------------------|
+| n     | 4     | how many ints follow: a little-endian 32-bit int                        |
+| m     | 4     | how many characters of text follow the ints: the same                   |
+| ints  | 4 n   | little-endian 32-bit signed ints: a `Packed` result's (else none)       |
+| text  | m     | ASCII: a `Packed` result's text (else none)                             |
+| JSON  | rest  | ASCII: `{"result": ...}`, in the original's shape (or a `Packed`        |
+|       |       | result's, which packing.py lays out), or for bad input `{"error":       |
+|       |       | {"name", "message", "field"}}`: the JavaScript error to throw, Python's |
+|       |       | message, and the Python name of the argument it concerns                |
+
+Little-endian, as JavaScript's typed arrays are wherever it runs, so an `Int32Array` reads
+the ints where they lie. Any other exception than bad input's is a bug, and propagates.
 """
 
 from __future__ import annotations
@@ -13,14 +30,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..collector import collector_paused
-from ..validation import field_of, require_bool
-from .operations import Astral, find_operation
-from .options import python_options
-from .packing import Packed, pack_document_chunks
+from ..validation import ArgumentValueError, field_of
+from .operations import engine_chunk, find_operation
+from .packing import Packed
 from .utf16 import JsString, as_bytes
 
 if TYPE_CHECKING:
-    from .operations import Arguments
+    from .calls import Arguments, Astral
 
 __all__ = ["JS_ERROR_NAMES", "handle", "handle_async"]
 
@@ -39,9 +55,8 @@ def handle(
 ) -> bytes:
     """Run one call of the facade and answer its reply.
 
-    `text`, when given, is the argument `text_key`. A reply is bytes: two little-endian
-    32-bit counts, n and m; n little-endian 32-bit signed ints; then ASCII: m characters of
-    text, then the JSON. Only a `Packed` result has ints and text.
+    `text`, when given, is the argument `text_key`. The reply's bytes are laid out as the
+    table at the top of this module says; only a `Packed` result has ints and text.
 
     Example:
         >>> handle("lexicalTokens", '{"text": "Hello, world"}')
@@ -73,20 +88,16 @@ async def handle_async(
     the worker answers it by asking the page's `embedFn`.
     """
     if operation != "ChunkingEngine.chunk":
-        raise ValueError(f"handle_async runs ChunkingEngine.chunk only, not {operation!r}")
-    from ..engine import ChunkingEngine  # on first use, as the operations
+        raise ArgumentValueError(
+            "operation", f"handle_async runs ChunkingEngine.chunk only, not {operation!r}"
+        )
 
     async def embed_fn(sentences: list[str]) -> Any:
         return json.loads(as_bytes(await embed(json.dumps(sentences))))
 
     args, astral = _arguments(request, text_key, text)
     try:
-        content = args.get("content")
-        options = python_options(operation, args.get("options"))
-        require_bool("spans", options.pop("spans", False))
-        options["embed_fn"] = embed_fn
-        chunks = await ChunkingEngine().achunk(content, **options)
-        return _reply(pack_document_chunks(content, chunks, astral))
+        return _reply(await engine_chunk(args, astral, embed_fn))
     except tuple(JS_ERROR_NAMES) as error:
         return _error_reply(error)
 
@@ -116,10 +127,9 @@ def _error_reply(error: Exception) -> bytes:
 
 
 def _reply_bytes(ints: Sequence[int], ascii: str, reply: str) -> bytes:
-    """`handle`'s reply: the two counts, the ints, the ASCII text and the JSON."""
-    # Little-endian ("<"), as JavaScript's typed arrays are wherever it runs. `struct`, not
-    # `array("i", ints)`, which parses each int as a call's argument, several times dearer
-    # (tests/bench/browser.py).
+    """`handle`'s reply, as the table at the top of this module lays it out."""
+    # Little-endian ("<"). `struct`, not `array("i", ints)`, which parses each int as a
+    # call's argument, several times dearer (tests/bench/browser.py).
     head = struct.pack("<ii", len(ints), len(ascii))
     body = struct.pack(f"<{len(ints)}i", *ints)
     # ASCII JSON (json.dumps escapes the rest) is valid UTF-8, faster to write in Pyodide

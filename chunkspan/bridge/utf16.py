@@ -2,8 +2,8 @@
 
 Offsets are counted in code points in Python and in UTF-16 code units in JavaScript; they
 are converted here, so `text.slice(startOffset, endOffset)` in JavaScript selects what
-`text[start_offset:end_offset]` selects in Python; or, for the packed chunks, by chunker.js
-(`toUtf16`) from the positions `astral_positions_of` gives (packing.py says why).
+`text[start_offset:end_offset]` selects in Python; or, for the packed chunks, by
+chunker-replies.js (`toUtf16`) from the positions `astral_positions_of` gives (packing.py says why).
 
 Why UTF-16: the text comes as JavaScript's own code units, which the worker writes straight
 into a `bytearray`: that costs a third of encoding UTF-8 once the text holds a non-Latin-1

@@ -9,7 +9,13 @@ from typing import Any
 from ..collector import collector_paused
 from ..limits import MINIMUMS
 from ..records import DocumentChunk
-from ..validation import ArgumentTypeError, ArgumentValueError, require_int, require_text
+from ..validation import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    require_choice,
+    require_int,
+    require_text,
+)
 from ..whitespace import tight_span
 from .fixed import fixed_chunks
 from .hierarchical import hierarchical_chunks
@@ -111,12 +117,9 @@ class _Request:
         self, content: Any, strategy: Any, chunk_size: Any, chunk_overlap: Any, embed_fn: Any
     ) -> None:
         self.content = require_text("content", content)
-        if require_text("strategy", strategy) not in _WITHOUT_EMBEDDINGS:
-            names = ", ".join(repr(name) for name in STRATEGIES)
-            raise ArgumentValueError(
-                "strategy", f"unknown strategy {strategy!r} (must be one of {names})"
-            )
-        self.strategy: str = strategy
+        self.strategy = require_choice(
+            "strategy", require_text("strategy", strategy), _WITHOUT_EMBEDDINGS
+        )
         least = MINIMUMS["ChunkingEngine"]
         self.chunk_size = require_int("chunk_size", chunk_size, minimum=least["chunk_size"])
         self.chunk_overlap = require_int(

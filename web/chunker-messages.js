@@ -1,0 +1,195 @@
+// chunker.js's messaging with its Web Worker (worker.js says what each message holds): start
+// it, wait for it to be ready, send each call and settle its promise with the reply, ask the
+// page's embedFn when the worker asks, and end every call when the worker ends.
+
+import { inputError, readReply } from './chunker-replies.js';
+
+/**
+ * Start the module worker at `workerUrl` and answer `{ready, call, close}`: `ready` resolves
+ * to the worker's `{versions, bootMs}`, or rejects when it fails or is not ready by
+ * `timeoutMs`; `call(operation, args, {textKey, embedFn, finish})` answers a call's promise;
+ * `close(error)` ends the worker, every later call rejecting with `error`.
+ *
+ * @param {URL} workerUrl
+ * @param {{report: (progress: object) => void, timeoutMs: number}} options
+ */
+export function startWorker(workerUrl, { report, timeoutMs }) {
+  const worker = new Worker(workerUrl, { type: 'module', name: 'chunker' });
+  const calls = new Map(); // id -> {resolve, reject, embedFn, embedError, finish}
+  let nextId = 1;
+  let broken = null; // the error that ended the worker, once it has ended
+  // The text the last call with a text sent. A call on the same text again (the playground
+  // re-chunks its document at each change of a setting) sends none: the worker keeps the
+  // last one it received, and messages arrive in the order they were sent. Sending 1 MB and
+  // decoding it in Python costs some 6 ms; comparing it with the last one, nothing when it
+  // is the same string and about 0.1 ms when it is an equal copy.
+  let lastText;
+
+  const fail = (error) => {
+    broken = error;
+    worker.terminate();
+    for (const call of calls.values()) call.reject(error);
+    calls.clear();
+  };
+
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const error = new Error(
+        `chunker: not ready after ${timeoutMs} ms (loading ${workerUrl}); check that the ` +
+          `server sends .wasm as application/wasm, .js/.mjs as text/javascript, and a CSP ` +
+          `allowing 'wasm-unsafe-eval'`,
+      );
+      fail(error);
+      reject(error);
+    }, timeoutMs);
+    worker.onerror = async (event) => {
+      // The timer still runs: a server that never answers is then a timeout, as before.
+      const reason = event.message || (await whyNotLoaded(workerUrl));
+      if (broken) return; // the timer fired meanwhile
+      const error = new Error(`chunker: the worker ${workerUrl} failed: ${reason}`);
+      clearTimeout(timer);
+      fail(error);
+      reject(error);
+    };
+    worker.onmessage = ({ data }) => {
+      if (data.type === 'progress') {
+        report({ stage: data.stage, fraction: data.fraction, message: data.message });
+      } else if (data.type === 'ready') {
+        clearTimeout(timer);
+        report({ stage: 'ready', fraction: 1, message: `Ready in ${data.bootMs} ms` });
+        worker.onerror = (event) => fail(new Error(`chunker: the worker stopped: ${event.message}`));
+        resolve({ versions: data.versions, bootMs: data.bootMs });
+      } else if (data.type === 'failed') {
+        clearTimeout(timer);
+        const error = new Error(`chunker: Python failed to start: ${data.message}`);
+        fail(error);
+        reject(error);
+      } else if (data.type === 'reply') {
+        settle(data);
+      } else if (data.type === 'embed') {
+        embed(data);
+      }
+    };
+  });
+
+  function settle({ id, reply, error }) {
+    const call = calls.get(id);
+    calls.delete(id);
+    if (error) {
+      // The worker may not hold the text this call sent (it failed on its way into
+      // Python): the next call sends its text again rather than trust the worker's copy.
+      lastText = undefined;
+      // An embedFn that threw is the call's own error; otherwise a bug, named as found.
+      call.reject(call.embedError ?? Object.assign(new Error(error.message), { name: error.name }));
+      return;
+    }
+    try {
+      const { ints, ascii, json } = readReply(reply);
+      const { result, error: bad } = json;
+      if (bad) call.reject(inputError(bad));
+      else call.resolve(call.finish ? call.finish(result, ints, ascii) : result);
+    } catch (failure) {
+      call.reject(failure); // a reply this page cannot read must not leave the call pending
+    }
+  }
+
+  async function embed({ id, call: callId, sentences }) {
+    const call = calls.get(callId);
+    try {
+      const answer = await call.embedFn(JSON.parse(sentences));
+      // undefined is no JSON; as null it reaches Python, which says what it wanted.
+      const vectors = toJson(answer === undefined ? null : answer);
+      worker.postMessage({ type: 'embedded', id, vectors });
+    } catch (error) {
+      call.embedError = error;
+      worker.postMessage({ type: 'embedded', id, error: String(error?.message ?? error) });
+    }
+  }
+
+  // One call of the bridge: `args` holds the arguments under the original's names. The
+  // argument `textKey`, when a string, travels apart, for the worker to write into Python as
+  // UTF-16 code units: JSON would escape it, and Pyodide converts bytes far faster than
+  // strings. `finish`, when given, makes the answer from the result and the reply's ints
+  // and ASCII text.
+  function call(operation, args, { textKey, embedFn, finish } = {}) {
+    if (broken) return Promise.reject(broken);
+    let request;
+    let text;
+    try {
+      if (textKey && typeof args[textKey] === 'string') {
+        text = args[textKey];
+        request = toJson({ ...args, [textKey]: undefined });
+      } else {
+        textKey = undefined;
+        request = toJson(args);
+      }
+    } catch (error) {
+      return Promise.reject(error); // a BigInt or a cycle: JSON's own TypeError
+    }
+    const id = nextId++;
+    const message = { type: 'call', id, operation, request, textKey, embed: !!embedFn };
+    if (text !== undefined && text === lastText) message.sameText = true;
+    else if (text !== undefined) message.text = lastText = text;
+    return new Promise((resolve, reject) => {
+      calls.set(id, { resolve, reject, embedFn, finish });
+      worker.postMessage(message);
+    });
+  }
+
+  return { ready, call, close: fail };
+}
+
+// A JavaScript MIME type, which a browser requires of a module script: "text/javascript".
+const JAVASCRIPT_TYPE_RE = /^(?:text|application)\/(?:x-)?(?:javascript|ecmascript)$/;
+// A static import of the worker's, as worker.js writes them or a dev server rewrites them:
+// `import { loadPyodide } from './pyodide/pyodide.mjs';` gives `./pyodide/pyodide.mjs`.
+const STATIC_IMPORT_RE = /^import\s[^'"]*['"]([./][^'"]*)['"]/gm;
+
+/**
+ * Why the module worker at `url` did not load, as its server tells it: the status and type
+ * answered for the worker's script ("HTTP 404 (text/html)"), or for the first of its
+ * imports that a browser would not run as a module ("…/pyodide.mjs answered HTTP 500
+ * (text/html)"). The worker's error event says nothing (the browser tells the console
+ * alone), so the scripts are asked for again.
+ *
+ * @param {URL} url the worker's script
+ * @returns {Promise<string>}
+ */
+async function whyNotLoaded(url) {
+  try {
+    const response = await fetch(url);
+    const answer = scriptAnswer(response);
+    if (answer) {
+      response.body?.cancel();
+      return answer;
+    }
+    for (const [, specifier] of (await response.text()).matchAll(STATIC_IMPORT_RE)) {
+      const imported = new URL(specifier, url);
+      const importResponse = await fetch(imported);
+      importResponse.body?.cancel(); // only its status and type are wanted
+      const importAnswer = scriptAnswer(importResponse);
+      if (importAnswer) return `${imported} answered ${importAnswer}`;
+    }
+    return 'its scripts load as modules; the browser console says why';
+  } catch (error) {
+    return `fetching it again to see why failed too (${error.message})`;
+  }
+}
+
+/** '' for a response a browser runs as a module script, else its status and type. */
+function scriptAnswer(response) {
+  const type = response.headers.get('content-type')?.split(';')[0].trim().toLowerCase();
+  if (response.ok && JAVASCRIPT_TYPE_RE.test(type)) return '';
+  return `HTTP ${response.status} (${type || 'no content type'})`;
+}
+
+// JSON for the bridge. JSON would turn NaN and Infinity into null, which reads as "use the
+// default"; as strings they reach Python, which names them in its TypeError. Typed arrays
+// (Float32Array vectors from an embedding model) go as the arrays of numbers they are.
+function toJson(value) {
+  return JSON.stringify(value, (key, item) => {
+    if (typeof item === 'number' && !Number.isFinite(item)) return String(item);
+    if (ArrayBuffer.isView(item) && !(item instanceof DataView)) return Array.from(item);
+    return item;
+  });
+}

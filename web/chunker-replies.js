@@ -1,0 +1,164 @@
+// chunker.js's reading of replies: the bytes `chunkspan.bridge.handle` answers, and the chunks
+// packed in them, put together as the original's objects. The mirror of
+// chunkspan/bridge/packing.py (its section tables) and protocol.py (the reply's table).
+
+// Python's error names for bad input, already mapped to these by the bridge.
+const INPUT_ERRORS = { RangeError, TypeError };
+
+const decoder = new TextDecoder();
+
+/** The error to throw for the bridge's `{name, message, field?}`; `.field` only when given. */
+export function inputError({ name, message, field }) {
+  const error = new INPUT_ERRORS[name](message);
+  if (typeof field === 'string') error.field = field;
+  return error;
+}
+
+/**
+ * What `chunkspan.bridge.handle` answers, laid out as the table in chunkspan/bridge/protocol.py
+ * says: counts n and m, n ints, m characters of text, then JSON. The ints are read where they
+ * lie, not copied; the text and the JSON are decoded in one call, and the text is the decoded
+ * string (its first m characters), sliced later at no cost.
+ *
+ * @param {Uint8Array} reply from the worker (a copy of Python's bytes: its ints align)
+ * @returns {{ints: Int32Array, ascii: string, json: any}}
+ */
+export function readReply(reply) {
+  const counts = new DataView(reply.buffer, reply.byteOffset);
+  const count = counts.getInt32(0, true), length = counts.getInt32(4, true);
+  const ints = new Int32Array(reply.buffer, reply.byteOffset + 8, count);
+  const rest = decoder.decode(reply.subarray(8 + 4 * count)); // the text, then the JSON
+  // The text stays a slice of `rest`, which costs V8 no copy.
+  return { ints, ascii: rest.slice(0, length), json: JSON.parse(rest.slice(length)) };
+}
+
+/**
+ * The chunks that `chunkspan.bridge.pack_chunks` describes, cut out here: most as slices of
+ * `text` where the chunker placed them (a slice costs V8 no copy), the others from the ASCII
+ * text that joins those that are ASCII, and the few left whole.
+ *
+ * @param {string} text the text as given to `chunk`
+ * @param {{count: number, boundaryTypes: string[], texts: string[],
+ *   sections: [string, number][]}} packed
+ * @param {Int32Array} ints the sections that chunkspan/bridge/packing.py's `SECTIONS` defines
+ * @param {string} ascii begins with the chunk texts that cross as ASCII, joined
+ * @param {object|undefined} metadata put on every chunk, the very object, as the original does
+ * @param {boolean} withSpans add `span` and `overlapSpan`
+ */
+export function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
+  const { count, boundaryTypes, texts, sections } = packed;
+  const { offsets, spans, overlapSpans, boundaryIndex, places, asciiLength, astral } =
+    readSections(ints, sections);
+  // As JavaScript indices.
+  const [jsOffsets, jsSpans, jsOverlapSpans, jsPlaces] = [offsets, spans, overlapSpans, places]
+    .map((section) => toUtf16(section, astral));
+  const chunks = new Array(count);
+  let asciiAt = 0;
+  let crossing = 0; // the next of asciiLength
+  let literal = 0;
+  for (let index = 0; index < count; index++) {
+    const pair = 2 * index; // where the chunk's two ints are, in a section of pairs
+    const startOffset = jsOffsets[pair], endOffset = jsOffsets[pair + 1];
+    const at = 4 * index;
+    const leadFrom = jsPlaces[at], leadTo = jsPlaces[at + 1];
+    let chunkText;
+    if (leadFrom >= 0) {
+      const ownFrom = jsPlaces[at + 2], ownTo = jsPlaces[at + 3];
+      if (leadTo === ownFrom) chunkText = text.slice(leadFrom, ownTo);
+      else chunkText = text.slice(leadFrom, leadTo) + text.slice(ownFrom, ownTo);
+    } else {
+      const length = asciiLength[crossing++];
+      chunkText = length >= 0 ? ascii.slice(asciiAt, (asciiAt += length)) : texts[literal++];
+    }
+    const boundaryType = boundaryTypes[boundaryIndex[index]];
+    const chunk = { text: chunkText, index, startOffset, endOffset, boundaryType };
+    // Without metadata the key is absent, as JSON.stringify leaves it in the original.
+    if (metadata !== undefined) chunk.metadata = metadata;
+    if (withSpans) {
+      chunk.span = { start: jsSpans[pair], end: jsSpans[pair + 1] };
+      const overlapStart = jsOverlapSpans[pair];
+      chunk.overlapSpan =
+        overlapStart < 0 ? null : { start: overlapStart, end: jsOverlapSpans[pair + 1] };
+    }
+    chunks[index] = chunk;
+  }
+  return chunks;
+}
+
+/**
+ * The chunks that `chunkspan.bridge.pack_document_chunks` describes: each `content` a slice of
+ * `text` at its span, the next ASCII text, or the next of `texts`; heading and metadata from
+ * `extras`, in the original's key order.
+ *
+ * @param {string} text the content as given to `chunk`
+ * @param {{count: number, texts: string[], extras: [number, string|null, object|null][],
+ *   sections: [string, number][]}} packed
+ * @param {Int32Array} ints the sections of chunkspan/bridge/packing.py's `DOCUMENT_SECTIONS`
+ * @param {string} ascii begins with the contents that are ASCII and not slices, joined
+ * @param {boolean} withSpans add `span`
+ */
+export function unpackDocumentChunks(text, { count, texts, extras, sections }, ints, ascii, withSpans) {
+  const { spans, content, astral } = readSections(ints, sections);
+  const jsSpans = toUtf16(spans, astral); // as JavaScript indices
+  const chunks = new Array(count);
+  let asciiAt = 0;
+  let literal = 0;
+  let extra = 0;
+  for (let index = 0; index < count; index++) {
+    const start = jsSpans[2 * index], end = jsSpans[2 * index + 1];
+    const where = content[index];
+    let chunkContent;
+    if (where >= 0) chunkContent = ascii.slice(asciiAt, (asciiAt += where));
+    else if (where === -1) chunkContent = text.slice(start, end);
+    else chunkContent = texts[literal++];
+    const chunk = { content: chunkContent, index };
+    if (extras[extra]?.[0] === index) {
+      const [, heading, metadata] = extras[extra++];
+      if (heading !== null) chunk.heading = heading;
+      if (metadata !== null) chunk.metadata = metadata;
+    }
+    if (withSpans) chunk.span = { start, end };
+    chunks[index] = chunk;
+  }
+  return chunks;
+}
+
+/**
+ * A packed reply's ints by section name: `sections` lists each section's name and length in
+ * their order. Views of `ints`, not copies.
+ *
+ * @param {Int32Array} ints
+ * @param {[string, number][]} sections
+ * @returns {Object<string, Int32Array>}
+ */
+function readSections(ints, sections) {
+  const named = {};
+  let at = 0;
+  for (const [name, length] of sections) named[name] = ints.subarray(at, (at += length));
+  return named;
+}
+
+/**
+ * The JavaScript (UTF-16) indices of the code-point `offsets`: chunkspan/bridge/utf16.py's
+ * `utf16_offsets` here, for the packed chunks (packing.py says why). Each character outside
+ * the BMP before an offset adds one unit; a negative offset, which means "none", stays.
+ *
+ * @param {Int32Array} offsets
+ * @param {Int32Array} astral where the characters outside the BMP are, in code points, in order
+ * @returns {Int32Array} `offsets` itself when the text has none (most texts)
+ */
+function toUtf16(offsets, astral) {
+  if (!astral.length) return offsets;
+  const indices = new Int32Array(offsets.length);
+  for (let at = 0; at < offsets.length; at++) {
+    const offset = offsets[at];
+    let before = 0; // how many of `astral` lie before `offset`: a bisection
+    for (let high = astral.length; before < high; ) {
+      const middle = (before + high) >> 1;
+      if (astral[middle] < offset) before = middle + 1;
+      else high = middle;
+    }
+    indices[at] = offset < 0 ? offset : offset + before;
+  }
+  return indices;
+}
