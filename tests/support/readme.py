@@ -19,17 +19,48 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 BLOCK_RE = re.compile(r"^```([a-z]*)\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
-def readme_block(first_line: str) -> str:
-    """The README's fenced code block that starts with `first_line`."""
-    for _, block in BLOCK_RE.findall(README):
+# What an example may import beyond the core: its block runs where these are installed.
+EXTRAS = (
+    *("langchain_core", "llama_index", "pyspark"),
+    *("chunkspan.langchain", "chunkspan.llama_index", "chunkspan.spark"),
+)
+
+
+def readme_block(first_line: str, text: str = README, name: str = "README") -> str:
+    """The fenced code block of the README (or of `text`) that starts with `first_line`."""
+    for _, block in BLOCK_RE.findall(text):
         if block.startswith(first_line):
             return block
-    raise AssertionError(f"README has no code block starting {first_line!r}")
+    raise AssertionError(f"{name} has no code block starting {first_line!r}")
+
+
+def doc_block(page: str, first_line: str) -> str:
+    """The fenced code block of `docs/<page>` that starts with `first_line`."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    return readme_block(first_line, text, f"docs/{page}")
 
 
 def readme_blocks(language: str) -> list[str]:
     """The README's fenced code blocks in `language`, in order."""
     return [block for found, block in BLOCK_RE.findall(README) if found == language]
+
+
+def needs_extras(block: str) -> bool:
+    """Whether the Python `block` imports something of `EXTRAS`."""
+    imported = [
+        name
+        for node in ast.walk(ast.parse(block))
+        for name in (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
+    ]
+    return any(
+        name == extra or name.startswith(extra + ".") for name in imported for extra in EXTRAS
+    )
 
 
 @dataclass(frozen=True)
