@@ -8,19 +8,17 @@ import re
 
 import pytest
 from support.paths import ROOT
-from support.readme import README, needs_extras, readme_block, readme_blocks, run_block
+from support.readme import (
+    README,
+    RUN_ELSEWHERE,
+    needs_extras,
+    readme_block,
+    readme_blocks,
+    run_block,
+    runnable_blocks,
+)
 
-# Blocks run by another test, as written, because running them here cannot work: the server
-# serves forever, the Spark job is submitted with spark-submit.
-RUN_ELSEWHERE = {
-    "# serve.py": "tests/test_package.py (serves the site built from the package)",
-    "# chunk_corpus.py": "tests/test_pipelines_spark_submit.py",
-}
-CORE_BLOCKS = [
-    block
-    for block in readme_blocks("python")
-    if not needs_extras(block) and not block.startswith(tuple(RUN_ELSEWHERE))
-]
+CORE_BLOCKS = [block for block in runnable_blocks() if not needs_extras(block)]
 # A link in Markdown: [text](target), the target without its #fragment.
 LINK_RE = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 

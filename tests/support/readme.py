@@ -45,6 +45,19 @@ def readme_blocks(language: str) -> list[str]:
     return [block for found, block in BLOCK_RE.findall(README) if found == language]
 
 
+# The README's Python blocks run by another test, as written, because running them as a reader
+# pasting them cannot work: the server serves forever, the Spark job is for spark-submit.
+RUN_ELSEWHERE = {
+    "# serve.py": "tests/test_package.py (serves the site built from the package)",
+    "# chunk_corpus.py": "tests/test_pipelines_spark_submit.py",
+}
+
+
+def runnable_blocks() -> list[str]:
+    """The README's Python blocks a reader can paste into one session, in order."""
+    return [b for b in readme_blocks("python") if not b.startswith(tuple(RUN_ELSEWHERE))]
+
+
 def needs_extras(block: str) -> bool:
     """Whether the Python `block` imports something of `EXTRAS`."""
     imported = [
