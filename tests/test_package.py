@@ -109,6 +109,8 @@ def test_the_packages_files_are_the_sites(tarball):
         readme = archive.extractfile("package/README.md").read().decode()
     assert readme.startswith(f"# {NAME}\n")
     assert readme_block("# serve.py") in readme and "application/wasm" in readme
+    # The package holds no docs/: a relative link in its README would lead nowhere.
+    assert re.findall(r"\]\((?!https?://)[^)]*\)", readme) == []
 
 
 def test_the_policy_the_readme_states_is_the_one_its_server_sends():
