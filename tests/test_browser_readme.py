@@ -1,16 +1,22 @@
-"""The README's "In the browser" example, run as written in Chromium against the built site:
-each statement's answer is what CPython answers for the same call, and the page asks for
-nothing outside its origin."""
+"""The README's first command, which serves the playground, and its "In the browser" example,
+run as written in Chromium against the built site: each statement's answer is what CPython
+answers for the same call, and the page asks for nothing outside its origin."""
 
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import sys
+import urllib.request
 from typing import Any
 
+from support.paths import ROOT
 from support.readme import readme_block
 
 from chunkspan import ChunkingEngine, LexicalIndex, SemanticChunker, chunk_turns
 
+COMMANDS = readme_block("python build.py serve")
 EXAMPLE = readme_block("import { loadChunker } from '/chunker.js';")
 # A statement whose answer the example shows or uses: an `await` or a `text.slice`, alone on its
 # line. Example: `await index.dispose();   // frees it in the worker`.
@@ -54,3 +60,28 @@ def test_the_browser_example_answers_as_python_does(new_page, site_url):
     assert hits and all(hit["snippet"]["spans"] for hit in hits)
     assert added is None and disposed is True
     assert recorder.foreign() == []
+
+
+def test_the_first_command_serves_the_playground(built_site):
+    command = COMMANDS.splitlines()[0].split("#")[0].split()
+    assert command == ["python", "build.py", "serve"]
+    # On another port than the README's 8000, which another program may hold on this machine.
+    server = subprocess.Popen(
+        [sys.executable, *command[1:], "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        # Its build's lines (up to date here), then where it serves; none if it ended.
+        announced = (
+            re.search(r"Serving site/ at (http://[\d.:]+/)", line) for line in server.stdout
+        )
+        url = next(filter(None, announced), None)
+        assert url is not None, server.wait(timeout=60)
+        with urllib.request.urlopen(url[1], timeout=60) as answer:
+            page = answer.read().decode()
+            assert "default-src 'none'" in answer.headers["Content-Security-Policy"]
+        assert "<title>chunkspan playground</title>" in page
+    finally:
+        server.send_signal(signal.SIGINT)  # as Ctrl-C: it closes its socket and ends
+        ended = server.wait(timeout=60)
+    assert ended == 0

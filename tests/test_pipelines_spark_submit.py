@@ -37,6 +37,7 @@ OPTIONS = next(
 
 def test_spark_submit_with_the_wheel_as_py_files(tmp_path):
     wheel = build_wheel()
+    assert f"cp dist/{wheel.name} chunkspan.zip" in readme_block("cp dist/")  # as the README
     shipped = tmp_path / "chunkspan.zip"
     shipped.write_bytes(wheel.read_bytes())
     job = tmp_path / "chunk_corpus.py"
