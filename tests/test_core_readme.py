@@ -9,6 +9,7 @@ import re
 import pytest
 from support.paths import ROOT
 from support.readme import (
+    BLOCK_RE,
     README,
     RUN_ELSEWHERE,
     needs_extras,
@@ -44,6 +45,18 @@ def test_the_python_examples_run_and_answer_what_they_show():
     namespace: dict[str, object] = {"__name__": "readme"}
     mismatches = [found for block in CORE_BLOCKS for found in run_block(block, namespace)]
     assert mismatches == []
+
+
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+DOCS_WITH_PYTHON = [page.name for page in DOCS if "```python\n" in page.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("page", DOCS_WITH_PYTHON)
+def test_the_python_examples_of_docs_run_and_answer_what_they_show(page: str):
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    blocks = [block for language, block in BLOCK_RE.findall(text) if language == "python"]
+    namespace: dict[str, object] = {"__name__": "docs"}
+    assert [found for block in blocks for found in run_block(block, namespace)] == []
 
 
 @pytest.mark.parametrize(
