@@ -57,7 +57,11 @@ def test_the_browser_example_answers_as_python_does(new_page, site_url):
         index.add_documents([{"id": str(chunk.index), "text": chunk.text}])
     expected = index.search("card refund", 10, prefix=True)
     assert [(hit["id"], hit["score"]) for hit in hits] == [(h.id, h.score) for h in expected]
-    assert hits and all(hit["snippet"]["spans"] for hit in hits)
+    # The shape its comment shows: [{id, score, snippet: {at, text, spans}}] (no metadata given).
+    assert hits and all(set(hit) == {"id", "score", "snippet"} for hit in hits)
+    assert all(
+        set(hit["snippet"]) == {"at", "text", "spans"} and hit["snippet"]["spans"] for hit in hits
+    )
     assert added is None and disposed is True
     assert recorder.foreign() == []
 
