@@ -172,7 +172,7 @@ def metadata_of(flat: Mapping[str, Any]) -> dict[str, Any]:
 def covered(flat: Mapping[str, Any]) -> tuple[int, int]:
     """The range of the document a chunk covers, from its `fields()`: its own span, from the
     start of its overlap where that comes before it. An overlap taken from later in the text
-    (after a code block left open the original repeats text from before it: README, "Spans")
+    (after a code block left open the original repeats text from before it: docs/spans.md)
     is left out, as no one range holds both; so `start <= end`."""
     start, end = flat["start"], flat["end"]
     if flat["overlap_start"] is not None and flat["overlap_start"] < start:

@@ -37,17 +37,17 @@ class Chunk:
     start_offset: int
     """Where the chunk's own text starts in the input (after the overlap)."""
     end_offset: int
-    """`start_offset` plus the length of the chunk's own text (see the README on offsets)."""
+    """`start_offset` plus the length of the chunk's own text (see docs/method.md, "Offsets")."""
     boundary_type: BoundaryType
     """The structure or split that ended the chunk."""
     metadata: Mapping[str, Any] | None = None
     """The mapping passed to `chunk()`, the same object on every chunk."""
     span: tuple[int, int] = field(default=(0, 0), compare=False)
     """`(start, end)`: the range of the input holding the chunk's own text, without the white
-    space at its ends (see the README, "Spans"). Not compared, as `to_dict()` leaves it out."""
+    space at its ends (see docs/spans.md). Not compared, as `to_dict()` leaves it out."""
     overlap_span: tuple[int, int] | None = field(default=None, compare=False)
     """The range of the input the overlap came from, within the own span of the chunk before
-    and ending where it ends (but after a code block left open: see the README, "Spans");
+    and ending where it ends (but after a code block left open: see docs/spans.md);
     None for the first chunk, `overlap=0`, or an overlap of white space alone."""
 
     def to_dict(self, *, spans: bool = False) -> dict[str, Any]:

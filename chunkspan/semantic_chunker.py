@@ -1,6 +1,6 @@
 """`SemanticChunker`: cut Markdown and prose at headings, paragraphs, sentences, then sizes.
 
-The four steps are the spec's (README, "Method"):
+The four steps are the spec's (docs/method.md):
 
 1. read line by line into heading, paragraph and code-block segments;
 2. split a segment longer than `max_size` at blank lines, then sentence ends, then every

@@ -1,6 +1,6 @@
 """`chunk_turns`: a transcript cut into passages of whole turns.
 
-Rules (the original's, also in the README):
+Rules (the original's, also in docs/transcripts.md):
 
 1. A turn whose text is empty or white space alone (JavaScript's `trim()`) is left out before
    anything else; the others are taken in the order given.

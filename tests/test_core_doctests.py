@@ -1,15 +1,12 @@
-"""The examples in the docstrings of `chunkspan` run, and answer what they show."""
+"""The examples in the docstrings of `chunkspan` run, and answer what they show (the README's
+examples: test_core_readme.py)."""
 
 from __future__ import annotations
 
-import ast
-import builtins
 import doctest
 import importlib
 import inspect
 import pkgutil
-import re
-from pathlib import Path
 
 import pytest
 
@@ -44,23 +41,3 @@ def test_docstring_examples(docstring: doctest.DocTest):
     report: list[str] = []
     outcome = doctest.DocTestRunner().run(docstring, out=report.append)
     assert outcome.failed == 0, "".join(report)
-
-
-def test_the_readmes_python_example_uses_only_what_it_imports_or_makes():
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## In Python\n", 1)[1]
-    example = re.search(r"```python\n(.*?)```", section, re.DOTALL)[1]
-    flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT  # it awaits achunk
-    tree = compile(example, "README.md", "exec", flags=flags)
-    made = {
-        alias.asname or alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-    }
-    used = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            (used if isinstance(node.ctx, ast.Load) else made).add(node.id)
-    # What it leaves to the reader: their document and their embedders.
-    assert used - made - set(dir(builtins)) == {"document", "my_embed", "async_embed"}

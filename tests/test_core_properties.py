@@ -1,5 +1,5 @@
 """Invariants of every function over random texts and options: each call ends, indexes run
-0..n-1, nothing of the input is lost, offsets stay where the README says, JSON round-trips."""
+0..n-1, nothing of the input is lost, offsets stay where docs/method.md says, JSON round-trips."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Spans: every chunk knows the range of the input it came from, taken where it was cut.
 
-The rules (README, "Spans"): a span is tight (it starts and ends on a character that is not
+The rules (docs/spans.md): a span is tight (it starts and ends on a character that is not
 white space, or is empty for a text of white space alone), lies within the input, and reads
 like its text: the same words with white space between them. Exact (`input[start:end]` is
 the text trimmed) wherever the chunker copies one piece of the input.

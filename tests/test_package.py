@@ -1,8 +1,8 @@
 """The npm package: what `python build.py package` puts in the .tgz, a site a page author
 builds from that file alone (installed offline, served by Python's own server, run in
 Chromium), its types as a project resolves them, its copy command for a bundler's site
-(tests/test_package_vite.py builds one), and the README's other way in: a page with its own
-Pyodide installing the wheel with micropip."""
+(tests/test_package_vite.py builds one), and the other way in (docs/browser.md): a page with
+its own Pyodide installing the wheel with micropip."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from support.facade import BOOT_TIMEOUT_MS
-from support.readme import README, readme_block
+from support.readme import README, doc_block, readme_block
 from support.recorder import Recorder
 from support.typescript import EXAMPLE, run_tsc
 
@@ -109,6 +109,8 @@ def test_the_packages_files_are_the_sites(tarball):
         readme = archive.extractfile("package/README.md").read().decode()
     assert readme.startswith(f"# {NAME}\n")
     assert readme_block("# serve.py") in readme and "application/wasm" in readme
+    # The package holds no docs/: a relative link in its README would lead nowhere.
+    assert re.findall(r"\]\((?!https?://)[^)]*\)", readme) == []
 
 
 def test_the_policy_the_readme_states_is_the_one_its_server_sends():
@@ -295,11 +297,11 @@ def test_the_copy_command_deletes_nothing_but_its_own_copy(project):
 
 
 def test_a_page_with_its_own_pyodide_installs_the_wheel_with_micropip(new_page, site_url):
-    """The README's snippet as written, in a page that boots Pyodide itself (the site's copy,
+    """docs/browser.md's snippet as written, in a page that boots Pyodide itself (the site's copy,
     whose lock file lists micropip) and installs the wheel the package holds."""
     page, recorder = new_page()
     page.goto(f"{site_url}/_test/blank.html")
-    snippet = readme_block("// pyodide: your page's own")
+    snippet = doc_block("browser.md", "// pyodide: your page's own")
     got: Any = page.evaluate(
         f"""async ([wheelUrl, text]) => {{
           const {{ loadPyodide }} = await import('/pyodide/pyodide.mjs');

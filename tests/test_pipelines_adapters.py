@@ -58,7 +58,7 @@ def ours(strategy: str, options: dict, text: str) -> list[dict]:
 
 def assert_exact_range(text: str, flat: dict, start: int, end: int) -> None:
     """The range is the chunk's: from its overlap's span (where it has one) to the end of its
-    own span, each reading like its part of the chunk's text, the same words (README, "Spans");
+    own span, each reading like its part of the chunk's text, the same words (docs/spans.md);
     an engine chunk's span holds its very content."""
     chunk = flat["chunk"]
     assert (start, end) == covered(flat)
@@ -67,7 +67,7 @@ def assert_exact_range(text: str, flat: dict, start: int, end: int) -> None:
     if isinstance(chunk, DocumentChunk):
         assert text[own_start:own_end] == chunk.content.strip()
         return
-    own_length = chunk.end_offset - chunk.start_offset  # the README's rule for offsets
+    own_length = chunk.end_offset - chunk.start_offset  # the rule for offsets (docs/method.md)
     overlap, own = chunk.text[:-own_length], chunk.text[-own_length:]
     assert text[own_start:own_end].split() == own.split()
     if chunk.overlap_span is None:

@@ -1,8 +1,10 @@
-"""The README's `spark-submit`: the wheel, under a .zip name, is all the job and its executors
-get of chunker. Its own file, so that it runs after the other Spark module stopped its JVM."""
+"""The README's `spark-submit` of its `chunk_corpus.py`, as written: the wheel, under a .zip
+name, is all the job and its executors get of chunker. Its own file, so that it runs after the
+other Spark module stopped its JVM."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -10,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pyspark
+from support.readme import readme_block
 
 from chunkspan import chunk_many
 from chunkspan.recipe import fields
@@ -18,24 +21,23 @@ from tools.wheel import build_wheel
 
 def document(number: int) -> str:
     repeated = f"Paragraph {number % 3} says the same thing again. 😀"
-    text = f"# Doc {number}\n\n{repeated}\n\n{repeated}\n\n## End\n\n" + "word " * number
+    # Long enough for the README's options to cut most documents more than once.
+    text = f"# Doc {number}\n\n{repeated}\n\n{repeated}\n\n## End\n\n" + "word " * (number * 20)
     return text.replace("\n", "\r\n") if number % 2 else text
 
 
-SUBMITTED_JOB = """
-import sys
-from pyspark.sql import SparkSession
-from chunkspan.spark import chunk_dataframe
-
-spark = SparkSession.builder.appName("chunk-corpus").getOrCreate()
-documents = spark.read.json(sys.argv[1])
-chunk_dataframe(documents, target_size=50, overlap=5).write.mode("overwrite").json(sys.argv[2])
-spark.stop()
-"""
+SUBMITTED_JOB = readme_block("# chunk_corpus.py")
+# The options the job gives chunk_dataframe, read from it: the expected chunks use the same.
+OPTIONS = next(
+    {keyword.arg: ast.literal_eval(keyword.value) for keyword in node.keywords}
+    for node in ast.walk(ast.parse(SUBMITTED_JOB))
+    if isinstance(node, ast.Call) and ast.unparse(node.func) == "chunk_dataframe"
+)
 
 
 def test_spark_submit_with_the_wheel_as_py_files(tmp_path):
     wheel = build_wheel()
+    assert f"cp dist/{wheel.name} chunkspan.zip" in readme_block("cp dist/")  # as the README
     shipped = tmp_path / "chunkspan.zip"
     shipped.write_bytes(wheel.read_bytes())
     job = tmp_path / "chunk_corpus.py"
@@ -77,8 +79,9 @@ def test_spark_submit_with_the_wheel_as_py_files(tmp_path):
     ]
     expected = [
         {"id": r.id, **{k: v for k, v in fields(c).items() if v is not None}}
-        for r in chunk_many(rows, jobs=1, target_size=50, overlap=5)
+        for r in chunk_many(rows, jobs=1, **OPTIONS)
         for c in r.chunks
     ]
+    assert len(expected) > 2 * len(rows)  # documents cut, most more than once
     key = lambda row: (row["id"], row["index"])  # noqa: E731
     assert sorted(written, key=key) == sorted(expected, key=key)
