@@ -8,6 +8,7 @@ from typing import Any
 
 from ..collector import collector_paused
 from ..records import DocumentChunk
+from ..tokens import Budget, Tokenizer
 from ..validation import ArgumentTypeError, ArgumentValueError, require_int, require_text
 from ..whitespace import tight_span
 from .fixed import fixed_chunks
@@ -49,6 +50,8 @@ class ChunkingEngine:
         chunk_size: int = 512,
         chunk_overlap: int = 64,
         embed_fn: EmbedFn | None = None,
+        max_tokens: int | None = None,
+        tokenizer: Tokenizer | None = None,
     ) -> list[DocumentChunk]:
         """Cut `content` with `strategy` (`fixed`, `semantic`, `hierarchical` or `layout`).
 
@@ -59,12 +62,17 @@ class ChunkingEngine:
                 hold more; so may a lone sentence in `semantic`).
             chunk_overlap: characters each `fixed` window starts before the end of the last.
             embed_fn: for `semantic`, called once with the sentences; answers one vector each.
+            max_tokens: tokens of `tokenizer` no chunk holds more of: a chunk over them is
+                cut again (`budget.py`); None, no budget.
+            tokenizer: what counts tokens (`tokens.Tokenizer`: `cl100k_base` unless given);
+                with one, each chunk has its `token_count`.
         """
+        budget = Budget.of(max_tokens, tokenizer)
         with collector_paused():  # not around embed_fn: the caller's code, cycles and all
             request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
             sentences = request.sentences_to_embed()
             if sentences is None:
-                return request.without_embeddings()
+                return _within(request.without_embeddings(), request.content, budget)
         vectors = request.embed_fn(sentences)
         if inspect.isawaitable(vectors):
             _close(vectors)
@@ -80,8 +88,11 @@ class ChunkingEngine:
         chunk_size: int = 512,
         chunk_overlap: int = 64,
         embed_fn: AsyncEmbedFn | EmbedFn | None = None,
+        max_tokens: int | None = None,
+        tokenizer: Tokenizer | None = None,
     ) -> list[DocumentChunk]:
         """`chunk()` for an async `embed_fn` (a plain one works too), as the original's Promise."""
+        budget = Budget.of(max_tokens, tokenizer)
         with collector_paused():  # not around embed_fn: the caller's code, cycles and all
             request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
             sentences = request.sentences_to_embed()
@@ -90,7 +101,7 @@ class ChunkingEngine:
         vectors = request.embed_fn(sentences)
         if inspect.isawaitable(vectors):
             vectors = await vectors
-        return request.with_embeddings(sentences, vectors)
+        return _within(request.with_embeddings(sentences, vectors), request.content, budget)
 
 
 class _Request:
@@ -158,6 +169,17 @@ class _Request:
         return group_by_similarity(
             sentences, self.starts, checked, self.chunk_size, self.chunk_overlap
         )
+
+
+def _within(
+    chunks: list[DocumentChunk], content: str, budget: Budget | None
+) -> list[DocumentChunk]:
+    """`chunks` of `content` within `budget`, if there is one."""
+    if budget is None:
+        return chunks
+    from ..budget import fit_document_chunks
+
+    return fit_document_chunks(chunks, content, budget)
 
 
 def _close(awaitable: Any) -> None:
