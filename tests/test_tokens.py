@@ -89,6 +89,7 @@ def test_the_tokenizers_it_takes(tiktoken_of):
     expected = count_tokens(text)
     assert count_tokens(text, tiktoken_of["cl100k_base"]) == expected  # an Encoding
     assert count_tokens(text, lambda t: len(t.split())) == 5
+    assert count_tokens(text, str.split) == 5  # the tokens, as LlamaIndex's tokenizer=
 
     class Encoded:  # a Hugging Face `tokenizers.Encoding`: the ids as `.ids`
         def __init__(self, ids: list[int]) -> None:
@@ -116,6 +117,7 @@ def test_the_tokenizers_it_takes(tiktoken_of):
         ("gpt2", ArgumentValueError, "must be one of 'cl100k_base', 'o200k_base'"),
         (42, ArgumentTypeError, "got int 42"),
         (lambda text: "3", ArgumentTypeError, "must answer a count"),
+        (lambda text: None, ArgumentTypeError, "must answer a count"),
         (lambda text: -1, ArgumentTypeError, "must answer a count"),
         (lambda text: True, ArgumentTypeError, "must answer a count"),
     ],
