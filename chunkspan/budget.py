@@ -18,14 +18,21 @@ never added up: every piece is counted whole, as a tokenizer merges across any b
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from .records import BoundaryType, Chunk, DocumentChunk
 from .validation import ArgumentValueError
-from .whitespace import TEXT_RE, WHITESPACE_RUN_RE, WS_CLASS, tight_span
+from .whitespace import (
+    JS_WHITESPACE,
+    LAST_TEXT_RE,
+    TEXT_RE,
+    WHITESPACE_RUN_RE,
+    WS_CLASS,
+    tight_span,
+)
 
 if TYPE_CHECKING:
     from .tokens import Budget, TokenCounter
@@ -33,11 +40,18 @@ if TYPE_CHECKING:
 
 __all__ = ["Piece", "fit_text", "fit_chunks", "fit_document_chunks", "fit_passages"]
 
-# A run of visible characters: what the spans of pieces are read from.
+# A run of visible characters ("a-b" in "a-b c"): what the spans of pieces are read from.
 VISIBLE_RUN_RE = re.compile(f"[^{WS_CLASS}]+")
 
-# The characters before white space that end a sentence ("Hi. There": the space after ".").
-_SENTENCE_ENDS = frozenset(".!?")
+
+# Where a piece may end, from most to least desirable (their order is the levels'): after a
+# sentence, the white space after `.`, `!` or `?` ("Hi. There" holds ". "'s space) or white
+# space holding a line feed ("a \n b": " \n "); then any white space ("a b"). A match starts
+# only where a run of white space does (the lookbehinds), so each run is read once: linear.
+BREAKS_RE = (
+    re.compile(rf"(?<=[.!?])[{WS_CLASS}]+|(?<![{WS_CLASS}])[{WS_CLASS}]*\n[{WS_CLASS}]*"),
+    WHITESPACE_RUN_RE,
+)
 
 # How a piece was ended, by the level of its cut: a sentence, or a word or a prefix.
 _LEVEL_BOUNDARIES: tuple[BoundaryType, ...] = ("sentence", "fixed", "fixed")
@@ -55,11 +69,18 @@ class Piece(NamedTuple):
 
 
 def fit_text(
-    text: str, start: int, end: int, tokens: int, count: TokenCounter, max_tokens: int
-) -> list[Piece]:
+    text: str,
+    start: int,
+    end: int,
+    tokens: int,
+    count: TokenCounter,
+    max_tokens: int,
+    floor: int | None = None,
+) -> list[Piece] | None:
     """`text[start:end]` (no white space at its ends; `tokens` of them, over `max_tokens`) cut
-    into pieces within the budget, in order. The last piece's boundary is `fixed`."""
-    return _Cutter(text, count, max_tokens).split(start, end, tokens, 0)
+    into pieces within the budget, in order. With `floor`, no cut falls before it, and None
+    answers that the first piece cannot end at the first place after it."""
+    return _Cutter(text, count, max_tokens).split(start, end, tokens, 0, floor)
 
 
 class _Cutter:
@@ -68,30 +89,33 @@ class _Cutter:
     def __init__(self, text: str, count: TokenCounter, max_tokens: int) -> None:
         self.text, self.count, self.max_tokens = text, count, max_tokens
 
-    def split(self, start: int, end: int, tokens: int, level: int) -> list[Piece]:
-        """Pieces of `text[start:end]`, over the budget by `tokens`, cut at `level` or finer."""
+    def split(
+        self, start: int, end: int, tokens: int, level: int, floor: int | None = None
+    ) -> list[Piece] | None:
+        """Pieces of `text[start:end]`, over the budget by `tokens`, cut at `level` or finer
+        (and with `floor`, as `fit_text`)."""
         if level == 2:
             return self.prefixes(start, end, tokens)
         text = self.text
         # Units: the ranges between the breaks of this level.
         starts, ends = [start], []
-        for run in WHITESPACE_RUN_RE.finditer(text, start, end):
-            if level or "\n" in run.group() or text[run.start() - 1] in _SENTENCE_ENDS:
-                ends.append(run.start())
-                starts.append(run.end())
+        for run in BREAKS_RE[level].finditer(text, start if floor is None else floor, end):
+            ends.append(run.start())
+            starts.append(run.end())
         ends.append(end)
         if len(starts) == 1:
-            return self.split(start, end, tokens, level + 1)
+            return None if floor is not None else self.split(start, end, tokens, level + 1)
         boundary = _LEVEL_BOUNDARIES[level]
         max_tokens = self.max_tokens
         pieces: list[Piece] = []
+        # Characters a token: from the whole text, then from the last piece counted.
+        per_token = (end - start) / tokens
         first = 0  # the piece being made starts at units[first]
         while first < len(starts):
             at = starts[first]
-            # The most units the text's own characters a token let in, then fewer until
-            # within the budget: each try counted whole, never summed.
-            limit = at + (end - start) * max_tokens // tokens
-            last = max(first, bisect_right(ends, limit, first) - 1)
+            # As many units as the characters a token let in, then fewer until within the
+            # budget: each try counted whole, never summed.
+            last = max(first, bisect_right(ends, at + int(max_tokens * per_token), first) - 1)
             while True:
                 piece_tokens = self.count(text[at : ends[last]])
                 if piece_tokens <= max_tokens or last == first:
@@ -99,9 +123,13 @@ class _Cutter:
                 limit = at + (ends[last] - at) * max_tokens // piece_tokens
                 last = max(first, min(last - 1, bisect_right(ends, limit, first) - 1))
             if piece_tokens > max_tokens:  # one unit alone is over: cut it finer
-                pieces += self.split(at, ends[last], piece_tokens, level + 1)
+                if first == 0 and floor is not None:
+                    return None
+                pieces += self.split(at, ends[last], piece_tokens, level + 1) or []
             else:
                 pieces.append(Piece(at, ends[last], piece_tokens, boundary))
+                if piece_tokens:
+                    per_token = (ends[last] - at) / piece_tokens
             first = last + 1
         return pieces
 
@@ -113,15 +141,21 @@ class _Cutter:
         per_token = (end - start) / tokens
         while True:
             # Gallop from that guess, then bisect: `good` is within the budget (`start` is),
-            # `bad` over it. The rest is counted only once it may fit (once shorter than the
-            # last piece, twice over), so a long run is not counted again a piece at a time.
-            good, bad = start, end
+            # `bad` over it. The rest is counted only when every guess up to it fitted, so a
+            # long run is not counted again a piece at a time.
+            good, bad = start, 0
             guess = start + max(1, int(max_tokens * per_token))
-            while guess < bad:
-                if count(text[start:guess]) <= max_tokens:
-                    good, guess = guess, guess + 2 * (guess - start)
-                else:
+            while guess < end:
+                if count(text[start:guess]) > max_tokens:
                     bad = guess
+                    break
+                good, guess = guess, guess + 2 * (guess - start)
+            if not bad:
+                rest = count(text[start:end])
+                if rest <= max_tokens:
+                    pieces.append(Piece(start, end, rest, "fixed"))
+                    return pieces
+                bad = end
             while bad - good > 1:
                 middle = (good + bad) // 2
                 if count(text[start:middle]) <= max_tokens:
@@ -135,11 +169,6 @@ class _Cutter:
                     f"{text[start]!r} alone is {count(text[start])} tokens)",
                 )
             pieces.append(Piece(start, good, count(text[start:good]), "fixed"))
-            if end - good <= 2 * (good - start):
-                rest = count(text[good:end])
-                if rest <= max_tokens:
-                    pieces.append(Piece(good, end, rest, "fixed"))
-                    return pieces
             start = good
 
 
@@ -162,49 +191,67 @@ def _fit(lead: str, own: str, whole: str, count: TokenCounter, max_tokens: int) 
     if tight is None:  # white space alone (with an overlap over the budget): nothing to keep
         return _Fitted([], [], False)
     lo, hi = tight
-    own_tokens = count(own[lo:hi])
-    pieces = (
-        fit_text(own, lo, hi, own_tokens, count, max_tokens)
-        if own_tokens > max_tokens
-        else [Piece(lo, hi, own_tokens, "fixed")]
-    )
-    texts = [own[piece.start : piece.end] for piece in pieces]
-    first = lead + own[: pieces[0].end]
-    first_tokens = count(first)
-    with_lead = first_tokens <= max_tokens
-    if with_lead:
-        texts[0] = first
-        pieces[0] = pieces[0]._replace(start=0, tokens=first_tokens)
+    head = len(lead)
+    pieces = None
+    if lead.strip(JS_WHITESPACE):
+        # The overlap and the first piece, counted as one text: cut after the overlap only.
+        pieces = fit_text(whole, 0, head + hi, tokens, count, max_tokens, floor=head + lo)
+    with_lead = pieces is not None
+    if pieces is None:  # the overlap does not fit beside the first piece: left out
+        pieces = fit_text(whole, head + lo, head + hi, tokens, count, max_tokens) or []
+    texts = [whole[piece.start : piece.end] for piece in pieces]
+    # In the own text's places; the first from 0 when it starts with the overlap.
+    pieces = [
+        piece._replace(start=max(piece.start - head, 0), end=piece.end - head) for piece in pieces
+    ]
     return _Fitted(texts, pieces, with_lead)
 
 
 class _Places:
-    """Where the visible characters of a chunk's own text lie in the input: they are its span's,
-    in order (white space aside), but after a code block left open, where the original repeats
-    earlier text and a chunk's span covers both; there every piece takes the chunk's span."""
+    """Where a chunk's own text lies in the input, read off its span: most often the own text,
+    white space at its ends aside, is the span's text, and a place is an offset away. Else
+    its runs of visible characters are the span's, in order, each run placed; but after a
+    code block left open, where the original repeats earlier text and a chunk's span covers
+    both, they are not, and every piece takes the chunk's span."""
 
-    __slots__ = ("own_runs", "input_runs", "span")
+    __slots__ = ("shift", "own_starts", "input_starts", "span")
 
     def __init__(self, own: str, text: str, span: tuple[int, int]) -> None:
-        own_runs = [(m.start(), m.end()) for m in VISIBLE_RUN_RE.finditer(own)]
-        input_runs = [(m.start(), m.end()) for m in VISIBLE_RUN_RE.finditer(text, *span)]
-        same = "".join(own[a:b] for a, b in own_runs) == "".join(text[a:b] for a, b in input_runs)
         self.span = span
-        self.own_runs, self.input_runs = (
-            (_char_places(own_runs), _char_places(input_runs)) if same else ([], [])
-        )
+        self.own_starts: list[int] = []
+        self.input_starts: list[int] = []
+        first = TEXT_RE.search(own)
+        self.shift: int | None = None
+        if (
+            first is not None
+            and own.startswith(text[span[0] : span[1]], first.start())
+            and TEXT_RE.search(own, first.start() + span[1] - span[0]) is None
+        ):
+            self.shift = span[0] - first.start()
+            return
+        own_runs = VISIBLE_RUN_RE.findall(own)
+        input_runs = VISIBLE_RUN_RE.findall(text, *span)
+        if own_runs == input_runs:
+            self.own_starts = [m.start() for m in VISIBLE_RUN_RE.finditer(own)]
+            self.input_starts = [m.start() for m in VISIBLE_RUN_RE.finditer(text, *span)]
+        elif "".join(own_runs) == "".join(input_runs):
+            # The same characters, split otherwise (a fixed split of a word, joined with
+            # blank lines): each character placed, a run of its own.
+            self.own_starts = [m.start() for m in TEXT_RE.finditer(own)]
+            self.input_starts = [m.start() for m in TEXT_RE.finditer(text, *span)]
 
     def of(self, start: int, end: int) -> tuple[int, int]:
-        """The span in the input of the own text's `[start, end)`, which holds text."""
-        if not self.own_runs:
+        """The span in the input of the own text's `[start, end)`, which starts and ends with
+        text."""
+        if self.shift is not None:
+            return start + self.shift, end + self.shift
+        if not self.own_starts:
             return self.span
-        first = bisect_left(self.own_runs, start)
-        last = bisect_left(self.own_runs, end) - 1
-        return self.input_runs[first], self.input_runs[last] + 1
+        return self.place(start), self.place(end - 1) + 1
 
-
-def _char_places(runs: list[tuple[int, int]]) -> list[int]:
-    return [at for a, b in runs for at in range(a, b)]
+    def place(self, at: int) -> int:
+        run = bisect_right(self.own_starts, at) - 1
+        return self.input_starts[run] + at - self.own_starts[run]
 
 
 def fit_chunks(chunks: list[Chunk], text: str, budget: Budget) -> list[Chunk]:
@@ -226,7 +273,8 @@ def fit_chunks(chunks: list[Chunk], text: str, budget: Budget) -> list[Chunk]:
             own_start = piece.start if number or not fitted.with_lead else 0
             own_end = piece.end
             lo = TEXT_RE.search(own, own_start, own_end)
-            span = places.of(lo.start() if lo else own_start, own_end)
+            hi = LAST_TEXT_RE.match(own, lo.start(), own_end).end() if lo else own_end
+            span = places.of(lo.start() if lo else own_start, hi)
             out.append(
                 Chunk(
                     text=piece_text,
@@ -259,13 +307,14 @@ def fit_document_chunks(
         places = _Places(content, text, chunk.span)
         for piece_text, piece in zip(fitted.texts, fitted.pieces):
             lo = TEXT_RE.search(content, piece.start, piece.end)
+            hi = LAST_TEXT_RE.match(content, lo.start(), piece.end).end() if lo else piece.end
             out.append(
                 DocumentChunk(
                     content=piece_text,
                     index=len(out),
                     heading=chunk.heading,
                     metadata=chunk.metadata,
-                    span=places.of(lo.start() if lo else piece.start, piece.end),
+                    span=places.of(lo.start() if lo else piece.start, hi),
                     token_count=piece.tokens,
                 )
             )
