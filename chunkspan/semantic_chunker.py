@@ -24,7 +24,6 @@ from .collector import collector_paused
 from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft
 from .sourcemap import PieceMap, Source, after, joined, to_input
 from .structure import HeldSegment, Segment, segment_text, split_by_structure
-from .tokens import Budget
 from .validation import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -131,7 +130,11 @@ class SemanticChunker:
             "max_tokens": max_tokens,
             "tokenizer": tokenizer,
         }
-        Budget.of(max_tokens, tokenizer)  # checked now, not at the first chunk
+        if max_tokens is not None or tokenizer is not None:
+            # Imported only with a budget: the page loads what it uses (see `chunk`).
+            from .tokens import Budget
+
+            Budget.of(max_tokens, tokenizer)  # checked now, not at the first chunk
         for name, value in options.items():
             object.__setattr__(self, name, value)
 
@@ -166,12 +169,14 @@ class SemanticChunker:
             'Hello.\\n'
         """
         chunks = self._cut(text, metadata, None)
-        budget = Budget.of(self.max_tokens, self.tokenizer)
-        if budget is None:
+        if self.max_tokens is None and self.tokenizer is None:
             return chunks
+        # Imported on first use: a page that never counts tokens does not load them.
         from .budget import fit_chunks
+        from .tokens import Budget
 
-        return fit_chunks(chunks, text, budget)
+        budget = Budget.of(self.max_tokens, self.tokenizer)
+        return chunks if budget is None else fit_chunks(chunks, text, budget)
 
     def chunk_columns(self, text: str, metadata: Mapping[str, Any] | None = None) -> ChunkColumns:
         """`chunk`'s chunks as columns, without a record for each, every chunk's text placed

@@ -20,11 +20,13 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .tokens import Budget, Tokenizer
 from .validation import ArgumentTypeError, ArgumentValueError, require_int
 from .whitespace import is_blank
+
+if TYPE_CHECKING:
+    from .tokens import Tokenizer
 
 __all__ = ["Passage", "Turn", "TurnSpan", "chunk_turns"]
 
@@ -169,7 +171,11 @@ def chunk_turns(
         )
     require_int("max_chars", max_chars, minimum=1)
     require_int("overlap_turns", overlap_turns, minimum=0)
-    budget = Budget.of(max_tokens, tokenizer)
+    budget = None
+    if max_tokens is not None or tokenizer is not None:
+        from .tokens import Budget  # on first use, as the page loads what it uses
+
+        budget = Budget.of(max_tokens, tokenizer)
     # Every entry is checked first, so that a blank turn of the wrong type is still an error.
     checked = [_as_turn(number, turn) for number, turn in enumerate(turns)]
     checked = [turn for turn in checked if not is_blank(turn.text)]

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..collector import collector_paused
 from ..records import DocumentChunk
-from ..tokens import Budget, Tokenizer
 from ..validation import ArgumentTypeError, ArgumentValueError, require_int, require_text
 from ..whitespace import tight_span
 from .fixed import fixed_chunks
 from .hierarchical import hierarchical_chunks
 from .layout import layout_chunks
 from .semantic import check_vectors, group_by_similarity, split_sentences
+
+if TYPE_CHECKING:
+    from ..tokens import Budget, Tokenizer
 
 __all__ = ["ChunkingEngine", "STRATEGIES", "EmbedFn", "AsyncEmbedFn"]
 
@@ -67,7 +69,7 @@ class ChunkingEngine:
             tokenizer: what counts tokens (`tokens.Tokenizer`: `cl100k_base` unless given);
                 with one, each chunk has its `token_count`.
         """
-        budget = Budget.of(max_tokens, tokenizer)
+        budget = _budget(max_tokens, tokenizer)
         with collector_paused():  # not around embed_fn: the caller's code, cycles and all
             request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
             sentences = request.sentences_to_embed()
@@ -92,7 +94,7 @@ class ChunkingEngine:
         tokenizer: Tokenizer | None = None,
     ) -> list[DocumentChunk]:
         """`chunk()` for an async `embed_fn` (a plain one works too), as the original's Promise."""
-        budget = Budget.of(max_tokens, tokenizer)
+        budget = _budget(max_tokens, tokenizer)
         with collector_paused():  # not around embed_fn: the caller's code, cycles and all
             request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
             sentences = request.sentences_to_embed()
@@ -169,6 +171,16 @@ class _Request:
         return group_by_similarity(
             sentences, self.starts, checked, self.chunk_size, self.chunk_overlap
         )
+
+
+def _budget(max_tokens: Any, tokenizer: Any) -> Budget | None:
+    """The checked budget, or None; its module loaded only then, as the page loads what it
+    uses."""
+    if max_tokens is None and tokenizer is None:
+        return None
+    from ..tokens import Budget
+
+    return Budget.of(max_tokens, tokenizer)
 
 
 def _within(
