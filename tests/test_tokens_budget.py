@@ -3,6 +3,7 @@ nothing lost, the chunks within it left as they were, and its errors."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
@@ -220,3 +221,23 @@ def test_bad_budget_options_are_errors_at_the_boundary(make):
     with pytest.raises(ArgumentValueError) as raised:
         make()
     assert field_of(raised.value) in ("max_tokens", "tokenizer")
+
+
+def test_the_async_engine_keeps_the_budget_too():
+    text = "One sentence here. " * 30
+
+    async def embed(sentences: list[str]) -> list[list[float]]:
+        return [[1.0, float(n % 2)] for n in range(len(sentences))]
+
+    chunks = asyncio.run(
+        ChunkingEngine().achunk(text, "semantic", 200, 0, embed_fn=embed, max_tokens=9)
+    )
+    assert chunks and all(c.token_count == count_tokens(c.content) <= 9 for c in chunks)
+    assert visible("".join(c.content for c in chunks)) == visible(text)
+
+
+def test_chunk_columns_refuses_a_budget_it_does_not_apply():
+    # The facade's columns do not count tokens (yet): asked to, they say so.
+    with pytest.raises(ArgumentValueError, match="use chunk\\(\\)") as raised:
+        SemanticChunker(max_tokens=64).chunk_columns("Some text.")
+    assert field_of(raised.value) == "max_tokens"
