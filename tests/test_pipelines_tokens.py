@@ -147,6 +147,28 @@ def test_the_command_line_takes_max_tokens_and_tokenizer(tmp_path):
         for record in records:
             text = record.get("text", record.get("content"))
             assert record["tokenCount"] == count_tokens(text, "o200k_base") <= 32
+    transcript = tmp_path / "talk.json"
+    turns = [{"seq": n, "text": "Hello there, how are you doing today? " * 5} for n in range(3)]
+    transcript.write_text(json.dumps(turns), encoding="utf-8")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chunkspan",
+            "turns",
+            str(transcript),
+            "--quiet",
+            "--max-tokens",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr
+    passages = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(passages) > 3
+    assert all(p["tokenCount"] == count_tokens(p["text"]) <= 20 for p in passages)
     bad = subprocess.run(
         [sys.executable, "-m", "chunkspan", "chunk", str(source), "--max-tokens", "0"],
         capture_output=True,
