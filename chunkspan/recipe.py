@@ -5,7 +5,8 @@ line, the LangChain, LlamaIndex and Spark adapters) cut texts with.
 and `layout` are `ChunkingEngine`'s strategies (`chunk_size`, `chunk_overlap`). The engine's
 own `semantic` needs an `embed_fn`, which a pipeline cannot ship to other processes, so it is
 not offered here. `fields()` is the one flat view of a chunk that every adapter writes;
-`placed()` what the LangChain and LlamaIndex adapters make of each chunk.
+`placed()` what the LangChain and LlamaIndex adapters make of each chunk. The token budget's
+options (`max_tokens`, `tokenizer`) are every strategy's, so they come through here.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ FIELDS: tuple[tuple[str, type], ...] = (
     ("heading_level", int),
     ("ancestor_headings", list),
     ("block_type", str),
+    ("token_count", int),
 )
 
 # DocumentChunk.metadata's keys (the original's camelCase) under their field names.
@@ -130,7 +132,7 @@ def fields(chunk: AnyChunk) -> dict[str, Any]:
     """
     start, end = chunk.span
     out: dict[str, Any] = dict.fromkeys(name for name, _ in FIELDS)
-    out.update(index=chunk.index, start=start, end=end)
+    out.update(index=chunk.index, start=start, end=end, token_count=chunk.token_count)
     if isinstance(chunk, Chunk):
         out["text"] = chunk.text
         out["boundary_type"] = chunk.boundary_type
@@ -161,6 +163,7 @@ METADATA_KEYS = {
     "heading_level": "heading_level",
     "ancestor_headings": "ancestor_headings",
     "block_type": "block_type",
+    "token_count": "token_count",
 }
 
 

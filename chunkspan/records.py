@@ -49,6 +49,8 @@ class Chunk:
     """The range of the input the overlap came from, within the own span of the chunk before
     and ending where it ends (but after a code block left open: see docs/spans.md);
     None for the first chunk, `overlap=0`, or an overlap of white space alone."""
+    token_count: int | None = None
+    """The tokens in `text` when the chunker was given a tokenizer (`tokens.py`), else None."""
 
     def to_dict(self, *, spans: bool = False) -> dict[str, Any]:
         """Return the original's JSON shape: `startOffset`, `endOffset`, `boundaryType`; with
@@ -62,6 +64,8 @@ class Chunk:
         }
         if self.metadata is not None:
             out["metadata"] = dict(self.metadata)  # any Mapping given; JSON takes dicts
+        if self.token_count is not None:
+            out["tokenCount"] = self.token_count
         if spans:
             out["span"] = span_dict(self.span)
             out["overlapSpan"] = None if self.overlap_span is None else span_dict(self.overlap_span)
@@ -83,6 +87,8 @@ class DocumentChunk:
     span: tuple[int, int] = field(default=(0, 0), compare=False)
     """`(start, end)`: the range of the input `content` came from (for `hierarchical`, the
     section's body), without the white space at its ends. Not compared, as in `to_dict()`."""
+    token_count: int | None = None
+    """The tokens in `content` when the engine was given a tokenizer (`tokens.py`), else None."""
 
     def to_dict(self, *, spans: bool = False) -> dict[str, Any]:
         """Return the original's JSON shape, without the keys the original leaves unset; with
@@ -92,6 +98,8 @@ class DocumentChunk:
             out["heading"] = self.heading
         if self.metadata is not None:
             out["metadata"] = dict(self.metadata)
+        if self.token_count is not None:
+            out["tokenCount"] = self.token_count
         if spans:
             out["span"] = span_dict(self.span)
         return out
@@ -146,6 +154,34 @@ def span_dict(span: tuple[int, int]) -> dict[str, int]:
 # plain twin with the same slots made it do (tests/bench/core.py, every chunker). The draft
 # takes both `object.__setattr__` and `object.__delattr__`: they share one C slot, and with
 # the record's frozen `__delattr__` left in place every store went through Python.
+
+
+class _UnsetIsNone:
+    """A slot read as None until set: `token_count`, which the chunkers' drafts leave unset
+    (only a budget pass sets it), so their hot loops store nothing more."""
+
+    __slots__ = ("slot",)
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot
+
+    def __get__(self, record: object, owner: type | None = None) -> Any:
+        if record is None:
+            return self
+        try:
+            return self.slot.__get__(record, owner)
+        except AttributeError:
+            return None
+
+    def __set__(self, record: object, value: Any) -> None:
+        self.slot.__set__(record, value)
+
+    def __delete__(self, record: object) -> None:
+        self.slot.__delete__(record)
+
+
+for _record in (Chunk, DocumentChunk):
+    setattr(_record, "token_count", _UnsetIsNone(_record.__dict__["token_count"]))  # noqa: B010
 
 
 class ChunkDraft(Chunk):

@@ -25,10 +25,17 @@ from .limits import MINIMUMS
 from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft
 from .sourcemap import PieceMap, Source, after, joined, to_input
 from .structure import HeldSegment, Segment, segment_text, split_by_structure
-from .validation import ArgumentTypeError, require_bool, require_int, require_text
+from .validation import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    require_bool,
+    require_int,
+    require_text,
+)
 from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
 
 if TYPE_CHECKING:
+    from .tokens import Tokenizer
     from .whitespace import MatchingPattern
 
 __all__ = ["SemanticChunker"]
@@ -53,6 +60,8 @@ _OPTIONS = (
     "overlap",
     "preserve_code_blocks",
     "respect_headings",
+    "max_tokens",
+    "tokenizer",
 )
 
 
@@ -67,6 +76,10 @@ class SemanticChunker:
         overlap: characters of the chunk before that each chunk starts with.
         preserve_code_blocks: keep each fenced code block as one chunk.
         respect_headings: start a chunk at each Markdown heading.
+        max_tokens: tokens of `tokenizer` no chunk holds more of: a chunk over them, its
+            overlap included, is cut again (`budget.py`); None, no budget.
+        tokenizer: what counts tokens (`tokens.Tokenizer`: `cl100k_base` unless given);
+            with one, each chunk has its `token_count`.
 
     Example:
         >>> chunker = SemanticChunker(overlap=0)
@@ -91,6 +104,10 @@ class SemanticChunker:
         def preserve_code_blocks(self) -> bool: ...
         @property
         def respect_headings(self) -> bool: ...
+        @property
+        def max_tokens(self) -> int | None: ...
+        @property
+        def tokenizer(self) -> Tokenizer | None: ...
 
     def __init__(
         self,
@@ -100,6 +117,8 @@ class SemanticChunker:
         overlap: int = 100,
         preserve_code_blocks: bool = True,
         respect_headings: bool = True,
+        max_tokens: int | None = None,
+        tokenizer: Tokenizer | None = None,
     ) -> None:
         least = MINIMUMS["SemanticChunker"]  # with the reason for each
         options = {
@@ -109,7 +128,14 @@ class SemanticChunker:
             "overlap": require_int("overlap", overlap, minimum=least["overlap"]),
             "preserve_code_blocks": require_bool("preserve_code_blocks", preserve_code_blocks),
             "respect_headings": require_bool("respect_headings", respect_headings),
+            "max_tokens": max_tokens,
+            "tokenizer": tokenizer,
         }
+        if max_tokens is not None or tokenizer is not None:
+            # Imported only with a budget: the page loads what it uses (see `chunk`).
+            from .tokens import Budget
+
+            Budget.of(max_tokens, tokenizer)  # checked now, not at the first chunk
         for name, value in options.items():
             object.__setattr__(self, name, value)
 
@@ -143,7 +169,15 @@ class SemanticChunker:
             >>> SemanticChunker().chunk("Hello.")[0].text
             'Hello.\\n'
         """
-        return self._cut(text, metadata, None)
+        chunks = self._cut(text, metadata, None)
+        if self.max_tokens is None and self.tokenizer is None:
+            return chunks
+        # Imported on first use: a page that never counts tokens does not load them.
+        from .budget import fit_chunks
+        from .tokens import Budget
+
+        budget = Budget.of(self.max_tokens, self.tokenizer)
+        return chunks if budget is None else fit_chunks(chunks, text, budget)
 
     def chunk_columns(self, text: str, metadata: Mapping[str, Any] | None = None) -> ChunkColumns:
         """`chunk`'s chunks as columns, without a record for each, every chunk's text placed
@@ -161,6 +195,11 @@ class SemanticChunker:
             >>> columns.places, columns.texts
             ([0, 0, 0, 11, 9, 11, 11, 22, -1, -1, -1, -1], ['\\n\\n# C\\n'])
         """
+        if self.max_tokens is not None or self.tokenizer is not None:
+            raise ArgumentValueError(
+                "max_tokens",
+                "chunk_columns does not count tokens: use chunk() for max_tokens or tokenizer",
+            )
         columns = ChunkColumns()
         self._cut(text, metadata, columns)
         return columns

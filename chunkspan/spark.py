@@ -58,8 +58,8 @@ def chunk_dataframe(
 
     Columns: `id_col`, then `index`, `text`, `start`, `end` (the chunk's span),
     `overlap_start`, `overlap_end`, `boundary_type` (semantic), `heading`, `heading_level`,
-    `ancestor_headings` (hierarchical) and `block_type` (layout), null where a strategy has
-    no such field.
+    `ancestor_headings` (hierarchical), `block_type` (layout) and `token_count` (with a
+    `tokenizer` or `max_tokens`), null where a strategy has no such field.
 
     Example (on a session `spark`)::
 

@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .limits import MINIMUMS
 from .validation import (
@@ -30,6 +30,9 @@ from .validation import (
     require_sequence,
 )
 from .whitespace import is_blank
+
+if TYPE_CHECKING:
+    from .tokens import Tokenizer
 
 __all__ = ["Passage", "Turn", "TurnSpan", "chunk_turns"]
 
@@ -115,6 +118,8 @@ class Passage:
     """Where each turn sits in `text`, in order."""
     repeated_turns: int = 0
     """How many of its first turns repeat the passage before (0 for the first passage)."""
+    token_count: int | None = None
+    """The tokens in `text` when `chunk_turns` was given a tokenizer (`tokens.py`), else None."""
 
     def __post_init__(self) -> None:
         require_int("repeated_turns", self.repeated_turns, minimum=0)
@@ -139,18 +144,26 @@ class Passage:
             "endMs": self.end_ms,
             "turns": [span.to_dict() for span in self.turns],
         }
+        if self.token_count is not None:
+            out["tokenCount"] = self.token_count
         if spans:
             out["repeatedTurns"] = self.repeated_turns
         return out
 
 
 def chunk_turns(
-    turns: Sequence[Turn | Mapping[str, Any]], max_chars: int = 1200, overlap_turns: int = 1
+    turns: Sequence[Turn | Mapping[str, Any]],
+    max_chars: int = 1200,
+    overlap_turns: int = 1,
+    max_tokens: int | None = None,
+    tokenizer: Tokenizer | None = None,
 ) -> list[Passage]:
     """Cut `turns` into passages of whole turns of at most `max_chars` characters.
 
     Each turn is a `Turn` or a mapping with `seq` and `text` (and optionally `itemId`,
-    `startMs`, `endMs`, or their snake_case names).
+    `startMs`, `endMs`, or their snake_case names). With `max_tokens`, a passage over that
+    many tokens of `tokenizer` (`cl100k_base` unless given) is cut again, within its turns
+    (`budget.py`); with a tokenizer, each passage has its `token_count`.
 
     Example:
         >>> turns = [{"seq": 1, "text": "Hello."}, {"seq": 2, "text": "Hi there."},
@@ -162,6 +175,11 @@ def chunk_turns(
     least = MINIMUMS["chunk_turns"]
     require_int("max_chars", max_chars, minimum=least["max_chars"])
     require_int("overlap_turns", overlap_turns, minimum=least["overlap_turns"])
+    budget = None
+    if max_tokens is not None or tokenizer is not None:
+        from .tokens import Budget  # on first use, as the page loads what it uses
+
+        budget = Budget.of(max_tokens, tokenizer)
     # Every entry is checked first, so that a blank turn of the wrong type is still an error.
     checked = [_as_turn(number, turn) for number, turn in enumerate(turns)]
     checked = [turn for turn in checked if not is_blank(turn.text)]
@@ -174,6 +192,7 @@ def chunk_turns(
         return prefix[stop] - prefix[first] + stop - first - 1
 
     passages: list[Passage] = []
+    held: list[list[Turn]] = []  # each passage's turns, for the budget
     previous_start = 0
     fresh = 0  # the first turn no passage holds yet
     while fresh < len(checked):
@@ -183,9 +202,14 @@ def chunk_turns(
         end = fresh + 1
         while end < len(checked) and joined_length(start, end + 1) <= max_chars:
             end += 1
-        passages.append(_passage(checked[start:end], len(passages), repeated=fresh - start))
+        held.append(checked[start:end])
+        passages.append(_passage(held[-1], len(passages), repeated=fresh - start))
         previous_start, fresh = start, end
-    return passages
+    if budget is None:
+        return passages
+    from .budget import fit_passages
+
+    return fit_passages(passages, held, budget)
 
 
 def _passage(turns: list[Turn], index: int, repeated: int) -> Passage:

@@ -486,8 +486,9 @@ def test_to_dict_keeps_the_originals_shape_and_adds_spans_on_request():
 
 
 def test_spans_follow_the_original_fields_and_are_not_compared():
-    assert Chunk.__slots__[-2:] == ("span", "overlap_span")
-    assert DocumentChunk.__slots__[-1] == "span"
+    # After the original's fields; then the token budget's count (docs/tokens.md).
+    assert Chunk.__slots__[-3:] == ("span", "overlap_span", "token_count")
+    assert DocumentChunk.__slots__[-2:] == ("span", "token_count")
     made = SemanticChunker().chunk("Hello.")[0]
     assert made.span == (0, 6)
     assert made == Chunk("Hello.\n", 0, 0, 7, "paragraph", None)  # records equal as JSON

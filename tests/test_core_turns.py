@@ -87,7 +87,9 @@ def test_to_dict_keeps_the_original_shape_and_spans_adds_repeated_turns():
 def test_repeated_turns_is_the_last_field_and_defaults_to_none_repeated():
     passage = Passage("x", 0, 1, 1, (None,), None, None, (TurnSpan(1, None, 0, 1),))
     assert passage.repeated_turns == 0
-    assert Passage.__slots__[-1] == "repeated_turns"
+    # After the original's fields, so positional arguments keep their meaning; then the token
+    # budget's count.
+    assert Passage.__slots__[-2:] == ("repeated_turns", "token_count")
 
 
 @pytest.mark.parametrize(

@@ -64,6 +64,11 @@ def expected_rows(rows, strategy, **options):
         ("semantic", {"target_size": 60, "min_size": 10, "overlap": 15}),
         ("hierarchical", {"chunk_size": 40, "chunk_overlap": 8}),
         ("layout", {"chunk_size": 30, "chunk_overlap": 0}),
+        (
+            "semantic",
+            {"target_size": 60, "overlap": 15, "max_tokens": 12, "tokenizer": "o200k_base"},
+        ),
+        ("fixed", {"chunk_size": 80, "chunk_overlap": 8, "max_tokens": 9}),
     ],
 )
 def test_spark_gives_exactly_the_rows_chunk_many_gives(documents, strategy, options):

@@ -46,10 +46,22 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
+# Options whose values are names, not numbers (`--tokenizer cl100k_base`).
+_NAMED_OPTIONS = {"tokenizer": "NAME"}
+
+
 def _add_options(parser: argparse.ArgumentParser, title: str, defaults: dict[str, Any]) -> None:
     group = parser.add_argument_group(title)
     for name, default in defaults.items():
-        if isinstance(default, bool):
+        if name in _NAMED_OPTIONS:
+            group.add_argument(
+                flag(name),
+                dest=name,
+                default=None,
+                metavar=_NAMED_OPTIONS[name],
+                help=f"(default: {default})",
+            )
+        elif isinstance(default, bool):
             group.add_argument(
                 flag(name),
                 dest=name,
@@ -156,8 +168,14 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         default="semantic",
         help="semantic (SemanticChunker, the default) or an engine strategy",
     )
-    _add_options(chunking, "semantic options", options_of("semantic"))
-    _add_options(chunking, "fixed, hierarchical and layout options", options_of("fixed"))
+    semantic, engine = options_of("semantic"), options_of("fixed")
+    shared = {name: default for name, default in semantic.items() if name in engine}
+    for title, options in (
+        ("semantic options", semantic),
+        ("fixed, hierarchical and layout options", engine),
+    ):
+        _add_options(chunking, title, {n: d for n, d in options.items() if n not in shared})
+    _add_options(chunking, "token budget (every strategy; docs/tokens.md)", shared)
     _add_run_flags(chunking)
 
     turns = commands.add_parser(

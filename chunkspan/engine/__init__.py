@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..collector import collector_paused
 from ..limits import MINIMUMS
@@ -21,6 +21,9 @@ from .fixed import fixed_chunks
 from .hierarchical import hierarchical_chunks
 from .layout import layout_chunks
 from .semantic import check_vectors, group_by_similarity, split_sentences
+
+if TYPE_CHECKING:
+    from ..tokens import Budget, Tokenizer
 
 __all__ = ["ChunkingEngine", "STRATEGIES", "EmbedFn", "AsyncEmbedFn"]
 
@@ -56,6 +59,8 @@ class ChunkingEngine:
         chunk_size: int = 512,
         chunk_overlap: int = 64,
         embed_fn: EmbedFn | None = None,
+        max_tokens: int | None = None,
+        tokenizer: Tokenizer | None = None,
     ) -> list[DocumentChunk]:
         """Cut `content` with `strategy` (`fixed`, `semantic`, `hierarchical` or `layout`).
 
@@ -66,12 +71,17 @@ class ChunkingEngine:
                 hold more; so may a lone sentence in `semantic`).
             chunk_overlap: characters each `fixed` window starts before the end of the last.
             embed_fn: for `semantic`, called once with the sentences; answers one vector each.
+            max_tokens: tokens of `tokenizer` no chunk holds more of: a chunk over them is
+                cut again (`budget.py`); None, no budget.
+            tokenizer: what counts tokens (`tokens.Tokenizer`: `cl100k_base` unless given);
+                with one, each chunk has its `token_count`.
         """
+        budget = _budget(max_tokens, tokenizer)
         with collector_paused():  # not around embed_fn: the caller's code, cycles and all
             request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
             sentences = request.sentences_to_embed()
             if sentences is None:
-                return request.without_embeddings()
+                return _within(request.without_embeddings(), request.content, budget)
         vectors = request.embed_fn(sentences)
         if inspect.isawaitable(vectors):
             _close(vectors)
@@ -87,8 +97,11 @@ class ChunkingEngine:
         chunk_size: int = 512,
         chunk_overlap: int = 64,
         embed_fn: AsyncEmbedFn | EmbedFn | None = None,
+        max_tokens: int | None = None,
+        tokenizer: Tokenizer | None = None,
     ) -> list[DocumentChunk]:
         """`chunk()` for an async `embed_fn` (a plain one works too), as the original's Promise."""
+        budget = _budget(max_tokens, tokenizer)
         with collector_paused():  # not around embed_fn: the caller's code, cycles and all
             request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
             sentences = request.sentences_to_embed()
@@ -97,7 +110,7 @@ class ChunkingEngine:
         vectors = request.embed_fn(sentences)
         if inspect.isawaitable(vectors):
             vectors = await vectors
-        return request.with_embeddings(sentences, vectors)
+        return _within(request.with_embeddings(sentences, vectors), request.content, budget)
 
 
 class _Request:
@@ -165,6 +178,27 @@ class _Request:
         return group_by_similarity(
             sentences, self.starts, checked, self.chunk_size, self.chunk_overlap
         )
+
+
+def _budget(max_tokens: Any, tokenizer: Any) -> Budget | None:
+    """The checked budget, or None; its module loaded only then, as the page loads what it
+    uses."""
+    if max_tokens is None and tokenizer is None:
+        return None
+    from ..tokens import Budget
+
+    return Budget.of(max_tokens, tokenizer)
+
+
+def _within(
+    chunks: list[DocumentChunk], content: str, budget: Budget | None
+) -> list[DocumentChunk]:
+    """`chunks` of `content` within `budget`, if there is one."""
+    if budget is None:
+        return chunks
+    from ..budget import fit_document_chunks
+
+    return fit_document_chunks(chunks, content, budget)
 
 
 def _close(awaitable: Any) -> None:

@@ -8,3 +8,5 @@ ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 FIXTURES = TESTS / "fixtures"
 PAGES = TESTS / "pages"
+# The shared data sets, beside the worktree (`../shared`), read in place, never copied in.
+DATASETS = ROOT.parent / "shared" / "datasets"

@@ -38,6 +38,7 @@ from chunkspan import (
     match_spans,
     snippet_around,
 )
+from chunkspan.tokens import Tokenizer, count_tokens
 
 
 @contextmanager
@@ -187,6 +188,23 @@ result = next(results)
 result_id: Any = result.id
 result_chunks: Sequence[Chunk | DocumentChunk] = result.chunks
 assert result_id == "a" and result_chunks
+
+
+# A token budget: the two options, and each record's count (a function counts here, so
+# this file needs no extra; a name such as "cl100k_base" takes `chunkspan[tokens]`).
+def words_of(text: str) -> int:
+    return len(text.split())
+
+
+budgeted = SemanticChunker(max_tokens=12, tokenizer=words_of)
+max_tokens: int | None = budgeted.max_tokens
+tokenizer: Tokenizer | None = budgeted.tokenizer
+token_count: int | None = budgeted.chunk(TEXT)[0].token_count
+document_tokens: int | None = engine.chunk(TEXT, max_tokens=12, tokenizer=words_of)[0].token_count
+passage_tokens: int | None = chunk_turns(turns, max_tokens=3, tokenizer=words_of)[0].token_count
+counted_words: int = count_tokens("two words", words_of)
+assert max_tokens == 12 and token_count is not None and token_count <= 12 and counted_words == 2
+assert document_tokens is not None and passage_tokens is not None and passage_tokens <= 3
 
 version: str = chunkspan.__version__
 with refused(AttributeError):

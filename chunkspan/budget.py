@@ -1,0 +1,373 @@
+"""The token budget: a pass over a chunker's finished chunks that cuts again each chunk over
+`max_tokens`, and counts every chunk (`token_count`).
+
+A chunk within the budget is left as it is. One over it is cut at the places below, from
+most to least desirable, each piece as long as the budget lets it be:
+
+1. after a sentence: the white space after `.`, `!` or `?`, or white space holding a line
+   feed (a line, a paragraph, a turn ends there too);
+2. at any white space, between words;
+3. within a word too long alone: its longest prefix within the budget, again and again.
+
+Pieces hold no white space at their ends, and between them only white space is dropped.
+A chunk's overlap (the text it repeats from the chunk before) counts within the budget and
+stays on its first piece when it fits there; its other pieces start with none. Counts are
+never added up: every piece is counted whole, as a tokenizer merges across any boundary.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
+
+from .records import BoundaryType, Chunk, DocumentChunk
+from .validation import ArgumentValueError
+from .whitespace import (
+    JS_WHITESPACE,
+    LAST_TEXT_RE,
+    TEXT_RE,
+    WHITESPACE_RUN_RE,
+    WS_CLASS,
+    tight_span,
+)
+
+if TYPE_CHECKING:
+    from .tokens import Budget, TokenCounter
+    from .turns import Passage, Turn
+
+__all__ = ["Piece", "fit_text", "fit_chunks", "fit_document_chunks", "fit_passages"]
+
+# A run of visible characters ("a-b" in "a-b c"): what the spans of pieces are read from.
+VISIBLE_RUN_RE = re.compile(f"[^{WS_CLASS}]+")
+
+
+# Where a piece may end, from most to least desirable (their order is the levels'): after a
+# sentence, the white space after `.`, `!` or `?` ("Hi. There" holds ". "'s space) or white
+# space holding a line feed ("a \n b": " \n "); then any white space ("a b"). A match starts
+# only where a run of white space does (the lookbehinds), so each run is read once: linear.
+BREAKS_RE = (
+    re.compile(rf"(?<=[.!?])[{WS_CLASS}]+|(?<![{WS_CLASS}])[{WS_CLASS}]*\n[{WS_CLASS}]*"),
+    WHITESPACE_RUN_RE,
+)
+
+# How a piece was ended, by the level of its cut: a sentence, or a word or a prefix.
+_LEVEL_BOUNDARIES: tuple[BoundaryType, ...] = ("sentence", "fixed", "fixed")
+
+
+class Piece(NamedTuple):
+    """A range of a text within the budget."""
+
+    start: int
+    end: int
+    tokens: int
+    """The tokens in `text[start:end]`."""
+    boundary: BoundaryType
+    """Where it was cut: after a sentence, or between words or within one (`fixed`)."""
+
+
+def fit_text(
+    text: str,
+    start: int,
+    end: int,
+    tokens: int,
+    count: TokenCounter,
+    max_tokens: int,
+    floor: int | None = None,
+) -> list[Piece] | None:
+    """`text[start:end]` (no white space at its ends; `tokens` of them, over `max_tokens`) cut
+    into pieces within the budget, in order. With `floor`, no cut falls before it, and None
+    answers that the first piece cannot end at the first place after it."""
+    return _Cutter(text, count, max_tokens).split(start, end, tokens, 0, floor)
+
+
+class _Cutter:
+    __slots__ = ("text", "count", "max_tokens")
+
+    def __init__(self, text: str, count: TokenCounter, max_tokens: int) -> None:
+        self.text, self.count, self.max_tokens = text, count, max_tokens
+
+    def split(
+        self, start: int, end: int, tokens: int, level: int, floor: int | None = None
+    ) -> list[Piece] | None:
+        """Pieces of `text[start:end]`, over the budget by `tokens`, cut at `level` or finer
+        (and with `floor`, as `fit_text`)."""
+        if level == 2:
+            return self.prefixes(start, end, tokens)
+        text = self.text
+        # Units: the ranges between the breaks of this level.
+        starts, ends = [start], []
+        for run in BREAKS_RE[level].finditer(text, start if floor is None else floor, end):
+            ends.append(run.start())
+            starts.append(run.end())
+        ends.append(end)
+        if len(starts) == 1:
+            return None if floor is not None else self.split(start, end, tokens, level + 1)
+        boundary = _LEVEL_BOUNDARIES[level]
+        max_tokens = self.max_tokens
+        pieces: list[Piece] = []
+        # Characters a token: from the whole text, then from the last piece counted.
+        per_token = (end - start) / tokens
+        first = 0  # the piece being made starts at units[first]
+        while first < len(starts):
+            at = starts[first]
+            # As many units as the characters a token let in, then fewer until within the
+            # budget: each try counted whole, never summed.
+            last = max(first, bisect_right(ends, at + int(max_tokens * per_token), first) - 1)
+            while True:
+                piece_tokens = self.count(text[at : ends[last]])
+                if piece_tokens <= max_tokens or last == first:
+                    break
+                limit = at + (ends[last] - at) * max_tokens // piece_tokens
+                last = max(first, min(last - 1, bisect_right(ends, limit, first) - 1))
+            if piece_tokens > max_tokens:  # one unit alone is over: cut it finer
+                if first == 0 and floor is not None:
+                    return None
+                pieces += self.split(at, ends[last], piece_tokens, level + 1) or []
+            else:
+                pieces.append(Piece(at, ends[last], piece_tokens, boundary))
+                if piece_tokens:
+                    per_token = (ends[last] - at) / piece_tokens
+            first = last + 1
+        return pieces
+
+    def prefixes(self, start: int, end: int, tokens: int) -> list[Piece]:
+        """A run without white space, over the budget, cut at its longest prefixes within it."""
+        text, count, max_tokens = self.text, self.count, self.max_tokens
+        pieces: list[Piece] = []
+        # Characters a token, from the whole run: where each search starts.
+        per_token = (end - start) / tokens
+        while True:
+            # Gallop from that guess, then bisect: `good` is within the budget (`start` is),
+            # `bad` over it. The rest is counted only when every guess up to it fitted, so a
+            # long run is not counted again a piece at a time.
+            good, bad = start, 0
+            guess = start + max(1, int(max_tokens * per_token))
+            while guess < end:
+                if count(text[start:guess]) > max_tokens:
+                    bad = guess
+                    break
+                good, guess = guess, guess + 2 * (guess - start)
+            if not bad:
+                rest = count(text[start:end])
+                if rest <= max_tokens:
+                    pieces.append(Piece(start, end, rest, "fixed"))
+                    return pieces
+                bad = end
+            while bad - good > 1:
+                middle = (good + bad) // 2
+                if count(text[start:middle]) <= max_tokens:
+                    good = middle
+                else:
+                    bad = middle
+            if good == start:
+                raise ArgumentValueError(
+                    "max_tokens",
+                    f"invalid max_tokens {max_tokens} (too small: the character "
+                    f"{text[start]!r} alone is {count(text[start])} tokens)",
+                )
+            pieces.append(Piece(start, good, count(text[start:good]), "fixed"))
+            start = good
+
+
+class _Fitted(NamedTuple):
+    """A chunk's text cut into pieces: each piece's text, and where its own part lies."""
+
+    texts: list[str]
+    pieces: list[Piece]
+    """In the chunk's own text; the first from 0 when it keeps the chunk's text before it."""
+    with_lead: bool
+    """Whether the first text starts with the chunk's overlap."""
+
+
+def _fit(lead: str, own: str, whole: str, count: TokenCounter, max_tokens: int) -> _Fitted | None:
+    """`whole` (`lead + own`) cut into pieces, or None when it is within the budget."""
+    tokens = count(whole)
+    if tokens <= max_tokens:
+        return None
+    tight = tight_span(own, 0, len(own))
+    if tight is None:  # white space alone (with an overlap over the budget): nothing to keep
+        return _Fitted([], [], False)
+    lo, hi = tight
+    head = len(lead)
+    pieces = None
+    if lead.strip(JS_WHITESPACE):
+        # The overlap and the first piece, counted as one text: cut after the overlap only.
+        pieces = fit_text(whole, 0, head + hi, tokens, count, max_tokens, floor=head + lo)
+    with_lead = pieces is not None
+    if pieces is None:  # the overlap does not fit beside the first piece: left out
+        pieces = fit_text(whole, head + lo, head + hi, tokens, count, max_tokens) or []
+    texts = [whole[piece.start : piece.end] for piece in pieces]
+    # In the own text's places; the first from 0 when it starts with the overlap.
+    pieces = [
+        piece._replace(start=max(piece.start - head, 0), end=piece.end - head) for piece in pieces
+    ]
+    return _Fitted(texts, pieces, with_lead)
+
+
+class _Places:
+    """Where a chunk's own text lies in the input, read off its span: most often the own text,
+    white space at its ends aside, is the span's text, and a place is an offset away. Else
+    its runs of visible characters are the span's, in order, each run placed; but after a
+    code block left open, where the original repeats earlier text and a chunk's span covers
+    both, they are not, and every piece takes the chunk's span."""
+
+    __slots__ = ("shift", "own_starts", "input_starts", "span")
+
+    def __init__(self, own: str, text: str, span: tuple[int, int]) -> None:
+        self.span = span
+        self.own_starts: list[int] = []
+        self.input_starts: list[int] = []
+        first = TEXT_RE.search(own)
+        self.shift: int | None = None
+        if (
+            first is not None
+            and own.startswith(text[span[0] : span[1]], first.start())
+            and TEXT_RE.search(own, first.start() + span[1] - span[0]) is None
+        ):
+            self.shift = span[0] - first.start()
+            return
+        own_runs = VISIBLE_RUN_RE.findall(own)
+        input_runs = VISIBLE_RUN_RE.findall(text, *span)
+        if own_runs == input_runs:
+            self.own_starts = [m.start() for m in VISIBLE_RUN_RE.finditer(own)]
+            self.input_starts = [m.start() for m in VISIBLE_RUN_RE.finditer(text, *span)]
+        elif "".join(own_runs) == "".join(input_runs):
+            # The same characters, split otherwise (a fixed split of a word, joined with
+            # blank lines): each character placed, a run of its own.
+            self.own_starts = [m.start() for m in TEXT_RE.finditer(own)]
+            self.input_starts = [m.start() for m in TEXT_RE.finditer(text, *span)]
+
+    def of(self, start: int, end: int) -> tuple[int, int]:
+        """The span in the input of the own text's `[start, end)`, which starts and ends with
+        text."""
+        if self.shift is not None:
+            return start + self.shift, end + self.shift
+        if not self.own_starts:
+            return self.span
+        return self.place(start), self.place(end - 1) + 1
+
+    def place(self, at: int) -> int:
+        run = bisect_right(self.own_starts, at) - 1
+        return self.input_starts[run] + at - self.own_starts[run]
+
+
+def fit_chunks(chunks: list[Chunk], text: str, budget: Budget) -> list[Chunk]:
+    """`SemanticChunker`'s chunks of `text` within `budget`, each with its `token_count`."""
+    count = budget.counter()
+    max_tokens = budget.max_tokens
+    out: list[Chunk] = []
+    for chunk in chunks:
+        # Its text is its overlap, then its own text, as long as its offsets say.
+        split = len(chunk.text) - (chunk.end_offset - chunk.start_offset)
+        lead, own = chunk.text[:split], chunk.text[split:]
+        fitted = None if max_tokens is None else _fit(lead, own, chunk.text, count, max_tokens)
+        if fitted is None:
+            out.append(replace(chunk, index=len(out), token_count=count(chunk.text)))
+            continue
+        places = _Places(own, text, chunk.span)
+        last = len(fitted.pieces) - 1
+        for number, (piece_text, piece) in enumerate(zip(fitted.texts, fitted.pieces)):
+            own_start = piece.start if number or not fitted.with_lead else 0
+            own_end = piece.end
+            lo = TEXT_RE.search(own, own_start, own_end)
+            hi = LAST_TEXT_RE.match(own, lo.start(), own_end).end() if lo else own_end
+            span = places.of(lo.start() if lo else own_start, hi)
+            out.append(
+                Chunk(
+                    text=piece_text,
+                    index=len(out),
+                    start_offset=chunk.start_offset + own_start,
+                    end_offset=chunk.start_offset + own_end,
+                    boundary_type=chunk.boundary_type if number == last else piece.boundary,
+                    metadata=chunk.metadata,
+                    span=span,
+                    overlap_span=chunk.overlap_span if number == 0 and fitted.with_lead else None,
+                    token_count=piece.tokens,
+                )
+            )
+    return out
+
+
+def fit_document_chunks(
+    chunks: list[DocumentChunk], text: str, budget: Budget
+) -> list[DocumentChunk]:
+    """`ChunkingEngine`'s chunks of `text` within `budget`, each with its `token_count`."""
+    count = budget.counter()
+    max_tokens = budget.max_tokens
+    out: list[DocumentChunk] = []
+    for chunk in chunks:
+        content = chunk.content
+        fitted = None if max_tokens is None else _fit("", content, content, count, max_tokens)
+        if fitted is None:
+            out.append(replace(chunk, index=len(out), token_count=count(content)))
+            continue
+        places = _Places(content, text, chunk.span)
+        for piece_text, piece in zip(fitted.texts, fitted.pieces):
+            lo = TEXT_RE.search(content, piece.start, piece.end)
+            hi = LAST_TEXT_RE.match(content, lo.start(), piece.end).end() if lo else piece.end
+            out.append(
+                DocumentChunk(
+                    content=piece_text,
+                    index=len(out),
+                    heading=chunk.heading,
+                    metadata=chunk.metadata,
+                    span=places.of(lo.start() if lo else piece.start, hi),
+                    token_count=piece.tokens,
+                )
+            )
+    return out
+
+
+def fit_passages(
+    passages: list[Passage], turns: Sequence[Sequence[Turn]], budget: Budget
+) -> list[Passage]:
+    """`chunk_turns`' passages (made of `turns`, a list each) within `budget`, each with its
+    `token_count`. A piece of a passage lists the turns it holds part of, where in its text,
+    and their times."""
+    from .turns import Passage, TurnSpan
+
+    count = budget.counter()
+    max_tokens = budget.max_tokens
+    out: list[Passage] = []
+    for passage, held in zip(passages, turns):
+        own_at = passage.turns[passage.repeated_turns].start
+        lead, own = passage.text[:own_at], passage.text[own_at:]
+        fitted = None if max_tokens is None else _fit(lead, own, passage.text, count, max_tokens)
+        if fitted is None:
+            out.append(replace(passage, index=len(out), token_count=count(passage.text)))
+            continue
+        for number, (piece_text, piece) in enumerate(zip(fitted.texts, fitted.pieces)):
+            with_lead = number == 0 and fitted.with_lead
+            start = 0 if with_lead else own_at + piece.start
+            end = own_at + piece.end
+            kept = [
+                (turn, span)
+                for turn, span in zip(held, passage.turns)
+                if span.start < end and span.end > start
+            ]
+            out.append(
+                Passage(
+                    text=piece_text,
+                    index=len(out),
+                    first_seq=kept[0][0].seq,
+                    last_seq=kept[-1][0].seq,
+                    item_ids=tuple(turn.item_id for turn, _ in kept),
+                    start_ms=kept[0][0].start_ms,
+                    end_ms=kept[-1][0].end_ms,
+                    turns=tuple(
+                        TurnSpan(
+                            span.seq,
+                            span.item_id,
+                            max(span.start, start) - start,
+                            min(span.end, end) - start,
+                        )
+                        for _, span in kept
+                    ),
+                    repeated_turns=passage.repeated_turns if with_lead else 0,
+                    token_count=piece.tokens,
+                )
+            )
+    return out

