@@ -49,8 +49,9 @@ class Chunk:
     """The range of the input the overlap came from, within the own span of the chunk before
     and ending where it ends (but after a code block left open: see docs/spans.md);
     None for the first chunk, `overlap=0`, or an overlap of white space alone."""
-    token_count: int | None = None
-    """The tokens in `text` when the chunker was given a tokenizer (`tokens.py`), else None."""
+    token_count: int | None = field(default=None, repr=False)
+    """The tokens in `text` when the chunker was given a tokenizer (`tokens.py`), else None.
+    Not in the repr, which stays the one records had before budgets."""
 
     def to_dict(self, *, spans: bool = False) -> dict[str, Any]:
         """Return the original's JSON shape: `startOffset`, `endOffset`, `boundaryType`; with
@@ -87,7 +88,7 @@ class DocumentChunk:
     span: tuple[int, int] = field(default=(0, 0), compare=False)
     """`(start, end)`: the range of the input `content` came from (for `hierarchical`, the
     section's body), without the white space at its ends. Not compared, as in `to_dict()`."""
-    token_count: int | None = None
+    token_count: int | None = field(default=None, repr=False)
     """The tokens in `content` when the engine was given a tokenizer (`tokens.py`), else None."""
 
     def to_dict(self, *, spans: bool = False) -> dict[str, Any]:

@@ -118,7 +118,7 @@ class Passage:
     """Where each turn sits in `text`, in order."""
     repeated_turns: int = 0
     """How many of its first turns repeat the passage before (0 for the first passage)."""
-    token_count: int | None = None
+    token_count: int | None = field(default=None, repr=False)
     """The tokens in `text` when `chunk_turns` was given a tokenizer (`tokens.py`), else None."""
 
     def __post_init__(self) -> None:

@@ -27,6 +27,7 @@ from chunkspan.recipe import options_of
 from chunkspan.validation import ArgumentValueError
 from tools.playground_options import (
     MODES,
+    NOT_IN_THE_FACADE,
     OPTIONS_MODULE,
     OptionTableError,
     option_table,
@@ -48,7 +49,7 @@ def option(mode: str, name: str) -> dict:
 
 def with_option(monkeypatch: pytest.MonkeyPatch, name: str, default: object) -> None:
     """SemanticChunker as if it took one more keyword option, `name`, as the token budget
-    will (`inspect.signature` reads `__signature__` first)."""
+    did (`inspect.signature` reads `__signature__` first)."""
     call = MODES["semantic"].call
     signature = inspect.signature(call)
     added = inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
@@ -67,10 +68,13 @@ def test_the_defaults_are_those_the_chunkers_use():
     table = option_table()["options"]
     chunker = SemanticChunker()
     assert {o["python"]: o["default"] for o in table["semantic"]} == {
-        name: getattr(chunker, name) for name in options_of("semantic")
+        name: getattr(chunker, name)
+        for name in options_of("semantic")
+        if name not in NOT_IN_THE_FACADE
     }
     engine = {o["python"]: o["default"] for o in table["engine"]}
-    assert {k: v for k, v in engine.items() if k in options_of("fixed")} == options_of("fixed")
+    fixed = {k: v for k, v in options_of("fixed").items() if k not in NOT_IN_THE_FACADE}
+    assert {k: v for k, v in engine.items() if k in fixed} == fixed
     assert option("engine", "strategy")["choices"] == list(STRATEGIES)
     # Python's own results at the table's defaults are those of a call without options.
     text = "One two three. " * 300
@@ -112,7 +116,7 @@ def test_a_default_changed_in_python_changes_the_table(monkeypatch):
     monkeypatch.setattr(init, "__defaults__", tuple(defaults))
     assert SemanticChunker().target_size == 900  # Python's own default did change
     assert option("semantic", "targetSize")["default"] == 900
-    monkeypatch.setattr(chunk_turns, "__defaults__", (1500, 2))
+    monkeypatch.setattr(chunk_turns, "__defaults__", (1500, 2, *chunk_turns.__defaults__[2:]))
     assert option("turns", "maxChars")["default"] == 1500
     assert option("turns", "overlapTurns")["default"] == 2
     assert options_module() != before
@@ -139,17 +143,17 @@ def test_a_pair_at_odds_changed_in_python_changes_the_table(monkeypatch):
 
 def test_what_python_does_not_say_stops_the_build(monkeypatch):
     # A new option, as the token budget will bring: the facade must name it first...
-    with_option(monkeypatch, "max_tokens", 256)
-    with pytest.raises(OptionTableError, match=r"max_tokens has no JavaScript name"):
+    with_option(monkeypatch, "max_words", 256)
+    with pytest.raises(OptionTableError, match=r"max_words has no JavaScript name"):
         option_table()
     # ...and its check must read its least value from chunkspan.limits.
-    monkeypatch.setitem(OPTION_NAMES["SemanticChunker.chunk"], "maxTokens", "max_tokens")
-    with pytest.raises(OptionTableError, match=r"max_tokens has no least value"):
+    monkeypatch.setitem(OPTION_NAMES["SemanticChunker.chunk"], "maxWords", "max_words")
+    with pytest.raises(OptionTableError, match=r"max_words has no least value"):
         option_table()
-    monkeypatch.setitem(MINIMUMS["SemanticChunker"], "max_tokens", 1)
-    assert option("semantic", "maxTokens") == {
-        "name": "maxTokens",
-        "python": "max_tokens",
+    monkeypatch.setitem(MINIMUMS["SemanticChunker"], "max_words", 1)
+    assert option("semantic", "maxWords") == {
+        "name": "maxWords",
+        "python": "max_words",
         "kind": "int",
         "default": 256,
         "min": 1,
@@ -179,11 +183,11 @@ def settings_module_error(folder: Path, module: str) -> str:
 
 def test_an_option_without_a_label_stops_the_page(monkeypatch, tmp_path):
     assert settings_module_error(tmp_path, options_module()) == ""
-    with_option(monkeypatch, "max_tokens", 256)
-    monkeypatch.setitem(OPTION_NAMES["SemanticChunker.chunk"], "maxTokens", "max_tokens")
-    monkeypatch.setitem(MINIMUMS["SemanticChunker"], "max_tokens", 1)
+    with_option(monkeypatch, "max_words", 256)
+    monkeypatch.setitem(OPTION_NAMES["SemanticChunker.chunk"], "maxWords", "max_words")
+    monkeypatch.setitem(MINIMUMS["SemanticChunker"], "max_words", 1)
     error = settings_module_error(tmp_path, options_module())
-    assert "settings.js: semantic option maxTokens (Python's max_tokens) has no label" in error
+    assert "settings.js: semantic option maxWords (Python's max_words) has no label" in error
 
 
 def test_a_label_for_no_option_stops_the_page(tmp_path):

@@ -35,24 +35,33 @@ class Mode(NamedTuple):
     operation: str
     """The facade's operation, whose `OPTION_NAMES` give the JavaScript names."""
     not_options: tuple[str, ...]
-    """The parameters that are not options: the object, the text cut."""
+    """The parameters that are not the page's options: the object, the text cut, those the
+    facade does not take."""
     choices: dict[str, tuple[str, ...]]
     """The values a text option takes, by its Python name."""
 
 
+# The token budget's options: the facade takes none yet (`chunk_columns` refuses a budget),
+# so the page shows none (issue 21, item 4).
+NOT_IN_THE_FACADE = ("max_tokens", "tokenizer")
+
 # In the order of the page's mode switch.
 MODES = {
     "semantic": Mode(
-        "SemanticChunker", SemanticChunker.__init__, "SemanticChunker.chunk", ("self",), {}
+        "SemanticChunker",
+        SemanticChunker.__init__,
+        "SemanticChunker.chunk",
+        ("self", *NOT_IN_THE_FACADE),
+        {},
     ),
     "engine": Mode(
         "ChunkingEngine",
         ChunkingEngine.chunk,
         "ChunkingEngine.chunk",
-        ("self", "content"),
+        ("self", "content", *NOT_IN_THE_FACADE),
         {"strategy": STRATEGIES},
     ),
-    "turns": Mode("chunk_turns", chunk_turns, "chunkTurns", ("turns",), {}),
+    "turns": Mode("chunk_turns", chunk_turns, "chunkTurns", ("turns", *NOT_IN_THE_FACADE), {}),
 }
 
 
