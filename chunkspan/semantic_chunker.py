@@ -23,7 +23,18 @@ from typing import TYPE_CHECKING, Any, cast
 from .collector import collector_paused
 from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft
 from .sourcemap import PieceMap, Source, after, joined, to_input
-from .structure import HeldSegment, Segment, segment_text, split_by_structure
+from .structure import (
+    BOUNDARY,
+    OFFSET,
+    SOURCE,
+    SPAN_END,
+    SPAN_START,
+    TEXT,
+    HeldSegment,
+    Segment,
+    segment_text,
+    split_by_structure,
+)
 from .validation import ArgumentTypeError, require_bool, require_int, require_text
 from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
 
@@ -178,7 +189,7 @@ class SemanticChunker:
         if is_blank(text):
             return []
         with collector_paused():
-            structure, long = split_by_structure(
+            structure, long, repeated = split_by_structure(
                 text,
                 self.target_size,
                 self.max_size,
@@ -187,8 +198,7 @@ class SemanticChunker:
             )
             # Segments come in the input's order but for one case: the original repeats the text
             # before a code block left open after it, which step 1 gives as the same segment
-            # again, last. `ordered` counts the segments before that repeat.
-            repeated = len(structure) > 2 and structure[-1] is structure[-3]
+            # again, last (`repeated`). `ordered` counts the segments before that repeat.
             segments = self._split_long(text, structure[:-1] if repeated else structure, long)
             ordered = len(segments)
             if repeated:  # as long as the segment it repeats
@@ -207,7 +217,9 @@ class SemanticChunker:
         for at in long:
             segment = structure[at]
             segments += structure[done:at]
-            segments += self._split_oversized(segment_text(text, segment), segment[1], segment[5])
+            segments += self._split_oversized(
+                segment_text(text, segment), segment[OFFSET], segment[SOURCE]
+            )
             done = at + 1
         segments += structure[done:]
         return segments
@@ -489,14 +501,14 @@ def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:
     return [
         number
         for number, segment in enumerate(segments)
-        if segment[2] == "heading"
-        or segment[2] == "code-block"
+        if segment[BOUNDARY] == "heading"
+        or segment[BOUNDARY] == "code-block"
         or not number
         or (
-            segment[4] - segment[3] >= min_size
+            segment[SPAN_END] - segment[SPAN_START] >= min_size
             and (
-                segment[5].__class__ is not PieceMap
-                or len(segment[0].strip(JS_WHITESPACE)) >= min_size
+                segment[SOURCE].__class__ is not PieceMap
+                or len(segment[TEXT].strip(JS_WHITESPACE)) >= min_size
             )
         )
     ]
@@ -518,12 +530,15 @@ def _hull(group: list[Segment]) -> tuple[int, int]:
     Segments of white space alone hold no text; a segment the original repeats after a code
     block left open lies before the block, so the hull takes the least start and most end.
     """
-    held = [segment for segment in group if segment[3] != segment[4]]
+    held = [segment for segment in group if segment[SPAN_START] != segment[SPAN_END]]
     if not held:
-        return group[0][3], group[0][4]
+        return group[0][SPAN_START], group[0][SPAN_END]
     # Lists to min and max, not generators: a generator costs a Python step an item
     # (tests/bench/core.py, SemanticChunker).
-    return min([segment[3] for segment in held]), max([segment[4] for segment in held])
+    return (
+        min([segment[SPAN_START] for segment in held]),
+        max([segment[SPAN_END] for segment in held]),
+    )
 
 
 def _overlap_span(
@@ -537,7 +552,7 @@ def _overlap_span(
         return None
     at = found.start()
     if len(group) == 1:
-        return to_input(group[0][5], at), group[0][4]
+        return to_input(group[0][SOURCE], at), group[0][SPAN_END]
     segment_at = len(own)  # where each segment starts in `own`, from the last
     for number in range(len(group) - 1, -1, -1):
         segment = group[number]
@@ -545,15 +560,15 @@ def _overlap_span(
         if segment_at <= at:
             break
         segment_at -= 2  # the blank line that joined it
-    start = to_input(segment[5], at - segment_at)
+    start = to_input(segment[SOURCE], at - segment_at)
     # The overlap ends at the end of the last text: that of its last segment holding any.
     for later in reversed(group[number:]):
-        if later[3] != later[4]:
-            if later[4] < start:
+        if later[SPAN_START] != later[SPAN_END]:
+            if later[SPAN_END] < start:
                 # From a code block left open into the text the original repeats after it,
                 # which lies before the block: the span covers both, as a chunk's (`_hull`).
                 return _hull(group[number:])
-            return start, later[4]
+            return start, later[SPAN_END]
     raise AssertionError("an overlap with text has a segment holding it")  # pragma: no cover
 
 
