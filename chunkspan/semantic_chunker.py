@@ -24,7 +24,18 @@ from .collector import collector_paused
 from .limits import MINIMUMS
 from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft
 from .sourcemap import PieceMap, Source, after, joined, to_input
-from .structure import HeldSegment, Segment, segment_text, split_by_structure
+from .structure import (
+    BOUNDARY,
+    OFFSET,
+    SOURCE,
+    SPAN_END,
+    SPAN_START,
+    TEXT,
+    HeldSegment,
+    Segment,
+    segment_text,
+    split_by_structure,
+)
 from .validation import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -218,7 +229,7 @@ class SemanticChunker:
         if is_blank(text):
             return []
         with collector_paused():
-            structure, long = split_by_structure(
+            structure, long, repeated = split_by_structure(
                 text,
                 self.target_size,
                 self.max_size,
@@ -227,8 +238,7 @@ class SemanticChunker:
             )
             # Segments come in the input's order but for one case: the original repeats the text
             # before a code block left open after it, which step 1 gives as the same segment
-            # again, last. `ordered` counts the segments before that repeat.
-            repeated = len(structure) > 2 and structure[-1] is structure[-3]
+            # again, last (`repeated`). `ordered` counts the segments before that repeat.
             segments = self._split_long(text, structure[:-1] if repeated else structure, long)
             ordered = len(segments)
             if repeated:  # as long as the segment it repeats
@@ -247,7 +257,9 @@ class SemanticChunker:
         for at in long:
             segment = structure[at]
             segments += structure[done:at]
-            segments += self._split_oversized(segment_text(text, segment), segment[1], segment[5])
+            segments += self._split_oversized(
+                segment_text(text, segment), segment[OFFSET], segment[SOURCE]
+            )
             done = at + 1
         segments += structure[done:]
         return segments
@@ -378,111 +390,135 @@ class SemanticChunker:
         last_chars = slice(-overlap, None)  # made once, not once a chunk
         chunks: list[Chunk] = []
         starts = _chunk_starts(segments, self.min_size)
+        stops = starts[1:]
+        stops.append(len(segments))
         lead, lead_span = "", None  # the next chunk's overlap and where it came from
-        # With `columns`: where `lead` lies in the input, when it is the input's own
-        # characters there (else `lead_at` is -1; an empty lead lies anywhere). A segment
-        # with an int source is one slice of the input, but for the line feed step 1 adds
-        # after the input's last line: a text reaching past `length`.
+        # Where `lead` lies in the input, `text[lead_at:lead_to]`, when it is the input's own
+        # characters there (else `lead_at` is -1; an empty lead lies anywhere). A segment with
+        # an int source is one slice of the input, but for the line feed step 1 adds after the
+        # input's last line: a text reaching past `length`.
         lead_at = lead_to = 0
         length = len(text)
-        beyond = length + 1  # past the input: where a PieceMap source's text counts as lying
         if columns is not None:
             offsets, spans, places = columns.offsets, columns.spans, columns.places
             boundaries, overlap_spans = columns.boundaries, columns.overlap_spans
             texts = columns.texts
-        # This loop runs once a chunk, so its common case, a chunk of one segment, takes as
-        # few Python steps as it can (tests/bench/core.py, SemanticChunker), and the facade's
-        # (`columns`) makes no record (tests/bench/browser.py).
-        for index, (start, stop) in enumerate(zip(starts, [*starts[1:], len(segments)])):
+        # This loop runs once a chunk. Its facts are found once: the chunk's own text, as
+        # `own`, or as `text[own_from:own_to]` when it is one slice of the input (`own_from`
+        # -1 when it is not), then one of two writers takes them: a record, or the facade's
+        # columns (`chunk_columns`), which makes none. The common case, a chunk of one
+        # segment cut from the input, cuts no text but the chunk's, one slice when the
+        # overlap lies just before it (tests/bench/core.py, SemanticChunker).
+        for index, (start, stop) in enumerate(zip(starts, stops)):
             # segments[start:stop] make a chunk.
             cut, offset, boundary, span_start, span_end, source = segments[start]
-            # `segment_text`, inline: a text is cut only now (see structure.py). Unpacked, a
-            # type checker no longer knows that an int text has an int source (CutSegment).
-            own = cut if cut.__class__ is str else text[source:cut]  # type: ignore[index]
-            if columns is None:
-                # A draft, not Chunk(...): this runs once per chunk (see records.py).
-                chunk = ChunkDraft()
-                chunk.overlap_span = lead_span
-            else:
-                overlap_spans += lead_span or _NO_SPAN
             if stop - start == 1:
-                if columns is None:
-                    chunk.text = lead + own
-                    chunk.span = span_start, span_end
-                else:
-                    spans += (span_start, span_end)
-                    own_from = source if source.__class__ is int else beyond
-                    own_to = own_from + len(own)
-                    if own_to <= length and lead_at >= 0:
-                        places += (lead_at, lead_to, own_from, own_to)
-                    else:
-                        places += _NOT_PLACED
-                        texts.append(lead + own)
-                if overlap:
-                    # The next chunk's overlap, placed where its segment is known: from its
-                    # first text (`str.lstrip` gives the same string when there is no white
-                    # space to strip) to the end of this chunk's span.
-                    lead = own[last_chars]
-                    tail = lead.lstrip(JS_WHITESPACE)
-                    if not tail:
-                        lead_span = None
-                    else:
-                        try:
-                            # One slice of the input (an int source): the place is read off,
-                            # with no test in the common case (a PieceMap raises).
-                            at = source + len(own) - len(tail)  # type: ignore[operator]
-                            lead_span = at, span_end
-                        except TypeError:  # the source is a PieceMap: joined pieces
-                            lead_span = _overlap_span(own, [segments[start]], [own], len(lead))
-                    if columns is not None:
-                        lead_at, lead_to = own_to - len(lead) if own_to <= length else -1, own_to
+                span = span_start, span_end
+                if cut.__class__ is str:  # a text of its own, from step 2 or step 1's end
+                    own = cut
+                    own_length = len(own)
+                    own_from = source if source.__class__ is int else -1
+                    own_to = own_from + own_length
+                    if own_to > length:  # the line feed step 1 adds after the last line
+                        own_from = -1
+                else:  # text[source:cut], not cut yet (see structure.py)
+                    # An int text has an int source (CutSegment): unpacked, a type checker
+                    # no longer knows it.
+                    own_from, own_to = source, cut  # type: ignore[assignment]
+                    own_length = own_to - own_from
             else:
                 group = segments[start:stop]
                 parts = [segment_text(text, segment) for segment in group]
                 own = "\n\n".join(parts)
+                own_length = len(own)
+                own_from = -1  # joined with blank lines
                 _, _, _, last_start, last_end, source = group[-1]
                 if stop <= ordered and span_start < span_end and last_start < last_end:
                     # Segments in order, the first and last holding text: most joins.
                     span = span_start, last_end
                 else:
                     span = _hull(group)
-                if columns is None:
-                    chunk.text = lead + own
-                    chunk.span = span
-                else:
-                    spans += span
-                    places += _NOT_PLACED  # joined with blank lines
-                    texts.append(lead + own)
-                if overlap:
-                    lead = own[last_chars]
-                    tail = lead.lstrip(JS_WHITESPACE)
-                    at = len(parts[-1]) - len(tail)  # where that starts in the last segment
-                    if not tail:
-                        lead_span = None
-                    elif at >= 0 and source.__class__ is int:
-                        # In the last segment, one slice of the input: read off.
-                        lead_span = source + at, last_end
-                    else:
-                        lead_span = _overlap_span(own, group, parts, len(lead))
-                    if columns is not None:
-                        # The next overlap is the input's own characters when it lies in
-                        # the last segment, a slice of the input.
-                        last_length = len(parts[-1])
-                        lead_to = source + last_length if source.__class__ is int else beyond
-                        lead_at = lead_to - len(lead)
-                        if lead_to > length or lead_at < lead_to - last_length:
-                            lead_at = -1
+
+            # The writers: `lead` and `lead_span` are still the chunk before's.
             if columns is None:
+                # A draft, not Chunk(...): this runs once per chunk (see records.py).
+                chunk = ChunkDraft()
+                if own_from < 0:
+                    whole = lead + own
+                elif lead_to == own_from and lead_at >= 0:
+                    # The overlap, then its own text: one slice of the input, and the next
+                    # overlap cut from it, not from the input (see below).
+                    whole = text[lead_at:own_to]
+                else:
+                    whole = lead + text[own_from:own_to]
+                chunk.text = whole
                 chunk.index = index
                 chunk.start_offset = offset
-                chunk.end_offset = offset + len(own)
+                chunk.end_offset = offset + own_length
                 chunk.boundary_type = boundary
                 chunk.metadata = metadata
+                chunk.span = span
+                chunk.overlap_span = lead_span
                 chunk.__class__ = Chunk
                 chunks.append(chunk)
             else:
-                offsets += (offset, offset + len(own))
+                offsets += (offset, offset + own_length)
                 boundaries.append(boundary)
+                spans += span
+                overlap_spans += lead_span or _NO_SPAN
+                if own_from >= 0 and lead_at >= 0:
+                    places += (lead_at, lead_to, own_from, own_to)
+                else:
+                    places += _NOT_PLACED
+                    texts.append(lead + (own if own_from < 0 else text[own_from:own_to]))
+                whole = ""
+
+            if not overlap:
+                continue
+            # The next chunk's overlap: the last `overlap` characters of this one's own
+            # text, placed from its first text (`str.lstrip` gives the same string when
+            # there is no white space to strip) to the end of this chunk's span.
+            if own_from >= 0:  # one slice of the input: read off
+                lead_to = own_to
+                # Cut from the chunk's text when there is one: a slice of a wider text (one
+                # emoji makes a text four bytes a character) costs a scan for its widest
+                # character and a narrowing, a slice of the chunk's text does not
+                # (tests/bench/core.py, SemanticChunker).
+                if own_length > overlap:
+                    lead_at = own_to - overlap
+                    lead = whole[last_chars] if whole else text[lead_at:own_to]
+                else:
+                    lead_at = own_from
+                    lead = whole[-own_length:] if whole else text[own_from:own_to]
+                tail = lead.lstrip(JS_WHITESPACE)
+                lead_span = (own_to - len(tail), span_end) if tail else None
+                continue
+            lead = own[-overlap:]
+            tail = lead.lstrip(JS_WHITESPACE)
+            if stop - start == 1:
+                lead_at = -1
+                if not tail:
+                    lead_span = None
+                elif source.__class__ is int:  # the line feed added after the last line
+                    lead_span = own_to - len(tail), span_end
+                else:  # the source is a PieceMap: joined pieces
+                    lead_span = _overlap_span(own, [segments[start]], [own], len(lead))
+                continue
+            last_length = len(parts[-1])
+            at = last_length - len(tail)  # where that starts in the last segment
+            if not tail:
+                lead_span = None
+            elif at >= 0 and source.__class__ is int:
+                # In the last segment, one slice of the input: read off.
+                lead_span = source + at, last_end
+            else:
+                lead_span = _overlap_span(own, group, parts, len(lead))
+            # The overlap is the input's own characters when it lies in the last segment, a
+            # slice of the input.
+            lead_to = source + last_length if source.__class__ is int else length + 1
+            lead_at = lead_to - len(lead)
+            if lead_to > length or lead_at < lead_to - last_length:
+                lead_at = -1
         return chunks
 
 
@@ -505,14 +541,14 @@ def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:
     return [
         number
         for number, segment in enumerate(segments)
-        if segment[2] == "heading"
-        or segment[2] == "code-block"
+        if segment[BOUNDARY] == "heading"
+        or segment[BOUNDARY] == "code-block"
         or not number
         or (
-            segment[4] - segment[3] >= min_size
+            segment[SPAN_END] - segment[SPAN_START] >= min_size
             and (
-                segment[5].__class__ is not PieceMap
-                or len(segment[0].strip(JS_WHITESPACE)) >= min_size
+                segment[SOURCE].__class__ is not PieceMap
+                or len(segment[TEXT].strip(JS_WHITESPACE)) >= min_size
             )
         )
     ]
@@ -534,12 +570,15 @@ def _hull(group: list[Segment]) -> tuple[int, int]:
     Segments of white space alone hold no text; a segment the original repeats after a code
     block left open lies before the block, so the hull takes the least start and most end.
     """
-    held = [segment for segment in group if segment[3] != segment[4]]
+    held = [segment for segment in group if segment[SPAN_START] != segment[SPAN_END]]
     if not held:
-        return group[0][3], group[0][4]
+        return group[0][SPAN_START], group[0][SPAN_END]
     # Lists to min and max, not generators: a generator costs a Python step an item
     # (tests/bench/core.py, SemanticChunker).
-    return min([segment[3] for segment in held]), max([segment[4] for segment in held])
+    return (
+        min([segment[SPAN_START] for segment in held]),
+        max([segment[SPAN_END] for segment in held]),
+    )
 
 
 def _overlap_span(
@@ -553,7 +592,7 @@ def _overlap_span(
         return None
     at = found.start()
     if len(group) == 1:
-        return to_input(group[0][5], at), group[0][4]
+        return to_input(group[0][SOURCE], at), group[0][SPAN_END]
     segment_at = len(own)  # where each segment starts in `own`, from the last
     for number in range(len(group) - 1, -1, -1):
         segment = group[number]
@@ -561,15 +600,15 @@ def _overlap_span(
         if segment_at <= at:
             break
         segment_at -= 2  # the blank line that joined it
-    start = to_input(segment[5], at - segment_at)
+    start = to_input(segment[SOURCE], at - segment_at)
     # The overlap ends at the end of the last text: that of its last segment holding any.
     for later in reversed(group[number:]):
-        if later[3] != later[4]:
-            if later[4] < start:
+        if later[SPAN_START] != later[SPAN_END]:
+            if later[SPAN_END] < start:
                 # From a code block left open into the text the original repeats after it,
                 # which lies before the block: the span covers both, as a chunk's (`_hull`).
                 return _hull(group[number:])
-            return start, later[4]
+            return start, later[SPAN_END]
     raise AssertionError("an overlap with text has a segment holding it")  # pragma: no cover
 
 

@@ -28,12 +28,26 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import Final
 
 from .records import BoundaryType
 from .sourcemap import Source
 from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WS_CLASS
 
-__all__ = ["CutSegment", "HeldSegment", "Segment", "segment_text", "split_by_structure"]
+__all__ = [
+    "CutSegment",
+    "HeldSegment",
+    "Segment",
+    "TEXT",
+    "OFFSET",
+    "BOUNDARY",
+    "SPAN_START",
+    "SPAN_END",
+    "SOURCE",
+    "segment_text",
+    "span_end",
+    "split_by_structure",
+]
 
 # A piece of the input on its way to becoming a chunk: its text; where it starts by the
 # original's count (its offset); its type; its span's start and end (equal, at the start of
@@ -46,6 +60,16 @@ __all__ = ["CutSegment", "HeldSegment", "Segment", "segment_text", "split_by_str
 CutSegment = tuple[int, int, BoundaryType, int, int, int]
 HeldSegment = tuple[str, int, BoundaryType, int, int, Source]
 Segment = CutSegment | HeldSegment
+# The fields' places, by name. Plain tuples read by these indexes, not a NamedTuple: one is
+# made a segment and read a few times, and a NamedTuple's call costs about eight times a
+# tuple's display, its attributes about twice an index (tests/bench/core.py, SemanticChunker;
+# the hot loops unpack a segment in this order instead).
+TEXT: Final = 0
+OFFSET: Final = 1
+BOUNDARY: Final = 2
+SPAN_START: Final = 3
+SPAN_END: Final = 4
+SOURCE: Final = 5
 
 _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 
@@ -107,7 +131,21 @@ def fence_lines(text: str) -> list[int]:
 
 def segment_text(text: str, segment: Segment) -> str:
     """The text of `segment`, a segment of `text`."""
-    return text[segment[5] : segment[0]] if isinstance(segment[0], int) else segment[0]
+    if isinstance(segment[TEXT], int):
+        return text[segment[SOURCE] : segment[TEXT]]
+    return segment[TEXT]
+
+
+def span_end(text: str, text_at: int, stop: int) -> int:
+    """Where the span of `text[:stop]`, which holds text at `text_at`, ends: past its last
+    text. Most segments end with a line feed or a blank line after their text: a look at the
+    last characters finds it for less than the pattern, which walks back over longer white
+    space (tests/bench/core.py, SemanticChunker)."""
+    if text[stop - 1] in JS_WHITESPACE:
+        stop -= 1
+        if text[stop - 1] in JS_WHITESPACE:
+            return LAST_TEXT_RE.match(text, text_at, stop).end()
+    return stop
 
 
 def split_by_structure(
@@ -116,10 +154,12 @@ def split_by_structure(
     max_size: int,
     preserve_code_blocks: bool,
     respect_headings: bool,
-) -> tuple[list[Segment], list[int]]:
-    """Cut `text` into segments at fences, headings and blank lines, as the module says; and
-    list where those longer than `max_size` are, for step 2, which then visits only them
-    (tests/bench/core.py, SemanticChunker). The original's repeat is not listed."""
+) -> tuple[list[Segment], list[int], bool]:
+    """Cut `text` into segments at fences, headings and blank lines, as the module says; list
+    where those longer than `max_size` are, for step 2, which then visits only them
+    (tests/bench/core.py, SemanticChunker); and tell whether the last segment is the
+    original's repeat of the one before a code block left open, which is then the
+    segment before that block, again (not listed among the long ones)."""
     length = len(text)
     segments: list[Segment] = []
     long: list[int] = []
@@ -129,17 +169,8 @@ def split_by_structure(
         return found.start() if found else NOT_FOUND
 
     def add(start: int, stop: int, boundary: BoundaryType, text_at: int, added: str = "") -> None:
-        # The segment text[start:stop] + added, whose first text is at text_at. Most end
-        # with a line feed or a blank line after their text: a look at the last characters
-        # finds their span's end for less than the pattern, which walks back over longer
-        # white space (tests/bench/core.py, SemanticChunker).
-        end = stop
-        if text[end - 1] in JS_WHITESPACE:
-            end -= 1
-            if text[end - 1] in JS_WHITESPACE:
-                end -= 1
-                if text[end - 1] in JS_WHITESPACE:
-                    end = LAST_TEXT_RE.match(text, text_at, end).end()
+        # The segment text[start:stop] + added, whose first text is at text_at.
+        end = span_end(text, text_at, stop)
         if stop - start + len(added) > max_size:
             long.append(len(segments))
         segments.append((text[start:stop] + added, start, boundary, text_at, end, start))
@@ -170,9 +201,7 @@ def split_by_structure(
                     # Inlined `add`, as most segments end here: text[at - 1] is the line feed
                     # before the blank line, and the span ends at it when text stands before
                     # it (tests/bench/core.py, SemanticChunker).
-                    end = at - 1
-                    if text[end - 1] in JS_WHITESPACE:
-                        end = LAST_TEXT_RE.match(text, text_at, end).end()
+                    end = span_end(text, text_at, at - 1)
                     if at - start > max_size:
                         long.append(len(segments))
                     segments.append((at, start, boundary, text_at, end, start))
@@ -194,7 +223,7 @@ def split_by_structure(
             # Inlined `add`, as a heading or fence ends most segments: text[special_at - 1]
             # is the line feed before that line, and one more look most often finds text
             # before a blank line (tests/bench/core.py, SemanticChunker).
-            end = special_at - 1
+            end = special_at - 1  # `span_end`, inline
             if text[end - 1] in JS_WHITESPACE:
                 end -= 1
                 if text[end - 1] in JS_WHITESPACE:
@@ -210,6 +239,7 @@ def split_by_structure(
             next_heading += 1
             heading_at = headings[next_heading]
             while heading_at < opener_at and heading_at - start <= target_size:
+                # `span_end`, inline: the loop runs once a segment of most (see above).
                 end = heading_at - 1
                 if text[end - 1] in JS_WHITESPACE:
                     end -= 1
@@ -230,17 +260,14 @@ def split_by_structure(
         if closer_at == NOT_FOUND:  # a code block left open
             add(special_at, length, "code-block", fence_at, "\n")
             if kept:
-                # The original's repeat: the same text, so the same span, out of order. The
-                # same tuple, which is how `SemanticChunker.chunk` tells a repeat.
+                # The original's repeat: the same text, so the same span, out of order.
                 segments.append(segments[-2])
-            return segments, long
+            return segments, long, kept
         close_end = text.find("\n", closer_at)
         if close_end < 0:
             close_end = length
         # Inlined `add`: the closing fence's line most often ends with its backticks.
-        end = close_end
-        if text[end - 1] in JS_WHITESPACE:
-            end = LAST_TEXT_RE.match(text, fence_at, end).end()
+        end = span_end(text, fence_at, close_end)
         if close_end - special_at > max_size:
             long.append(len(segments))
         segments.append((close_end, special_at, "code-block", fence_at, end, special_at))
@@ -252,4 +279,4 @@ def split_by_structure(
     text_at = start if boundary == "heading" else first_text(start)
     if text_at < length:
         add(start, length, boundary, text_at, "\n")
-    return segments, long
+    return segments, long, False

@@ -20,7 +20,7 @@ from ..whitespace import tight_span
 from .fixed import fixed_chunks
 from .hierarchical import hierarchical_chunks
 from .layout import layout_chunks
-from .semantic import check_vectors, group_by_similarity, split_sentences
+from .semantic import check_vectors, group_by_similarity, sentences_before_capitals
 
 if TYPE_CHECKING:
     from ..tokens import Budget, Tokenizer
@@ -157,7 +157,7 @@ class _Request:
         self.sentences: list[str] | None = None
         self.starts: list[int] = []
         if uses_embeddings:
-            self.sentences, self.starts = split_sentences(self.content)
+            self.sentences, self.starts = sentences_before_capitals(self.content)
 
     def sentences_to_embed(self) -> list[str] | None:
         """The sentences to pass to `embed_fn`, or None when this call embeds nothing."""

@@ -19,7 +19,7 @@ from ..validation import ArgumentTypeError, ArgumentValueError
 from ..whitespace import WS_CLASS, is_blank, tight_span
 from .fixed import fixed_chunks
 
-__all__ = ["SPLIT_THRESHOLD", "split_sentences", "group_by_similarity", "check_vectors"]
+__all__ = ["SPLIT_THRESHOLD", "sentences_before_capitals", "group_by_similarity", "check_vectors"]
 
 # Neighbouring sentences whose cosine similarity falls below this start a new chunk.
 SPLIT_THRESHOLD = 0.3
@@ -32,12 +32,14 @@ MAX_GROUP_FACTOR = 2
 SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+(?=[A-Z])")
 
 
-def split_sentences(content: str) -> tuple[list[str], list[int]]:
-    """Return the sentences the original embeds (split at breaks, blank ones dropped), and
-    where each starts in `content`.
+def sentences_before_capitals(content: str) -> tuple[list[str], list[int]]:
+    """Return the sentences the original embeds, and where each starts in `content`: cut at
+    the white space after `.`, `!` or `?` that a capital A-Z follows (SENTENCE_BREAK_RE), the
+    blank ones dropped. Not `SemanticChunker`'s sentence split, which cuts at every such
+    white space and keeps every piece (`semantic_chunker.split_sentences`).
 
     Example:
-        >>> split_sentences("It rained. Then it stopped.")
+        >>> sentences_before_capitals("It rained. Then it stopped.")
         (['It rained.', 'Then it stopped.'], [0, 11])
     """
     sentences: list[str] = []
