@@ -46,10 +46,6 @@ _HOMES: dict[str, str] = {
     "LexicalIndex": "lexical_index",
     "LexicalIndexStats": "lexical_index",
     "locate_chunks": "locate",
-    "EvaluationSet": "evaluation",
-    "Question": "evaluation",
-    "evaluate": "evaluation",
-    "sweep": "evaluation",
     "ChunkedText": "many",
     "chunk_many": "many",
 }
