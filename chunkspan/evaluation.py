@@ -23,7 +23,7 @@ from typing import Any
 
 from .lexical_index import LexicalIndex
 from .locate import locate_chunks
-from .recipe import Recipe, covered, fields
+from .recipe import Recipe, covered, fields, options_of
 from .records import Chunk, DocumentChunk
 from .validation import ArgumentTypeError, ArgumentValueError, field_of, require_int
 
@@ -303,7 +303,11 @@ class SweepCell:
     settings: Mapping[str, Any]
     report: EvaluationReport | None
     error: str | None = None
+    """Why the chunker refused the settings (then `report` is None)."""
     field: str | None = None
+    """The option `error` or `warning` is about."""
+    warning: str | None = None
+    """Why settings the chunker takes make no sense (`no_sense`); the report is still made."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -311,6 +315,7 @@ class SweepCell:
             "report": None if self.report is None else self.report.to_dict(),
             "error": self.error,
             "field": self.field,
+            "warning": self.warning,
         }
 
 
@@ -354,7 +359,9 @@ def sweep(
     for done, settings in enumerate(cells_settings, start=1):
         try:
             report = evaluate(data, k=k, strategy=strategy, embed_fn=embed_fn, **fixed, **settings)
-            cells.append(SweepCell(settings, report))
+            doubt = no_sense(strategy, {**fixed, **settings})
+            field, warning = doubt if doubt else (None, None)
+            cells.append(SweepCell(settings, report, field=field, warning=warning))
         except (TypeError, ValueError) as error:
             cells.append(SweepCell(settings, None, str(error), field_of(error)))
         if progress is not None:
@@ -362,6 +369,45 @@ def sweep(
     ran = [i for i, cell in enumerate(cells) if cell.report is not None]
     best = max(ran, key=lambda i: getattr(cells[i].report, metric), default=None)
     return SweepReport(tuple(cells), metric, best)
+
+
+# Settings SemanticChunker takes that defeat what they pair with: the playground's rules
+# (`NO_SENSE` in web/playground/settings.js), as (option, other, holds, rule, why).
+_NO_SENSE: tuple[tuple[str, str, Callable[[int, int], bool], str, str], ...] = (
+    (
+        "overlap",
+        "max_size",
+        lambda a, b: a < b,
+        "must be less than",
+        "or each chunk repeats the whole chunk before it",
+    ),
+    (
+        "min_size",
+        "max_size",
+        lambda a, b: a <= b,
+        "must not be more than",
+        "or short chunks join into ones past the max",
+    ),
+    (
+        "target_size",
+        "max_size",
+        lambda a, b: a <= b,
+        "must not be more than",
+        "or parts are cut longer than the max",
+    ),
+)
+
+
+def no_sense(strategy: str, options: Mapping[str, Any]) -> tuple[str, str] | None:
+    """`(option, why)` when `options` make no sense for `strategy` (the playground's rules),
+    else None."""
+    if strategy != "semantic":
+        return None
+    values = {**options_of("semantic"), **options}
+    for name, other, holds, rule, why in _NO_SENSE:
+        if not holds(values[name], values[other]):
+            return name, f"{name} {values[name]} {rule} {other} {values[other]}, {why}"
+    return None
 
 
 def _record_spans(records: Sequence[Chunk] | Sequence[DocumentChunk]) -> list[Span]:

@@ -176,3 +176,11 @@ def test_chroma_set_reads_whole():
     ]
     assert len(data.questions) == 472
     assert sum(len(q.references) for q in data.questions) == 790
+
+
+def test_sweep_flags_settings_that_make_no_sense():
+    result = sweep(small_set(), {"overlap": [0, 3000]}, target_size=100, max_size=2000)
+    assert result.cells[0].warning is None and result.cells[0].report is not None
+    flagged = result.cells[1]
+    assert flagged.report is not None and flagged.field == "overlap"
+    assert flagged.warning.startswith("overlap 3000 must be less than max_size 2000")

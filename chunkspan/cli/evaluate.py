@@ -107,6 +107,7 @@ def _table(cells: list[SweepCell], metric: str) -> str:
     lines = [
         "  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip() for row in rows
     ]
+    lines += [f"{_settings(c)}: makes no sense: {c.warning}" for c in cells if c.warning]
     lines += [f"{_settings(c)}: refused: {c.error}" for c in cells if c.report is None]
     return "\n".join(lines)
 
