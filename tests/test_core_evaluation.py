@@ -184,3 +184,26 @@ def test_sweep_flags_settings_that_make_no_sense():
     flagged = result.cells[1]
     assert flagged.report is not None and flagged.field == "overlap"
     assert flagged.warning.startswith("overlap 3000 must be less than max_size 2000")
+
+
+def write_chroma(folder, content, corpus_text="Cats purr."):
+    (folder / "corpora").mkdir()
+    (folder / "corpora" / "cats.md").write_text(corpus_text, encoding="utf-8")
+    references = '[{""content"": ""' + content + '"", ""start_index"": 0, ""end_index"": 4}]'
+    table = f'question,references,corpus_id\nwho purrs,"{references}",cats\n'
+    (folder / "questions_df.csv").write_text(table, encoding="utf-8")
+
+
+def test_from_chroma_reads_and_names_bad_rows(tmp_path):
+    good, bad, missing = tmp_path / "good", tmp_path / "bad", tmp_path / "missing"
+    for folder in (good, bad, missing):
+        folder.mkdir()
+    write_chroma(good, "Cats")
+    assert EvaluationSet.from_chroma(good).questions == (Question("who purrs", "cats", ((0, 4),)),)
+    write_chroma(bad, "Dogs")
+    with pytest.raises(ArgumentValueError, match=r"row 2: the excerpt \(0, 4\) is not its content"):
+        EvaluationSet.from_chroma(bad)
+    write_chroma(missing, "Cats")
+    (missing / "corpora" / "cats.md").unlink()
+    with pytest.raises(ArgumentValueError, match="corpus 'cats' has no file"):
+        EvaluationSet.from_chroma(missing)
