@@ -10,8 +10,10 @@ import shlex
 import subprocess
 import sys
 
-from support.paths import ROOT
+import pytest
+from support.paths import DATASETS, ROOT
 from support.readme import needs_extras, readme_block, run_block, runnable_blocks
+from test_core_readme import docs_blocks
 
 # The command line's examples run in a folder holding what they name.
 COMMANDS = readme_block("chunkspan chunk docs/")
@@ -24,6 +26,16 @@ def test_the_pipeline_examples_run_and_answer_what_they_show():
     assert sum(needs_extras(block) for block in blocks) >= 2  # LangChain, LlamaIndex
     # One session, in order: the pipelines' examples cut the handbook of "In Python".
     namespace: dict[str, object] = {"__name__": "readme"}
+    assert [found for block in blocks for found in run_block(block, namespace)] == []
+
+
+@pytest.mark.parametrize("page", ["evaluation.md"])
+def test_the_pipeline_examples_of_docs_run_and_answer_what_they_show(page, monkeypatch):
+    # The whole page in one session, as its LangChain block scores the set its first reads.
+    blocks = docs_blocks(page)
+    assert any(needs_extras(block) for block in blocks)
+    monkeypatch.chdir(DATASETS)
+    namespace: dict[str, object] = {"__name__": "docs"}
     assert [found for block in blocks for found in run_block(block, namespace)] == []
 
 

@@ -38,6 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser, commands = build_parser()
     args = parser.parse_args(argv)
     parser = commands[args.command]  # its usage line, in the errors below
+    if args.command == "evaluate":
+        from .evaluate import run_evaluate
+
+        return run_evaluate(parser, args)
     if args.jobs is not None and args.jobs < 1:
         parser.error(f"argument --jobs: must be at least 1, got {args.jobs}")
     task, shared = _plan(parser, args)

@@ -199,4 +199,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     snippets.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
     _add_options(snippets, "snippet options", snippet_options())
     _add_run_flags(snippets)
-    return parser, {"chunk": chunking, "turns": turns, "snippet": snippets}
+    from .evaluate import add_evaluate_parser
+
+    evaluating = add_evaluate_parser(commands, EPILOG)
+    return parser, {"chunk": chunking, "turns": turns, "snippet": snippets, "evaluate": evaluating}

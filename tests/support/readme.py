@@ -21,7 +21,7 @@ BLOCK_RE = re.compile(r"^```([a-z]*)\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 # What an example may import beyond the core: its block runs where these are installed.
 EXTRAS = (
-    *("langchain_core", "llama_index", "pyspark"),
+    *("langchain_core", "langchain_text_splitters", "llama_index", "pyspark"),
     *("chunkspan.langchain", "chunkspan.llama_index", "chunkspan.spark"),
 )
 

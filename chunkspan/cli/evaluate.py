@@ -1,0 +1,116 @@
+"""`chunkspan evaluate`: score chunkings on an evaluation set (Chroma's folder or our JSON),
+one setting or a sweep (a comma list of values sweeps that option), as a table sorted by the
+metric or as JSON holding the Python figures unrounded."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..evaluation import METRICS, EvaluationSet, SweepCell, sweep
+from ..recipe import PIPELINE_STRATEGIES, options_of
+
+__all__ = ["add_evaluate_parser", "run_evaluate"]
+
+
+def _numbers(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        message = f"must be an integer or a comma list of them: {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+
+
+def add_evaluate_parser(commands: Any, epilog: str) -> argparse.ArgumentParser:
+    """Add the `evaluate` command to the subparsers `commands`; answer its parser."""
+    from .parser import flag
+
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "evaluate",
+        help="score chunkings on questions with gold excerpts (Chroma's folder or our JSON)",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", metavar="FOLDER_OR_JSON", help="Chroma's folder, or our JSON")
+    parser.add_argument("--strategy", choices=PIPELINE_STRATEGIES, default="semantic")
+    group = parser.add_argument_group("chunker options (a comma list sweeps the option)")
+    names = {**options_of("semantic"), **options_of("fixed")}
+    for name, default in names.items():
+        if isinstance(default, bool):
+            group.add_argument(flag(name), dest=name, action=argparse.BooleanOptionalAction)
+        else:
+            group.add_argument(flag(name), dest=name, type=_numbers, metavar="N[,N...]")
+    parser.add_argument("--k", type=int, default=5, help="chunks retrieved a question (5)")
+    parser.add_argument("--metric", choices=METRICS, default="iou", help="to sort by (iou)")
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+    return parser
+
+
+def run_evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run `evaluate`: 0 when it ran, 1 when the set cannot be read (named), 2 for bad usage."""
+    if args.k < 1:
+        parser.error(f"argument --k: must be at least 1, got {args.k}")
+    known = options_of(args.strategy)
+    grid: dict[str, list[Any]] = {}
+    for name in {**options_of("semantic"), **options_of("fixed")}:
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name not in known:
+            parser.error(f"argument {name.replace('_', '-')}: not an option of {args.strategy}")
+        grid[name] = value if isinstance(value, list) else [value]
+    path = Path(args.path)
+    try:
+        if path.is_dir():
+            data = EvaluationSet.from_chroma(path)
+        else:
+            data = EvaluationSet.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError, KeyError) as error:
+        print(f"chunkspan: {path}: {error}", file=sys.stderr)
+        return 1
+    result = sweep(data, grid, k=args.k, strategy=args.strategy, metric=args.metric)
+    if args.format == "json":
+        json.dump(result.to_dict(), sys.stdout, ensure_ascii=False)
+        print()
+    else:
+        print(_table(list(result.cells), args.metric))
+    return 0
+
+
+def _table(cells: list[SweepCell], metric: str) -> str:
+    ran = sorted(
+        (c for c in cells if c.report is not None),
+        key=lambda c: -getattr(c.report, metric),
+    )
+    head = ["settings", "chunks", "mean size", *METRICS, "seconds"]
+    rows = [head]
+    for cell in ran:
+        report = cell.report
+        assert report is not None
+        figures = [
+            f"{100 * getattr(report, m):.1f} ± {100 * getattr(report, m + '_std'):.1f}"
+            for m in METRICS
+        ]
+        rows.append(
+            [
+                _settings(cell) or "defaults",
+                str(report.chunk_count),
+                f"{report.mean_chunk_length:.0f}",
+                *figures,
+                f"{report.seconds:.2f}",
+            ]
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = [
+        "  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip() for row in rows
+    ]
+    lines += [f"{_settings(c)}: makes no sense: {c.warning}" for c in cells if c.warning]
+    lines += [f"{_settings(c)}: refused: {c.error}" for c in cells if c.report is None]
+    return "\n".join(lines)
+
+
+def _settings(cell: SweepCell) -> str:
+    return " ".join(f"{name}={value}" for name, value in cell.settings.items())

@@ -1,0 +1,492 @@
+"""Exact retrieval evaluation of a chunking, as Chroma's "Evaluating Chunking Strategies for
+Retrieval" scores it: questions with gold excerpts as character spans, and recall, precision,
+IoU and precision_Omega on character ranges.
+
+Chroma's code finds each chunk again with `str.find`; here every chunk's span is known (our
+chunkers' `span`, or `locate_chunks` for texts from elsewhere), so the figures are exact.
+Retrieval is BM25 over every corpus's chunks pooled in one `LexicalIndex` (ids are positions
+in that pool), or cosine similarity with an `embed_fn`.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+import operator
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .lexical_index import LexicalIndex
+from .limits import AT_ODDS
+from .locate import locate_chunks
+from .recipe import Recipe, covered, fields, options_of
+from .records import Chunk, DocumentChunk
+from .validation import ArgumentTypeError, ArgumentValueError, field_of, require_int
+
+__all__ = [
+    "Question",
+    "EvaluationSet",
+    "QuestionResult",
+    "EvaluationReport",
+    "SweepCell",
+    "SweepReport",
+    "evaluate",
+    "sweep",
+    "METRICS",
+]
+
+Span = tuple[int, int]
+EmbedFn = Callable[[list[str]], list[list[float]]]
+METRICS = ("recall", "precision", "iou", "precision_omega")
+_CAMEL = {"precision_omega": "precisionOmega"}
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question and the excerpts of its corpus that answer it."""
+
+    text: str
+    """The question."""
+    corpus_id: str
+    """The id of the corpus its excerpts are in."""
+    references: tuple[Span, ...]
+    """The excerpts, each `(start, end)` in code points of the corpus."""
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationSet:
+    """Corpora by id (in the order they first appear) and questions on them, checked when made."""
+
+    corpora: Mapping[str, str]
+    questions: Sequence[Question]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.corpora, Mapping):
+            raise ArgumentTypeError(
+                "corpora", f"corpora must be a mapping, got {self.corpora!r:.80}"
+            )
+        if not self.questions:
+            raise ArgumentValueError("questions", "an evaluation set needs at least one question")
+        for row, question in enumerate(self.questions):
+            where = f"questions[{row}]"
+            if not isinstance(question, Question):
+                raise ArgumentTypeError(
+                    "questions", f"{where} must be a Question, got {question!r:.80}"
+                )
+            corpus = self.corpora.get(question.corpus_id)
+            if corpus is None:
+                raise ArgumentValueError(
+                    "questions",
+                    f"{where} is on corpus {question.corpus_id!r}, which the set has not",
+                )
+            if not question.references:
+                raise ArgumentValueError("questions", f"{where} has no excerpt")
+            for start, end in question.references:
+                if not 0 <= start <= end <= len(corpus):
+                    raise ArgumentValueError(
+                        "questions",
+                        f"{where} has the excerpt ({start}, {end}), backwards or outside corpus "
+                        f"{question.corpus_id!r} of {len(corpus)} characters",
+                    )
+        object.__setattr__(self, "corpora", dict(self.corpora))
+        object.__setattr__(self, "questions", tuple(self.questions))
+
+    @classmethod
+    def from_chroma(cls, folder: str | Path) -> EvaluationSet:
+        """Read Chroma's layout: `questions_df.csv` (question, references, corpus_id) and
+        `corpora/<corpus_id>.md`. Each excerpt's `content` must be its span's text."""
+        folder = Path(folder)
+        corpora: dict[str, str] = {}
+        questions: list[Question] = []
+        table = folder / "questions_df.csv"
+        with table.open(encoding="utf-8", newline="") as file:
+            for row, record in enumerate(csv.DictReader(file), start=2):
+                where = f"{table}, row {row}"
+                corpus_id = record["corpus_id"]
+                if corpus_id not in corpora:
+                    path = folder / "corpora" / f"{corpus_id}.md"
+                    if not path.is_file():
+                        raise ArgumentValueError(
+                            "folder", f"{where}: corpus {corpus_id!r} has no file {path}"
+                        )
+                    corpora[corpus_id] = path.read_text(encoding="utf-8")
+                corpus = corpora[corpus_id]
+                spans = []
+                for excerpt in json.loads(record["references"]):
+                    span = (excerpt["start_index"], excerpt["end_index"])
+                    if corpus[span[0] : span[1]] != excerpt["content"]:
+                        raise ArgumentValueError(
+                            "folder",
+                            f"{where}: the excerpt {span} is not its content in {corpus_id!r}",
+                        )
+                    spans.append(span)
+                questions.append(Question(record["question"], corpus_id, tuple(spans)))
+        return cls(corpora, questions)
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"corpora": {id: text}, "questions": [{"question", "corpusId", "references":
+        [[start, end], ...]}]}`."""
+        return {
+            "corpora": dict(self.corpora),
+            "questions": [
+                {
+                    "question": q.text,
+                    "corpusId": q.corpus_id,
+                    "references": [list(s) for s in q.references],
+                }
+                for q in self.questions
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EvaluationSet:
+        """The set `to_json` wrote."""
+        if not isinstance(data, Mapping) or "corpora" not in data or "questions" not in data:
+            raise ArgumentValueError("data", "an evaluation set needs 'corpora' and 'questions'")
+        questions = []
+        for row, entry in enumerate(data["questions"]):
+            try:
+                spans = tuple((int(s), int(e)) for s, e in entry["references"])
+                questions.append(Question(str(entry["question"]), str(entry["corpusId"]), spans))
+            except (KeyError, TypeError, ValueError) as error:
+                raise ArgumentValueError(
+                    "questions",
+                    f"questions[{row}] is not {{question, corpusId, references}}: {error}",
+                ) from None
+        return cls(data["corpora"], questions)
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionResult:
+    """One question's figures and what was retrieved for it."""
+
+    recall: float
+    precision: float
+    iou: float
+    precision_omega: float
+    retrieved: tuple[tuple[str, int, int], ...]
+    """`(corpus_id, start, end)` of each chunk retrieved, best first."""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {_CAMEL.get(m, m): getattr(self, m) for m in METRICS}
+        out["retrieved"] = [{"corpusId": c, "start": s, "end": e} for c, s, e in self.retrieved]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationReport:
+    """The means and (population) standard deviations over the questions, as Chroma's code."""
+
+    recall: float
+    precision: float
+    iou: float
+    precision_omega: float
+    recall_std: float
+    precision_std: float
+    iou_std: float
+    precision_omega_std: float
+    questions: tuple[QuestionResult, ...]
+    chunk_count: int
+    mean_chunk_length: float
+    max_chunk_length: int
+    settings: Mapping[str, Any]
+    """The strategy, options and k (or `chunks: "given"`)."""
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data with camelCase keys, for JSON and the facade."""
+        out: dict[str, Any] = {}
+        for metric in METRICS:
+            key = _CAMEL.get(metric, metric)
+            out[key] = getattr(self, metric)
+            out[key + "Std"] = getattr(self, metric + "_std")
+        out.update(
+            chunkCount=self.chunk_count,
+            meanChunkLength=self.mean_chunk_length,
+            maxChunkLength=self.max_chunk_length,
+            settings=dict(self.settings),
+            seconds=self.seconds,
+            questions=[q.to_dict() for q in self.questions],
+        )
+        return out
+
+
+def evaluate(
+    data: EvaluationSet,
+    *,
+    chunks: Mapping[str, Sequence[Any]] | None = None,
+    k: int = 5,
+    strategy: str = "semantic",
+    embed_fn: EmbedFn | None = None,
+    **options: Any,
+) -> EvaluationReport:
+    """Cut every corpus of `data` with `strategy` and `options` (`chunk_many`'s names), or take
+    `chunks` (for each corpus id: spans, texts placed with `locate_chunks`, or our records),
+    retrieve the top `k` chunks for each question and score them.
+
+    Example:
+        >>> question = Question("dogs", "a", ((11, 21),))
+        >>> data = EvaluationSet({"a": "Cats purr. Dogs bark."}, [question])
+        >>> report = evaluate(data, chunks={"a": [(0, 10), (11, 21)]}, k=1)
+        >>> report.recall, report.precision
+        (1.0, 1.0)
+    """
+    began = time.perf_counter()
+    if not isinstance(data, EvaluationSet):
+        raise ArgumentTypeError("data", f"data must be an EvaluationSet, got {data!r:.80}")
+    require_int("k", k, minimum=1)
+    if chunks is None:
+        recipe = Recipe(strategy, options)
+        spans = {cid: _record_spans(recipe.cut(text)) for cid, text in data.corpora.items()}
+        settings: dict[str, Any] = {"strategy": strategy, **options, "k": k}
+    else:
+        spans = _given_spans(data, chunks)
+        settings = {"chunks": "given", "k": k}
+    pool = [(cid, s, e) for cid in data.corpora for s, e in spans[cid]]
+    texts = [data.corpora[cid][s:e] for cid, s, e in pool]
+    retrieve = _bm25(texts) if embed_fn is None else _cosine(texts, embed_fn)
+    results = []
+    for question in data.questions:
+        found = tuple(pool[i] for i in retrieve(question.text, k))
+        results.append(score(question, found, spans[question.corpus_id]))
+    lengths = [e - s for _, s, e in pool]
+    figures: dict[str, float] = {}
+    for metric in METRICS:
+        values = [getattr(r, metric) for r in results]
+        figures[metric] = statistics.fmean(values)
+        figures[metric + "_std"] = statistics.pstdev(values)
+    return EvaluationReport(
+        **figures,
+        questions=tuple(results),
+        chunk_count=len(pool),
+        mean_chunk_length=statistics.fmean(lengths) if lengths else 0.0,
+        max_chunk_length=max(lengths, default=0),
+        settings=settings,
+        seconds=time.perf_counter() - began,
+    )
+
+
+def score(
+    question: Question, retrieved: Sequence[tuple[str, int, int]], corpus_chunks: Sequence[Span]
+) -> QuestionResult:
+    """One question's four figures, as the data set's README defines them."""
+    excerpts = question.references
+    own = [(s, e) for cid, s, e in retrieved if cid == question.corpus_id]
+    hits = [hit for r in own for x in excerpts if (hit := _intersection(r, x)) is not None]
+    found = _union_length(hits)
+    retrieved_length = sum(e - s for _, s, e in retrieved)
+    excerpt_length = sum(e - s for s, e in excerpts)
+    missed = [piece for x in excerpts for piece in _difference(x, own)]
+    missed_length = sum(e - s for s, e in missed)
+    touching = [c for c in corpus_chunks if any(_intersection(c, x) for x in excerpts)]
+    omega_hits = [hit for c in touching for x in excerpts if (hit := _intersection(c, x))]
+    omega_missed = [piece for x in excerpts for piece in _difference(x, touching)]
+    return QuestionResult(
+        recall=_ratio(found, excerpt_length),
+        precision=_ratio(found, retrieved_length),
+        iou=_ratio(found, retrieved_length + missed_length),
+        precision_omega=_ratio(
+            _union_length(omega_hits), _union_length([*touching, *omega_missed])
+        ),
+        retrieved=tuple(retrieved),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SweepCell:
+    """One cell of a grid: its settings, and its report or why it makes no sense."""
+
+    settings: Mapping[str, Any]
+    report: EvaluationReport | None
+    error: str | None = None
+    """Why the chunker refused the settings (then `report` is None)."""
+    field: str | None = None
+    """The option `error` or `warning` is about."""
+    warning: str | None = None
+    """Why settings the chunker takes make no sense (`no_sense`); the report is still made."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "settings": dict(self.settings),
+            "report": None if self.report is None else self.report.to_dict(),
+            "error": self.error,
+            "field": self.field,
+            "warning": self.warning,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SweepReport:
+    """Every cell in grid order, and the index of the best by `metric` (None if none ran)."""
+
+    cells: tuple[SweepCell, ...]
+    metric: str
+    best: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cells": [c.to_dict() for c in self.cells],
+            "metric": _CAMEL.get(self.metric, self.metric),
+            "best": self.best,
+        }
+
+
+def sweep(
+    data: EvaluationSet,
+    grid: Mapping[str, Sequence[Any]],
+    *,
+    k: int = 5,
+    strategy: str = "semantic",
+    metric: str = "iou",
+    progress: Callable[[int, int], None] | None = None,
+    embed_fn: EmbedFn | None = None,
+    **fixed: Any,
+) -> SweepReport:
+    """`evaluate` on every cell of `grid` (the product of its values, in its order), with the
+    `fixed` options; a cell whose settings the chunker refuses is reported with its error.
+    `progress(done, total)` is called after each cell."""
+    if metric not in METRICS:
+        raise ArgumentValueError(
+            "metric", f"unknown metric {metric!r} (must be one of {', '.join(METRICS)})"
+        )
+    names = list(grid)
+    cells_settings = [dict(zip(names, values)) for values in itertools.product(*grid.values())]
+    cells: list[SweepCell] = []
+    for done, settings in enumerate(cells_settings, start=1):
+        try:
+            report = evaluate(data, k=k, strategy=strategy, embed_fn=embed_fn, **fixed, **settings)
+            doubt = no_sense(strategy, {**fixed, **settings})
+            field, warning = doubt if doubt else (None, None)
+            cells.append(SweepCell(settings, report, field=field, warning=warning))
+        except (TypeError, ValueError) as error:
+            cells.append(SweepCell(settings, None, str(error), field_of(error)))
+        if progress is not None:
+            progress(done, len(cells_settings))
+    ran = [i for i, cell in enumerate(cells) if cell.report is not None]
+    best = max(ran, key=lambda i: getattr(cells[i].report, metric), default=None)
+    return SweepReport(tuple(cells), metric, best)
+
+
+# How each relation of `chunkspan.limits.AT_ODDS` is tested, and said when it fails.
+_RELATIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
+    "<": (operator.lt, "must be less than"),
+    "<=": (operator.le, "must not be more than"),
+}
+
+
+def no_sense(strategy: str, options: Mapping[str, Any]) -> tuple[str, str] | None:
+    """`(option, why)` when `options` make no sense for `strategy` (the pairs at odds of
+    `chunkspan.limits`, which the playground flags too), else None."""
+    if strategy != "semantic":
+        return None
+    values = {**options_of("semantic"), **options}
+    for rule in AT_ODDS["SemanticChunker"]:
+        holds, said = _RELATIONS[rule.relation]
+        if not holds(values[rule.name], values[rule.other]):
+            name, other = rule.name, rule.other
+            return name, f"{name} {values[name]} {said} {other} {values[other]}, {rule.why}"
+    return None
+
+
+def _record_spans(records: Sequence[Chunk] | Sequence[DocumentChunk]) -> list[Span]:
+    # The range each chunk covers, its overlap included; chunks covering nothing are left out.
+    return [span for record in records if (span := covered(fields(record)))[0] < span[1]]
+
+
+def _given_spans(data: EvaluationSet, chunks: Mapping[str, Sequence[Any]]) -> dict[str, list[Span]]:
+    spans: dict[str, list[Span]] = {}
+    for cid, text in data.corpora.items():
+        if cid not in chunks:
+            raise ArgumentValueError("chunks", f"chunks has no entry for corpus {cid!r}")
+        given = list(chunks[cid])
+        if all(isinstance(c, (Chunk, DocumentChunk)) for c in given):
+            spans[cid] = _record_spans(given)
+        elif all(isinstance(c, str) for c in given):
+            placed = locate_chunks(text, given)
+            for number, span in enumerate(placed):
+                if span is None:
+                    raise ArgumentValueError(
+                        "chunks",
+                        f"chunks[{cid!r}][{number}] cannot be placed in its corpus: "
+                        f"{given[number]!r:.80}",
+                    )
+            spans[cid] = [span for span in placed if span is not None]
+        else:
+            spans[cid] = []
+            for number, span in enumerate(given):
+                try:
+                    start, end = span
+                except (TypeError, ValueError):
+                    start = end = -1
+                if not (
+                    isinstance(start, int)
+                    and isinstance(end, int)
+                    and 0 <= start <= end <= len(text)
+                ):
+                    raise ArgumentValueError(
+                        "chunks",
+                        f"chunks[{cid!r}][{number}] is not a span (start, end) of its corpus: "
+                        f"{span!r:.80}",
+                    )
+                spans[cid].append((start, end))
+    return spans
+
+
+def _bm25(texts: list[str]) -> Callable[[str, int], list[int]]:
+    index = LexicalIndex()
+    index.add_documents({"id": str(i), "text": t} for i, t in enumerate(texts) if t.strip())
+    return lambda query, k: [int(hit.id) for hit in index.search(query, k)]
+
+
+def _cosine(texts: list[str], embed_fn: EmbedFn) -> Callable[[str, int], list[int]]:
+    vectors = [_unit(v) for v in embed_fn(texts)] if texts else []
+
+    def retrieve(query: str, k: int) -> list[int]:
+        q = _unit(embed_fn([query])[0])
+        scores = [sum(a * b for a, b in zip(q, v)) for v in vectors]
+        return sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
+
+    return retrieve
+
+
+def _unit(vector: Sequence[float]) -> list[float]:
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector] if norm else list(vector)
+
+
+def _intersection(a: Span, b: Span) -> Span | None:
+    # Touching ranges intersect, with length 0, as Chroma's code has it.
+    start, end = max(a[0], b[0]), min(a[1], b[1])
+    return (start, end) if start <= end else None
+
+
+def _difference(excerpt: Span, chunks: Sequence[Span]) -> list[Span]:
+    """The parts of `excerpt` no chunk covers."""
+    pieces = [excerpt]
+    for cs, ce in chunks:
+        pieces = [
+            part
+            for s, e in pieces
+            for part in ((s, min(e, cs)), (max(s, ce), e))
+            if part[0] < part[1]
+        ]
+    return pieces
+
+
+def _union_length(spans: Sequence[Span]) -> int:
+    total, reach = 0, -1
+    for start, end in sorted(spans):
+        if end > reach:
+            total += end - max(start, reach)
+            reach = end
+    return total
+
+
+def _ratio(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0

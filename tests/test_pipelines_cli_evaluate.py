@@ -1,0 +1,73 @@
+"""`chunkspan evaluate`: its JSON equals Python's figures; a sweep's refused cell is reported;
+a set that cannot be read is named with exit 1; a bad option value is a usage error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chunkspan.cli import main
+from chunkspan.evaluation import EvaluationSet, Question, sweep
+
+
+@pytest.fixture
+def set_file(tmp_path):
+    corpora = {"cats": "Cats purr softly. Cats sleep all day.", "dogs": "Dogs bark loudly."}
+    data = EvaluationSet(
+        corpora,
+        [Question("do cats sleep", "cats", ((18, 37),)), Question("bark", "dogs", ((0, 17),))],
+    )
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(data.to_json()), encoding="utf-8")
+    return data, path
+
+
+def test_json_equals_python(set_file, capsys):
+    data, path = set_file
+    argv = ["evaluate", str(path), "--strategy", "fixed", "--chunk-size", "10,40"]
+    assert main([*argv, "--chunk-overlap", "0,20", "--format", "json", "--k", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = sweep(
+        data, {"chunk_size": [10, 40], "chunk_overlap": [0, 20]}, strategy="fixed", k=2
+    ).to_dict()
+    for cell in (*out["cells"], *expected["cells"]):
+        if cell["report"]:
+            del cell["report"]["seconds"]
+    assert out == expected
+    assert out["cells"][1]["field"] == "chunk_overlap"
+
+
+def test_table_names_refused_cells(set_file, capsys):
+    _, path = set_file
+    assert (
+        main(
+            [
+                "evaluate",
+                str(path),
+                "--strategy",
+                "fixed",
+                "--chunk-size",
+                "10",
+                "--chunk-overlap",
+                "20",
+            ]
+        )
+        == 0
+    )
+    assert "refused: chunk_overlap 20 must be less than chunk_size 10" in capsys.readouterr().out
+
+
+def test_unreadable_set_is_named(tmp_path, capsys):
+    path = tmp_path / "broken.json"
+    path.write_text('{"corpora": {"a": "x"}, "questions": []}', encoding="utf-8")
+    assert main(["evaluate", str(path)]) == 1
+    assert capsys.readouterr().err.startswith(f"chunkspan: {path}: ")
+
+
+def test_bad_option_value_is_usage_error(set_file, capsys):
+    _, path = set_file
+    with pytest.raises(SystemExit) as stopped:
+        main(["evaluate", str(path), "--target-size", "4x"])
+    assert stopped.value.code == 2
+    assert "comma list" in capsys.readouterr().err
