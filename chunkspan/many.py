@@ -1,41 +1,41 @@
 """`chunk_many`: many texts cut over worker processes, answered in input order.
 
-Work goes out in batches, and only a few batches per process are ever in flight, so a
-generator of texts larger than memory streams through: memory holds what is being cut and
-what waits to be yielded in order, not the input or the output.
+Work goes out in batches sized by characters, and only a few batches per process are ever in
+flight (pool.py), so a generator of texts larger than memory streams through: memory holds
+what is being cut and what waits to be yielded in order, not the input or the output.
+
+A worker answers each text's chunks as positions in it (`chunk_columns`: offsets, spans and
+where each chunk's text lies), texts only where they are not the input's own characters;
+the parent, which still holds the batch's texts, makes the records. Records carry their
+texts, so sent whole as much would cross the process boundary as was cut, and the parent
+would spend as long unpickling as a worker did cutting (tests/bench/pipelines.py).
 """
 
 from __future__ import annotations
 
 import os
-import signal
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain, islice
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+from itertools import chain
+from typing import Any, TypeVar
 
 from .recipe import Recipe
 from .records import Chunk, ChunkDraft, DocumentChunk, DocumentChunkDraft
 from .validation import ArgumentTypeError, require_int
 
-if TYPE_CHECKING:
-    from concurrent.futures import Future
-
-__all__ = ["ChunkedText", "chunk_many", "map_in_order", "batched", "default_jobs"]
+__all__ = ["ChunkedText", "chunk_many", "batched", "default_jobs", "decided_jobs"]
 
 Item = TypeVar("Item")
-Result = TypeVar("Result")
 
-# A batch closes at this many items or characters, whichever comes first: large enough that
-# sending it costs little beside cutting it, small enough to keep every process busy.
-BATCH_ITEMS = 64
-BATCH_CHARS = 1_000_000
-_DRAFTS = {Chunk: ChunkDraft, DocumentChunk: DocumentChunkDraft}
+# A batch closes at this many characters or items, whichever comes first: large enough that
+# sending it costs little beside cutting it, small enough that every process stays busy
+# until the end and memory holds little (tests/bench/pipelines.py).
+BATCH_CHARS = 200_000
+BATCH_ITEMS = 500
 
-# Batches in flight per process: one being cut, the next ones already sent.
-BATCHES_AHEAD = 3
+# `jobs=None` starts processes only for an input of at least this many characters: below,
+# starting them costs more than they win (docs/processes.md).
+PROCESSES_FROM_CHARS = 4 * BATCH_CHARS
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,8 @@ class ChunkedText:
 
 
 def default_jobs() -> int:
-    """One process per core this process may use."""
+    """The cores this process may use (its CPU affinity, which `taskset` and containers
+    narrow), or all the machine's where that cannot be read."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -68,7 +69,9 @@ def chunk_many(
 
     Args:
         items: texts, or `(id, text)` pairs (the id comes back on the result).
-        jobs: processes to cut in; None for one per core (one alone cuts in this process).
+        jobs: processes to cut in (1: this one, no other started). None decides from the work
+            (`decided_jobs`): this process alone for a small input, else one worker per core
+            this process may use.
         strategy: `semantic` (`SemanticChunker`) or the engine's `fixed`, `hierarchical`,
             `layout`.
         options: the strategy's options by their Python names (`target_size=...`,
@@ -86,14 +89,41 @@ def chunk_many(
 
 def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator[ChunkedText]:
     batches = batched(_checked(items), _text_length)
-    head = list(islice(batches, 2))
-    if (jobs or default_jobs()) == 1 or len(head) < 2:  # as map_in_order: no process
+    head, workers = decided_jobs(batches, jobs, _batch_chars)
+    if workers == 1:
         for batch in chain(head, batches):
             yield from _cut_batch(recipe, batch)
         return
-    record = _record_of(recipe)
-    for packed in map_in_order(_cut_batch_packed, chain(head, batches), jobs, recipe):
-        yield from _unpacked(packed, record)
+    from .pool import map_in_order  # processes: not in the browser, which never gets here
+
+    record = _records_of_semantic if recipe.strategy == "semantic" else _records_of_engine
+    for batch, answers in map_in_order(_positions, chain(head, batches), workers, recipe):
+        for (key, text), answer in zip(batch, answers):
+            yield ChunkedText(key, record(text, answer))
+
+
+def decided_jobs(
+    batches: Iterator[list[Item]], jobs: int | None, size: Callable[[list[Item]], int]
+) -> tuple[list[list[Item]], int]:
+    """The batches read ahead to decide, and how many worker processes to cut them in (1: this
+    process, none started).
+
+    `jobs` given: that many, unless the input is one batch (a process would only wait for it).
+    None: 1 if this process may use one core only (`default_jobs`) or the input holds fewer
+    than `PROCESSES_FROM_CHARS` characters (read ahead to find out: a few batches at most),
+    else a worker per core.
+    """
+    cores = default_jobs() if jobs is None else jobs
+    wanted = PROCESSES_FROM_CHARS if jobs is None else 1
+    head: list[list[Item]] = []
+    held = 0
+    if cores > 1:
+        for batch in batches:
+            head.append(batch)
+            held += size(batch)
+            if len(head) >= 2 and held >= wanted:
+                return head, cores
+    return head, 1
 
 
 def _checked(items: Iterator[Any]) -> Iterator[tuple[Any, str]]:
@@ -112,14 +142,14 @@ def _checked(items: Iterator[Any]) -> Iterator[tuple[Any, str]]:
 
 
 def batched(items: Iterable[Item], size: Callable[[Item], int]) -> Iterator[list[Item]]:
-    """`items` in lists of at most `BATCH_ITEMS`, closed once their `size`s reach
-    `BATCH_CHARS`: the units of work sent to a process."""
+    """`items` in lists closed once their `size`s reach `BATCH_CHARS`, or at `BATCH_ITEMS`
+    items: the units of work sent to a process."""
     batch: list[Item] = []
     total = 0
     for item in items:
         batch.append(item)
         total += size(item)
-        if len(batch) >= BATCH_ITEMS or total >= BATCH_CHARS:
+        if total >= BATCH_CHARS or len(batch) >= BATCH_ITEMS:
             yield batch
             batch, total = [], 0
     if batch:
@@ -130,83 +160,74 @@ def _text_length(pair: tuple[Any, str]) -> int:
     return len(pair[1])
 
 
+def _batch_chars(batch: list[tuple[Any, str]]) -> int:
+    return sum(len(text) for _, text in batch)
+
+
 def _cut_batch(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[ChunkedText]:
     return [ChunkedText(key, tuple(recipe.cut(text))) for key, text in batch]
 
 
-def _cut_batch_packed(
-    recipe: Recipe, batch: list[tuple[Any, str]]
-) -> list[tuple[Any, list[tuple[Any, ...]]]]:
-    """`_cut_batch` for another process: each text's chunks as rows of their fields.
-
-    Pickle makes a frozen dataclass through `object.__setattr__`, field by field, and that
-    cost three times what cutting did; rows of plain values cross at a tenth of it.
-    """
-    row_of = attrgetter(*_record_of(recipe).__slots__)
-    return [(key, [row_of(chunk) for chunk in recipe.cut(text)]) for key, text in batch]
+# What a worker answers for a text: `SemanticChunker` chunks as `ChunkColumns`' columns
+# (offsets, boundaries, spans, overlap spans, places, texts not placed); engine chunks as
+# `(start, end, content or None where it is the text at its span, heading, metadata)`.
+Positions = Any
 
 
-def _unpacked(
-    packed: list[tuple[Any, list[tuple[Any, ...]]]], record: type[Chunk] | type[DocumentChunk]
-) -> list[ChunkedText]:
-    """The `ChunkedText`s of `_cut_batch_packed`'s rows: drafts turned into `record`s (see
-    records.py), each filled through its slots' own setters."""
-    draft = _DRAFTS[record]
-    setters = [getattr(draft, name).__set__ for name in record.__slots__]
-    results = []
-    for key, rows in packed:
-        chunks = []
-        for row in rows:
-            chunk = draft()
-            for setter, value in zip(setters, row):
-                setter(chunk, value)
-            chunk.__class__ = record
-            chunks.append(chunk)
-        results.append(ChunkedText(key, tuple(chunks)))
-    return results
+def _positions(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Positions]:
+    """In a worker: each text's chunks as positions (see `Positions`)."""
+    if recipe.strategy == "semantic":
+        from .semantic_chunker import SemanticChunker
+
+        chunker = SemanticChunker(**(recipe.options or {}))
+        answers: list[Positions] = []
+        for _, text in batch:
+            c = chunker.chunk_columns(text)
+            answers.append((c.offsets, c.boundaries, c.spans, c.overlap_spans, c.places, c.texts))
+        return answers
+    return [[_engine_row(text, chunk) for chunk in recipe.cut(text)] for _, text in batch]
 
 
-def _record_of(recipe: Recipe) -> type[Chunk] | type[DocumentChunk]:
-    return Chunk if recipe.strategy == "semantic" else DocumentChunk
+def _engine_row(text: str, chunk: Any) -> tuple[Any, ...]:
+    start, end = chunk.span
+    content = chunk.content
+    at_span = end - start == len(content) and text.startswith(content, start)
+    return (start, end, None if at_span else content, chunk.heading, chunk.metadata)
 
 
-def _leave_interrupts_to_parent() -> None:
-    # Ctrl-C reaches every process of the group; the parent alone stops the work, cleanly.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _records_of_semantic(text: str, answer: Positions) -> tuple[Chunk, ...]:
+    """The `Chunk`s a worker's columns describe, made as drafts (records.py says why)."""
+    offsets, boundaries, spans, overlaps, places, texts = answer
+    unplaced = iter(texts)
+    chunks: list[Chunk] = []
+    for index, boundary in enumerate(boundaries):
+        two, four = 2 * index, 4 * index
+        lead_from, lead_to, own_from, own_to = places[four : four + 4]
+        chunk = ChunkDraft()
+        chunk.text = (
+            next(unplaced) if lead_from < 0 else text[lead_from:lead_to] + text[own_from:own_to]
+        )
+        chunk.index = index
+        chunk.start_offset, chunk.end_offset = offsets[two], offsets[two + 1]
+        chunk.boundary_type = boundary
+        chunk.metadata = None
+        chunk.span = (spans[two], spans[two + 1])
+        overlap_from = overlaps[two]
+        chunk.overlap_span = None if overlap_from < 0 else (overlap_from, overlaps[two + 1])
+        chunk.__class__ = Chunk
+        chunks.append(chunk)
+    return tuple(chunks)
 
 
-def map_in_order(
-    function: Callable[[Any, Item], Result],
-    items: Iterable[Item],
-    jobs: int | None,
-    shared: Any,
-) -> Iterator[Result]:
-    """`function(shared, item)` for each item, over `jobs` processes, yielded in input order.
-
-    At most `BATCHES_AHEAD` items per process are in flight (send `batched` items when each
-    is small), so the input is read only as
-    fast as results are taken. With one job, or one item, no process is started.
-    """
-    iterator = iter(items)
-    workers = default_jobs() if jobs is None else jobs
-    head = list(islice(iterator, 2))
-    if workers == 1 or len(head) < 2:
-        for item in chain(head, iterator):
-            yield function(shared, item)
-        return
-    # Imported here: multiprocessing is heavy, and absent in the browser, which never gets here.
-    from concurrent.futures import ProcessPoolExecutor
-
-    pending: deque[Future[Result]] = deque()
-    with ProcessPoolExecutor(max_workers=workers, initializer=_leave_interrupts_to_parent) as pool:
-        try:
-            for item in chain(head, iterator):
-                pending.append(pool.submit(function, shared, item))
-                if len(pending) >= workers * BATCHES_AHEAD:
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
-        finally:
-            # A consumer that stops early, or an error, must not wait for work nobody takes.
-            for future in pending:
-                future.cancel()
+def _records_of_engine(text: str, answer: Positions) -> tuple[DocumentChunk, ...]:
+    chunks: list[DocumentChunk] = []
+    for index, (start, end, content, heading, metadata) in enumerate(answer):
+        chunk = DocumentChunkDraft()
+        chunk.content = text[start:end] if content is None else content
+        chunk.index = index
+        chunk.heading = heading
+        chunk.metadata = metadata
+        chunk.span = (start, end)
+        chunk.__class__ = DocumentChunk
+        chunks.append(chunk)
+    return tuple(chunks)

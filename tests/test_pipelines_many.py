@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkspan import ChunkedText, ChunkingEngine, SemanticChunker, chunk_many
-from chunkspan.many import BATCH_ITEMS, BATCHES_AHEAD
+from chunkspan import ChunkedText, SemanticChunker, chunk_many, many
+from chunkspan.many import BATCH_ITEMS
+from chunkspan.pool import BATCHES_AHEAD
+from chunkspan.recipe import Recipe
 
 TEXTS = [f"# Doc {n}\n\n" + f"Sentence {n} 😀 of the text. " * (n % 40 + 1) for n in range(300)]
 
@@ -23,21 +25,47 @@ def test_texts_come_back_in_order_with_their_positions_as_ids():
     assert [list(r.chunks) for r in results] == [chunker.chunk(t) for t in TEXTS]
 
 
-@pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout"])
-def test_pairs_keep_their_ids_and_two_processes_answer_as_one(strategy):
+OPTIONS = {
+    "semantic": {"target_size": 80, "overlap": 10},
+    "fixed": {"chunk_size": 60, "chunk_overlap": 6},
+    "hierarchical": {"chunk_size": 60, "chunk_overlap": 6},
+    "layout": {"chunk_size": 60, "chunk_overlap": 6},
+}
+
+
+@pytest.fixture
+def small_batches(monkeypatch):
+    """Batches of a few texts, so that TEXTS make dozens and every process gets some."""
+    monkeypatch.setattr(many, "BATCH_CHARS", 5_000)
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3, None])
+@pytest.mark.parametrize("strategy", ["semantic", "fixed", "hierarchical", "layout"])
+def test_every_strategy_and_jobs_value_gives_the_plain_loops_records(small_batches, strategy, jobs):
     pairs = [(f"id-{n}", text) for n, text in enumerate(TEXTS)]
-    one = list(chunk_many(pairs, jobs=1, strategy=strategy, chunk_size=60, chunk_overlap=6))
-    two = list(chunk_many(iter(pairs), jobs=2, strategy=strategy, chunk_size=60, chunk_overlap=6))
-    assert one == two
-    assert [r.id for r in two] == [key for key, _ in pairs]
-    engine = ChunkingEngine()
-    assert [list(r.chunks) for r in two] == [
-        engine.chunk(t, strategy, chunk_size=60, chunk_overlap=6) for _, t in pairs
+    recipe = Recipe(strategy, OPTIONS[strategy])
+    plain = [tuple(recipe.cut(text)) for _, text in pairs]
+    results = list(chunk_many(iter(pairs), jobs=jobs, strategy=strategy, **OPTIONS[strategy]))
+    assert [r.id for r in results] == [key for key, _ in pairs]
+    assert [r.chunks for r in results] == plain
+    # What equality leaves out (spans), and the records' own types (not drafts).
+    assert [[(type(c), c.to_dict(spans=True)) for c in r.chunks] for r in results] == [
+        [(type(c), c.to_dict(spans=True)) for c in chunks] for chunks in plain
     ]
 
 
-def test_semantic_over_two_processes_gives_equal_records():
-    assert list(chunk_many(TEXTS, jobs=2)) == list(chunk_many(TEXTS, jobs=1))
+def test_jobs_none_stays_in_this_process_for_a_small_input_or_a_single_core(monkeypatch):
+    small = [["x" * 10]] * 3
+    large = [["x" * many.BATCH_CHARS]] * 8
+    size = len
+    monkeypatch.setattr(many, "default_jobs", lambda: 2)
+    assert many.decided_jobs(iter(small), None, lambda b: sum(map(size, b))) == (small, 1)
+    head, jobs = many.decided_jobs(iter(large), None, lambda b: sum(map(size, b)))
+    assert jobs == 2 and len(head) == many.PROCESSES_FROM_CHARS // many.BATCH_CHARS
+    assert many.decided_jobs(iter(large[:1]), 2, lambda b: sum(map(size, b)))[1] == 1
+    assert many.decided_jobs(iter(large), 3, lambda b: sum(map(size, b)))[1] == 3
+    monkeypatch.setattr(many, "default_jobs", lambda: 1)
+    assert many.decided_jobs(iter(large), None, lambda b: sum(map(size, b))) == ([], 1)
 
 
 def test_bad_options_fail_before_any_text_is_read():
@@ -82,6 +110,24 @@ def test_the_input_is_read_only_as_fast_as_results_are_taken():
     # What is in flight: a few batches per process, and the batch being gathered.
     assert pulled <= (2 * BATCHES_AHEAD + 2) * BATCH_ITEMS
     results.close()
+
+
+def test_a_generator_of_100000_documents_holds_a_few_batches_only():
+    pulled = 0
+
+    def documents():
+        nonlocal pulled
+        for number in range(100_000):
+            pulled += 1
+            yield f"# {number}\n\nText {number}. More text."
+
+    held = 0
+    for taken, result in enumerate(chunk_many(documents(), jobs=2), 1):  # noqa: B007
+        held = max(held, pulled - taken)
+    assert taken == 100_000
+    assert result.id == 99_999  # the last one taken
+    # In flight: BATCHES_AHEAD per process, the batches read ahead to decide, the one gathered.
+    assert BATCH_ITEMS <= held <= (2 * BATCHES_AHEAD + 2) * BATCH_ITEMS
 
 
 @settings(max_examples=25, deadline=None)

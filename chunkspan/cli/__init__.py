@@ -8,10 +8,11 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain
 from typing import Any
 
-from ..many import batched, default_jobs, map_in_order
+from ..many import batched, decided_jobs
 from ..recipe import Recipe, options_of
 from .inputs import Source, expand
 from .output import Discard, OutputError, Progress, RecordWriter, open_output
@@ -30,7 +31,12 @@ __all__ = ["main"]
 
 
 class _Interrupted(Exception):
-    """SIGTERM, raised where the program is, so the output file is cleaned up as on Ctrl-C."""
+    """Ctrl-C or SIGTERM, raised where the program is, so the output file and the worker
+    processes are cleaned up; `number` is the signal's."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -45,12 +51,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.jobs is not None and args.jobs < 1:
         parser.error(f"argument --jobs: must be at least 1, got {args.jobs}")
     task, shared = _plan(parser, args)
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    signal.signal(signal.SIGTERM, _on_interrupt)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (`&`)
+        signal.signal(signal.SIGINT, _on_interrupt)
     try:
         return _run(args, task, shared)
-    except (KeyboardInterrupt, _Interrupted):
+    except _Interrupted as interrupt:
         print(f"chunkspan: interrupted{_not_written(args)}", file=sys.stderr)
-        return 130
+        return 128 + interrupt.number  # as a shell reports a run the signal ended
     except BrokenPipeError:
         # The reader left (`chunkspan chunk docs | head`): stop quietly, with the status of a
         # tool that SIGPIPE ends (128 + 13), as `cat` would.
@@ -67,8 +75,12 @@ def _drop_standard_output() -> None:
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _on_sigterm(number: int, frame: Any) -> None:
-    raise _Interrupted
+def _on_interrupt(number: int, frame: Any) -> None:
+    # The first signal stops the run; those after it (a second Ctrl-C) are ignored, so the
+    # cleaning up (workers ended, the temporary -o file removed) is never cut short.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise _Interrupted(number)
 
 
 def _plan(
@@ -144,15 +156,12 @@ def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int
     progress = Progress(len(sources), sum(s.size for s in sources), enabled=shown)
     for problem in problems:
         progress.say(f"chunkspan: {problem}")
-    jobs = args.jobs or (default_jobs() if len(sources) > 1 else 1)
     failed = len(problems)
     total = len(sources) + len(problems)
     try:
         with open_output(args.output) as out:
             writer = RecordWriter(out, args.format, args.output)
-            batches = batched(sources, _size_of)
-            outcomes: list[Outcome]
-            for outcomes in map_in_order(run_batch, batches, jobs, (task, shared)):
+            for outcomes in _outcomes(sources, args.jobs, task, shared):
                 for outcome in outcomes:
                     if outcome.error is not None:
                         failed += 1
@@ -168,6 +177,27 @@ def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int
     if failed and (not args.quiet or not_written):
         print(f"chunkspan: {failed} of {total} inputs failed{not_written}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _outcomes(
+    sources: list[Source], jobs: int | None, task: Callable[..., Any], shared: Any
+) -> Iterator[list[Outcome]]:
+    """Each batch's outcomes, in order: cut here, or by worker processes as `chunk_many`
+    decides (`decided_jobs`: `--jobs` or, by default, from the input's size and the cores)."""
+    batches = batched(sources, _size_of)
+    head, workers = decided_jobs(batches, jobs, _batch_size)
+    if workers == 1:
+        for batch in chain(head, batches):
+            yield run_batch((task, shared), batch)
+        return
+    from ..pool import map_in_order
+
+    for _, outcomes in map_in_order(run_batch, chain(head, batches), workers, (task, shared)):
+        yield outcomes
+
+
+def _batch_size(batch: list[Source]) -> int:
+    return sum(source.size for source in batch)
 
 
 def _not_written(args: argparse.Namespace) -> str:

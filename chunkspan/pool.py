@@ -1,0 +1,231 @@
+"""Worker processes that answer a function's results in input order, and stop cleanly.
+
+`concurrent.futures.ProcessPoolExecutor` hung the parent in `Process.join` when a second
+Ctrl-C landed during its shutdown, and left its workers behind on a third. This pool is
+small enough to stop in a known way: each worker has a pipe in and a pipe out; the parent
+sends a batch to whichever worker has the fewest in flight and reads whichever answers.
+Stopping, for any reason (the end, an error, Ctrl-C, the consumer leaving), closes the pipes,
+terminates what still runs, waits a bounded time and kills what is left, with SIGINT and
+SIGTERM held back until it is done (docs/processes.md).
+
+A worker ignores SIGINT (Ctrl-C reaches the whole process group; the parent alone decides),
+dies with its parent (Linux's parent-death signal; elsewhere at its next read of the closed
+pipe), and is sent a batch only when idle, so the parent never waits on a worker that waits
+for the parent to read its answer.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
+from itertools import count
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
+__all__ = ["WorkerError", "map_in_order", "BATCHES_AHEAD"]
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+# Batches answered or in flight, per process, not yet yielded: what memory holds at most.
+BATCHES_AHEAD = 2
+
+# How long stopping waits for workers told to end before it kills them.
+_GRACE_SECONDS = 2.0
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+class WorkerError(RuntimeError):
+    """A worker process ended without answering (killed, or out of memory)."""
+
+
+def map_in_order(
+    function: Callable[[Any, Item], Result],
+    items: Iterable[Item],
+    jobs: int,
+    shared: Any,
+) -> Iterator[tuple[Item, Result]]:
+    """`(item, function(shared, item))` for each item, cut over `jobs` worker processes,
+    in input order. At most `jobs * BATCHES_AHEAD` items are sent and not yet yielded, so
+    the input is read only as fast as results are taken. An exception in `function` is
+    raised here, for its item, after the items before it."""
+    pool = _Pool(function, shared, jobs)
+    try:
+        yield from pool.run(iter(items))
+    finally:
+        pool.stop()
+
+
+class _Pool(Generic[Item, Result]):
+    def __init__(self, function: Callable[[Any, Item], Result], shared: Any, jobs: int) -> None:
+        import multiprocessing  # heavy, and absent in the browser, which never gets here
+
+        context = multiprocessing.get_context()
+        self.workers: list[_Worker] = []
+        with _signals_held():  # a Ctrl-C now would leave a worker half started
+            for _ in range(jobs):
+                tasks_out, tasks_in = context.Pipe(duplex=False)
+                results_out, results_in = context.Pipe(duplex=False)
+                process = context.Process(
+                    target=_serve,
+                    args=(tasks_out, results_in, function, shared, os.getpid()),
+                    daemon=True,  # multiprocessing ends it at exit, should all else fail
+                )
+                process.start()
+                tasks_out.close()
+                results_in.close()
+                self.workers.append(_Worker(process, tasks_in, results_out))
+
+    def run(self, items: Iterator[Item]) -> Iterator[tuple[Item, Result]]:
+        from multiprocessing.connection import wait
+
+        by_reader = {worker.results: worker for worker in self.workers}
+        waiting: dict[int, tuple[Item, Result]] = {}  # answered, not yet yielded
+        sent = count()
+        next_sent = 0  # the number the next item sent gets
+        next_out = 0  # the number of the next item to yield
+        limit = len(self.workers) * BATCHES_AHEAD
+        exhausted = False
+        while True:
+            while not exhausted and next_sent - next_out < limit:
+                # Only to an idle worker: one that has answered all it was sent, so it
+                # reads at once and never waits for the parent to read its answer.
+                worker = min(self.workers, key=_load)
+                if worker.in_flight:
+                    break
+                item = next(items, _END)
+                if item is _END:
+                    exhausted = True
+                    break
+                number = next(sent)
+                worker.send(number, item)
+                next_sent = number + 1
+            if next_out in waiting:
+                while next_out in waiting:
+                    yield waiting.pop(next_out)
+                    next_out += 1
+                continue  # room again: send more before waiting for answers
+            if exhausted and next_out == next_sent:
+                return
+            for reader in wait(list(by_reader)):
+                worker = by_reader[reader]  # type: ignore[index]  # wait() answers what it got
+                number, item, outcome, failed = worker.receive()
+                if failed:
+                    raise outcome
+                waiting[number] = (item, outcome)
+
+    def stop(self) -> None:
+        """End every worker, promptly, whatever the pool was doing."""
+        with _signals_held():
+            for worker in self.workers:
+                worker.close()
+            for worker in self.workers:
+                worker.process.join(_GRACE_SECONDS)
+                if worker.process.exitcode is None:
+                    worker.process.kill()
+                    worker.process.join()
+
+
+_END: Any = object()
+
+
+class _Worker:
+    __slots__ = ("process", "tasks", "results", "in_flight")
+
+    def __init__(self, process: BaseProcess, tasks: Connection, results: Connection) -> None:
+        self.process, self.tasks, self.results = process, tasks, results
+        self.in_flight: deque[tuple[int, Any]] = deque()  # sent, not answered, in order
+
+    def send(self, number: int, item: Any) -> None:
+        self.in_flight.append((number, item))
+        self.tasks.send(item)
+
+    def receive(self) -> tuple[int, Any, Any, bool]:
+        """The oldest item in flight, its outcome, and whether that is an exception."""
+        try:
+            failed, outcome = self.results.recv()
+        except (EOFError, OSError):
+            self.process.join(_GRACE_SECONDS)
+            raise WorkerError(
+                f"worker process {self.process.pid} ended without answering "
+                f"(exit code {self.process.exitcode})"
+            ) from None
+        number, item = self.in_flight.popleft()
+        return number, item, outcome, failed
+
+    def close(self) -> None:
+        for connection in (self.tasks, self.results):
+            connection.close()
+        if self.process.exitcode is None:
+            # Not waited for to finish its batch: nobody will take what it answers.
+            self.process.terminate()
+
+
+def _load(worker: _Worker) -> int:
+    return len(worker.in_flight)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back in this block and delivered after it (a second Ctrl-C
+    during stopping is acted on once stopping is done, not in its middle)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals go to the main thread only
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _serve(
+    tasks: Connection,
+    results: Connection,
+    function: Callable[[Any, Any], Any],
+    shared: Any,
+    parent: int,
+) -> None:
+    """A worker's life: each item read, `function(shared, item)` or its exception answered,
+    until the parent closes the pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is no worker's
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held by the parent as it started us
+    _die_with_parent(parent)
+    while True:
+        try:
+            item = tasks.recv()
+        except (EOFError, OSError):  # the parent closed the pipe, or is gone
+            break
+        try:
+            answer: tuple[bool, Any] = (False, function(shared, item))
+        except Exception as error:
+            answer = (True, error)
+        try:
+            results.send(answer)
+        except OSError:  # the parent is gone or stopped listening
+            break
+    os._exit(0)  # no atexit, no flushing of what the parent's stdio held when it forked
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to send this process SIGKILL when its parent dies (as by SIGKILL), so no
+    worker outlives it; elsewhere a worker ends at its next read of the closed pipe."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # it died before the call
+            os._exit(1)

@@ -1,0 +1,181 @@
+"""Interrupts end a run over worker processes promptly and leave nothing behind: one Ctrl-C,
+two in quick succession, SIGTERM to the process group or to the parent alone, for
+`chunkspan chunk --jobs 2 -o FILE` and for a script iterating `chunk_many(jobs=2)`.
+
+Ctrl-C is sent as a terminal sends it, to the whole process group. Each case runs several
+times (the hang this guards against came 21 times in 30). No timed assertion: the harness's
+timeouts only stop a hung run from hanging the suite."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from support.paths import ROOT
+
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+}
+TRIES = 4
+HARNESS_TIMEOUT = 60  # seconds: far beyond a prompt end, so only a hang reaches it
+
+SCRIPT = """
+import itertools, sys
+from chunkspan import chunk_many
+
+def texts():
+    for number in itertools.count():
+        yield f"# {number}\\n\\n" + "A sentence of the corpus, long enough. " * 2000
+
+for result in chunk_many(texts(), jobs=2):
+    if result.id == 0:
+        print("cutting", flush=True)
+"""
+
+
+def group_members(group: int) -> list[int]:
+    """The live processes of process group `group` (zombies are dead)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        state, _, pgrp = stat.rsplit(")", 1)[1].split()[:3]
+        if int(pgrp) == group and state != "Z":
+            members.append(int(entry.name))
+    return members
+
+
+def children_of(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def start(command: list[str], ready: Callable[[subprocess.Popen], bool]) -> subprocess.Popen:
+    """`command` in a process group of its own, SIGINT at its default (a run started in the
+    background inherits it ignored), once `ready(process)` and its two workers are up."""
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+    )
+    deadline = time.monotonic() + HARNESS_TIMEOUT
+    is_ready = False
+    while not (is_ready and len(children_of(process.pid)) >= 2):
+        is_ready = is_ready or ready(process)
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the run never got going"
+        time.sleep(0.01)
+    return process
+
+
+def send(process: subprocess.Popen, how: str) -> None:
+    if how == "ctrl-c":
+        os.killpg(process.pid, signal.SIGINT)
+    elif how == "ctrl-c twice":
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.02)  # within the ~50 ms that hung ProcessPoolExecutor's shutdown
+        os.killpg(process.pid, signal.SIGINT)
+    elif how == "sigterm":
+        os.killpg(process.pid, signal.SIGTERM)
+    else:  # "sigterm parent": the workers must not outlive it
+        os.kill(process.pid, signal.SIGTERM)
+
+
+def ended(process: subprocess.Popen) -> bytes:
+    """Its standard error once it has exited and no process of its group is left."""
+    _, stderr = process.communicate(timeout=HARNESS_TIMEOUT)
+    deadline = time.monotonic() + HARNESS_TIMEOUT
+    while group_members(process.pid):
+        assert time.monotonic() < deadline, f"left behind: {group_members(process.pid)}"
+        time.sleep(0.05)
+    return stderr
+
+
+def big_corpus(folder: Path) -> Path:
+    corpus = folder / "big"
+    corpus.mkdir()
+    paragraph = "A sentence of the corpus, long enough. " * 30 + "\n\n"
+    for number in range(300):
+        (corpus / f"{number:04}.md").write_text(f"# {number}\n\n" + paragraph * 60)
+    return corpus
+
+
+@pytest.mark.parametrize(
+    ("how", "code"),
+    [("ctrl-c", 130), ("ctrl-c twice", 130), ("sigterm", 143), ("sigterm parent", 143)],
+)
+def test_the_command_line_stops_its_workers_and_writes_no_partial_file(tmp_path, how, code):
+    corpus = big_corpus(tmp_path)
+    target = tmp_path / "out.jsonl"
+    target.write_text("an earlier run\n")
+    command = [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "2", "-o", str(target)]
+
+    def writing(_: subprocess.Popen) -> bool:
+        return any(p.name.endswith(".part") and p.stat().st_size for p in tmp_path.iterdir())
+
+    for _ in range(TRIES):
+        process = start([*command, str(corpus)], writing)
+        send(process, how)
+        stderr = ended(process)
+        assert process.returncode == code, stderr
+        assert stderr.endswith(f"chunkspan: interrupted; {target} was not written\n".encode())
+        assert target.read_text() == "an earlier run\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["big", "out.jsonl"]
+
+
+def test_a_closed_pipe_ends_the_workers_quietly(tmp_path):
+    corpus = big_corpus(tmp_path)
+    for _ in range(TRIES):
+        reader, writer = os.pipe()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "2", str(corpus)],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            env=ENV,
+            start_new_session=True,
+        )
+        os.close(writer)
+        assert os.read(reader, 1) == b"{"  # it is writing: the reader leaves, as `head` does
+        os.close(reader)
+        stderr = ended(process)
+        assert (process.returncode, stderr) == (141, b"")
+
+
+@pytest.mark.parametrize(
+    ("how", "code"),
+    [
+        ("ctrl-c", -signal.SIGINT),
+        ("ctrl-c twice", -signal.SIGINT),
+        ("sigterm", -signal.SIGTERM),
+        ("sigterm parent", -signal.SIGTERM),
+    ],
+)
+def test_a_script_over_chunk_many_ends_with_its_workers(how, code):
+    def cutting(process: subprocess.Popen) -> bool:  # its first result is in: it is cutting
+        assert process.stdout.readline() == b"cutting\n"
+        return True
+
+    for _ in range(TRIES):
+        process = start([sys.executable, "-c", SCRIPT], cutting)
+        send(process, how)
+        stderr = ended(process)
+        # Python ends an uncaught KeyboardInterrupt by SIGINT, after its traceback.
+        assert process.returncode == code, stderr
+        if how.startswith("ctrl-c"):
+            assert stderr.rstrip().endswith(b"KeyboardInterrupt"), stderr
