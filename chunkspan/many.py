@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from .recipe import Recipe
@@ -96,8 +97,14 @@ def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator
         return
     from .pool import map_in_order  # processes: not in the browser, which never gets here
 
-    record = _records_of_semantic if recipe.strategy == "semantic" else _records_of_engine
-    for batch, answers in map_in_order(_positions, chain(head, batches), workers, recipe):
+    work: Callable[[Recipe, list[tuple[Any, str]]], list[Positions]] = _positions
+    if _has_budget(recipe):
+        work, record = _fields, _records_of_fields(recipe)
+    elif recipe.strategy == "semantic":
+        record = _records_of_semantic
+    else:
+        record = _records_of_engine
+    for batch, answers in map_in_order(work, chain(head, batches), workers, recipe):
         for (key, text), answer in zip(batch, answers):
             yield ChunkedText(key, record(text, answer))
 
@@ -186,6 +193,42 @@ def _positions(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Positions]:
             answers.append((c.offsets, c.boundaries, c.spans, c.overlap_spans, c.places, c.texts))
         return answers
     return [[_engine_row(text, chunk) for chunk in recipe.cut(text)] for _, text in batch]
+
+
+def _has_budget(recipe: Recipe) -> bool:
+    options = recipe.options or {}
+    return options.get("max_tokens") is not None or options.get("tokenizer") is not None
+
+
+def _fields(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Positions]:
+    """In a worker, with a token budget: each text's records as their fields' values. The
+    budget cuts chunks again after they are cut, so the columns do not describe its pieces
+    (`chunk_columns` refuses one), and its pieces carry their token counts."""
+    values = attrgetter(*_record_of(recipe).__slots__)
+    return [[values(chunk) for chunk in recipe.cut(text)] for _, text in batch]
+
+
+def _records_of_fields(recipe: Recipe) -> Callable[[str, Positions], tuple[Any, ...]]:
+    """What makes `_fields`' rows records again, as drafts (records.py says why)."""
+    record = _record_of(recipe)
+    draft = ChunkDraft if record is Chunk else DocumentChunkDraft
+    names = record.__slots__
+
+    def records(text: str, rows: Positions) -> tuple[Any, ...]:
+        chunks = []
+        for row in rows:
+            chunk = draft()
+            for name, value in zip(names, row):
+                setattr(chunk, name, value)
+            chunk.__class__ = record
+            chunks.append(chunk)
+        return tuple(chunks)
+
+    return records
+
+
+def _record_of(recipe: Recipe) -> type[Chunk] | type[DocumentChunk]:
+    return Chunk if recipe.strategy == "semantic" else DocumentChunk
 
 
 def _engine_row(text: str, chunk: Any) -> tuple[Any, ...]:

@@ -16,9 +16,11 @@ from llama_index.core.ingestion import IngestionPipeline
 from llama_index.core.schema import MetadataMode
 from support.paths import DATASETS, ROOT
 
-from chunkspan import SemanticChunker, chunk_many
+from chunkspan import chunk_many
 from chunkspan.langchain import CHARS_PER_TOKEN, ChunkerTextSplitter
 from chunkspan.llama_index import ChunkerNodeParser
+from chunkspan.many import BATCH_CHARS
+from chunkspan.recipe import Recipe
 from chunkspan.tokens import count_tokens
 from chunkspan.validation import ArgumentValueError, field_of
 
@@ -106,15 +108,28 @@ def test_llama_index_takes_tokenizer_and_max_tokens_as_its_splitters_do():
         assert ('"tokenizer": "cl100k_base"' in parser.to_json()) == (tokenizer == "cl100k_base")
 
 
-def test_chunk_many_passes_the_budget_to_its_processes():
-    items = [(n, CORPUS[n * 5000 : (n + 1) * 5000]) for n in range(8)]
-    options = dict(max_tokens=40, tokenizer="o200k_base", overlap=0)
-    alone = list(chunk_many(items, jobs=1, **options))
-    pooled = list(chunk_many(items, jobs=2, **options))
+@pytest.mark.parametrize(
+    ("strategy", "options"),
+    [("semantic", {"overlap": 0}), ("fixed", {"chunk_size": 400, "chunk_overlap": 40})],
+)
+def test_chunk_many_passes_the_budget_to_its_processes(strategy, options):
+    # Three batches' worth, so that jobs=2 does start processes (one batch stays here).
+    corpora = sorted((DATASETS / "chroma-general-evaluation" / "corpora").glob("*.md"))
+    whole = "".join(path.read_text(encoding="utf-8") for path in corpora)
+    size = BATCH_CHARS // 4
+    items = [(n, whole[n * size : (n + 1) * size]) for n in range(12)]
+    assert sum(len(text) for _, text in items) >= 3 * BATCH_CHARS
+    options = dict(options, max_tokens=40, tokenizer="o200k_base")
+    alone = list(chunk_many(items, jobs=1, strategy=strategy, **options))
+    pooled = list(chunk_many(items, jobs=2, strategy=strategy, **options))
+    # Records compare their token counts too; their spans are compared apart.
     assert [r.chunks for r in pooled] == [r.chunks for r in alone]
+    assert [[c.span for c in r.chunks] for r in pooled] == [
+        [c.span for c in r.chunks] for r in alone
+    ]
     assert all(c.token_count is not None and c.token_count <= 40 for r in pooled for c in r.chunks)
     assert [r.chunks for r in alone] == [
-        tuple(SemanticChunker(**options).chunk(text)) for _, text in items
+        tuple(Recipe(strategy, options).cut(text)) for _, text in items
     ]
 
 
