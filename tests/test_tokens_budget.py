@@ -223,15 +223,31 @@ def test_bad_budget_options_are_errors_at_the_boundary(make):
     assert field_of(raised.value) in ("max_tokens", "tokenizer")
 
 
-def test_the_async_engine_keeps_the_budget_too():
+def _embed(sentences: list[str]) -> list[list[float]]:
+    return [[1.0, float(n % 2)] for n in range(len(sentences))]
+
+
+async def _embed_async(sentences: list[str]) -> list[list[float]]:
+    return _embed(sentences)
+
+
+@pytest.mark.parametrize("call", ["chunk", "achunk"])
+@pytest.mark.parametrize(
+    ("strategy", "embed"),
+    [("fixed", None), ("hierarchical", None), ("layout", None), ("semantic", "embed")],
+)
+def test_chunk_and_achunk_keep_the_budget_on_every_path(call, strategy, embed):
+    # Each of the engine's two calls has a path with embeddings and one without; the budget
+    # was once applied on one path of each only.
     text = "One sentence here. " * 30
-
-    async def embed(sentences: list[str]) -> list[list[float]]:
-        return [[1.0, float(n % 2)] for n in range(len(sentences))]
-
-    chunks = asyncio.run(
-        ChunkingEngine().achunk(text, "semantic", 200, 0, embed_fn=embed, max_tokens=9)
-    )
+    options = {"chunk_size": 200, "chunk_overlap": 0, "max_tokens": 9}
+    engine = ChunkingEngine()
+    if call == "chunk":
+        chunks = engine.chunk(text, strategy, embed_fn=embed and _embed, **options)
+    else:
+        chunks = asyncio.run(
+            engine.achunk(text, strategy, embed_fn=embed and _embed_async, **options)
+        )
     assert chunks and all(c.token_count == count_tokens(c.content) <= 9 for c in chunks)
     assert visible("".join(c.content for c in chunks)) == visible(text)
 
