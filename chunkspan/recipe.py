@@ -111,17 +111,34 @@ class Recipe:
         object.__setattr__(self, "options", options)
         self.cut("")  # the chunkers check their options before they look at the text
 
+    @property
+    def has_budget(self) -> bool:
+        """Whether chunks are counted in tokens (`max_tokens` or `tokenizer` given)."""
+        options = self.options or {}
+        return options.get("max_tokens") is not None or options.get("tokenizer") is not None
+
     def cut(self, text: str) -> list[Chunk] | list[DocumentChunk]:
         """The chunks of `text`: `Chunk`s for `semantic`, `DocumentChunk`s for the others."""
-        require_text("text", text)
+        return self.cutter()(text)
+
+    def cutter(self) -> Callable[[str], list[Chunk] | list[DocumentChunk]]:
+        """`cut` with the chunker made once, for many texts: a `SemanticChunker` checks its
+        options as it is made, which costs as much as cutting a short text
+        (tests/bench/pipelines.py)."""
         options = self.options or {}  # a dict once made (`__post_init__`)
         if self.strategy == "semantic":
             from .semantic_chunker import SemanticChunker
 
-            return SemanticChunker(**options).chunk(text)
+            return SemanticChunker(**options).chunk
         from .engine import ChunkingEngine
 
-        return ChunkingEngine().chunk(text, self.strategy, **options)
+        engine, strategy = ChunkingEngine(), self.strategy
+
+        def cut(text: str) -> list[DocumentChunk]:
+            require_text("text", text)
+            return engine.chunk(text, strategy, **options)
+
+        return cut
 
 
 def fields(chunk: AnyChunk) -> dict[str, Any]:

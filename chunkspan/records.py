@@ -21,6 +21,7 @@ __all__ = [
     "ChunkColumns",
     "ChunkDraft",
     "DocumentChunkDraft",
+    "chunk_texts",
 ]
 
 BoundaryType = Literal["heading", "paragraph", "sentence", "code-block", "fixed"]
@@ -137,8 +138,26 @@ class ChunkColumns:
     def __len__(self) -> int:
         return len(self.boundaries)
 
+    def chunk_texts(self, text: str) -> list[str]:
+        """Every chunk's text, in order, from `text` (the input these columns were cut from)."""
+        return chunk_texts(text, self.places, self.texts)
+
     def __repr__(self) -> str:
         return f"<ChunkColumns: {len(self)} chunks, {len(self.texts)} not placed>"
+
+
+def chunk_texts(text: str, places: list[int], unplaced: list[str]) -> list[str]:
+    """The chunks' texts that `ChunkColumns`' `places` and `texts` describe in `text`: where
+    a chunk's text lies in it, its two slices joined; else the next text not placed. The one
+    place that reads them (the facade's worker sends them, and the JavaScript side reads them
+    in chunker-replies.js)."""
+    rest = iter(unplaced)
+    return [
+        next(rest)
+        if places[four] < 0
+        else text[places[four] : places[four + 1]] + text[places[four + 2] : places[four + 3]]
+        for four in range(0, len(places), 4)
+    ]
 
 
 def span_dict(span: tuple[int, int]) -> dict[str, int]:

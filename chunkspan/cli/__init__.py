@@ -15,6 +15,7 @@ from typing import Any
 from ..many import batched, decided_jobs
 from ..recipe import Recipe, options_of
 from .inputs import Source, expand
+from .jsonl import ChunkLines
 from .output import Discard, OutputError, Progress, RecordWriter, open_output
 from .parser import build_parser, flag, given_options, snippet_options, turns_options
 from .tasks import (
@@ -89,7 +90,7 @@ def _plan(
     """The task for each input and what it shares, its options checked: a bad one is a
     usage error (exit 2) naming its flag, before any input is read."""
     if args.command == "chunk":
-        return chunk_source, _recipe(parser, args)
+        return chunk_source, ChunkLines(_recipe(parser, args))
     if args.command == "turns":
         from ..turns import chunk_turns
 

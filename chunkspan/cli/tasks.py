@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..recipe import Recipe
 from .inputs import InputError, Source, read_text
+from .jsonl import ChunkLines
 
 __all__ = [
     "Outcome",
@@ -59,13 +59,13 @@ def _encoded(source: Source, record: dict[str, Any]) -> bytes:
     return json.dumps({"source": source.name, **record}, ensure_ascii=False).encode()
 
 
-def chunk_source(recipe: Recipe, source: Source) -> Outcome:
+def chunk_source(lines: ChunkLines, source: Source) -> Outcome:
     """`chunkspan chunk`: a record per chunk, with its spans and the original's fields."""
     try:
         text = read_text(source)
     except InputError as error:
         return Outcome(source, [], str(error))
-    return Outcome(source, [_encoded(source, c.to_dict(spans=True)) for c in recipe.cut(text)])
+    return Outcome(source, lines(source.name, text))
 
 
 def turns_source(job: TurnsJob, source: Source) -> Outcome:
