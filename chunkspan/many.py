@@ -14,19 +14,24 @@ would spend as long unpickling as a worker did cutting (tests/bench/pipelines.py
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain
+from functools import partial
+from itertools import chain, islice
 from operator import attrgetter
 from typing import Any, TypeVar
 
 from .recipe import Recipe
-from .records import Chunk, ChunkDraft, DocumentChunk, DocumentChunkDraft
+from .records import Chunk, ChunkDraft, DocumentChunk, DocumentChunkDraft, chunk_texts
 from .validation import ArgumentTypeError, require_int
 
-__all__ = ["ChunkedText", "chunk_many", "batched", "default_jobs", "decided_jobs"]
+__all__ = ["ChunkedText", "chunk_many", "batched", "default_jobs", "spread"]
 
 Item = TypeVar("Item")
+Result = TypeVar("Result")
+Answer = TypeVar("Answer")
+Shared = TypeVar("Shared")
 
 # A batch closes at this many characters or items, whichever comes first: large enough that
 # sending it costs little beside cutting it, small enough that every process stays busy
@@ -34,9 +39,14 @@ Item = TypeVar("Item")
 BATCH_CHARS = 200_000
 BATCH_ITEMS = 500
 
-# `jobs=None` starts processes only for an input of at least this many characters: below,
-# starting them costs more than they win (docs/processes.md).
+# `jobs=None` cuts this many characters in this process first, timing them, and starts
+# processes for the rest only if it cut slower than `PROCESSES_BELOW_CHARS_A_SECOND`: below
+# that speed the workers win more than the parent spends sending them the texts and making
+# the records they answer (tests/bench/pipelines.py: the default `SemanticChunker` cuts real
+# documents several times faster, and lost with two processes; a token budget counting with
+# a tokenizer cuts several times slower, and won). Starting them for a small input never pays.
 PROCESSES_FROM_CHARS = 4 * BATCH_CHARS
+PROCESSES_BELOW_CHARS_A_SECOND = 10_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +81,8 @@ def chunk_many(
     Args:
         items: texts, or `(id, text)` pairs (the id comes back on the result).
         jobs: processes to cut in (1: this one, no other started). None decides from the work
-            (`decided_jobs`): this process alone for a small input, else one worker per core
-            this process may use.
+            (`spread`): this process alone for a small input or work fast enough that
+            processes would not pay, else one worker per core this process may use.
         strategy: `semantic` (`SemanticChunker`) or the engine's `fixed`, `hierarchical`,
             `layout`.
         options: the strategy's options by their Python names (`target_size=...`,
@@ -89,48 +99,71 @@ def chunk_many(
 
 
 def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator[ChunkedText]:
-    batches = batched(_checked(items), _text_length)
-    head, workers = decided_jobs(batches, jobs, _batch_chars)
-    if workers == 1:
-        for batch in chain(head, batches):
-            yield from _cut_batch(recipe, batch)
-        return
-    from .pool import map_in_order  # processes: not in the browser, which never gets here
-
     work: Callable[[Recipe, list[tuple[Any, str]]], list[Positions]] = _positions
-    if _has_budget(recipe):
+    if recipe.has_budget:
         work, record = _fields, _records_of_fields(recipe)
     elif recipe.strategy == "semantic":
         record = _records_of_semantic
     else:
         record = _records_of_engine
-    for batch, answers in map_in_order(work, chain(head, batches), workers, recipe):
-        for (key, text), answer in zip(batch, answers):
-            yield ChunkedText(key, record(text, answer))
+
+    def made(batch: list[tuple[Any, str]], answers: list[Positions]) -> list[ChunkedText]:
+        return [
+            ChunkedText(key, record(text, answer)) for (key, text), answer in zip(batch, answers)
+        ]
+
+    cut_here = partial(_cut_batch, recipe)
+    batches = batched(_checked(items), _text_length)
+    for results in spread(batches, jobs, _batch_chars, cut_here, work, recipe, made):
+        yield from results
 
 
-def decided_jobs(
-    batches: Iterator[list[Item]], jobs: int | None, size: Callable[[list[Item]], int]
-) -> tuple[list[list[Item]], int]:
-    """The batches read ahead to decide, and how many worker processes to cut them in (1: this
-    process, none started).
+def spread(
+    batches: Iterator[list[Item]],
+    jobs: int | None,
+    size: Callable[[list[Item]], int],
+    here: Callable[[list[Item]], Result],
+    work: Callable[[Shared, list[Item]], Answer],
+    shared: Shared,
+    made: Callable[[list[Item], Answer], Result],
+) -> Iterator[Result]:
+    """Each batch's result, in order: `here(batch)` in this process, or `made(batch,
+    work(shared, batch))` with `work` done by worker processes, as `jobs` says. `size`:
+    a batch's characters.
 
-    `jobs` given: that many, unless the input is one batch (a process would only wait for it).
-    None: 1 if this process may use one core only (`default_jobs`) or the input holds fewer
-    than `PROCESSES_FROM_CHARS` characters (read ahead to find out: a few batches at most),
-    else a worker per core.
+    `jobs` given: that many processes (1: this one), unless the input is one batch (a
+    process would only wait for it). None: this process alone if it may use one core only
+    (`default_jobs`); else it cuts the first `PROCESSES_FROM_CHARS` characters itself,
+    timing them, and starts a worker per core for the rest only if it cut slower than
+    `PROCESSES_BELOW_CHARS_A_SECOND`: faster work than that costs the parent more to send
+    and receive than the workers save (docs/processes.md).
     """
     cores = default_jobs() if jobs is None else jobs
-    wanted = PROCESSES_FROM_CHARS if jobs is None else 1
     head: list[list[Item]] = []
-    held = 0
-    if cores > 1:
+    if jobs is None and cores > 1:
+        cut = 0
+        started = time.perf_counter()
         for batch in batches:
-            head.append(batch)
-            held += size(batch)
-            if len(head) >= 2 and held >= wanted:
-                return head, cores
-    return head, 1
+            cut += size(batch)
+            yield here(batch)
+            if cut >= PROCESSES_FROM_CHARS:
+                break
+        else:
+            return
+        if cut / max(time.perf_counter() - started, 1e-9) >= PROCESSES_BELOW_CHARS_A_SECOND:
+            cores = 1
+    elif cores > 1:
+        head = list(islice(batches, 2))
+        if len(head) < 2:
+            cores = 1
+    if cores == 1:
+        for batch in chain(head, batches):
+            yield here(batch)
+        return
+    from .pool import map_in_order  # processes: not in the browser, which never gets here
+
+    for batch, answer in map_in_order(work, chain(head, batches), cores, shared):
+        yield made(batch, answer)
 
 
 def _checked(items: Iterator[Any]) -> Iterator[tuple[Any, str]]:
@@ -172,7 +205,8 @@ def _batch_chars(batch: list[tuple[Any, str]]) -> int:
 
 
 def _cut_batch(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[ChunkedText]:
-    return [ChunkedText(key, tuple(recipe.cut(text))) for key, text in batch]
+    cut = recipe.cutter()
+    return [ChunkedText(key, tuple(cut(text))) for key, text in batch]
 
 
 # What a worker answers for a text: `SemanticChunker` chunks as `ChunkColumns`' columns
@@ -192,12 +226,8 @@ def _positions(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Positions]:
             c = chunker.chunk_columns(text)
             answers.append((c.offsets, c.boundaries, c.spans, c.overlap_spans, c.places, c.texts))
         return answers
-    return [[_engine_row(text, chunk) for chunk in recipe.cut(text)] for _, text in batch]
-
-
-def _has_budget(recipe: Recipe) -> bool:
-    options = recipe.options or {}
-    return options.get("max_tokens") is not None or options.get("tokenizer") is not None
+    cut = recipe.cutter()
+    return [[_engine_row(text, chunk) for chunk in cut(text)] for _, text in batch]
 
 
 def _fields(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Positions]:
@@ -205,7 +235,8 @@ def _fields(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Positions]:
     budget cuts chunks again after they are cut, so the columns do not describe its pieces
     (`chunk_columns` refuses one), and its pieces carry their token counts."""
     values = attrgetter(*_record_of(recipe).__slots__)
-    return [[values(chunk) for chunk in recipe.cut(text)] for _, text in batch]
+    cut = recipe.cutter()
+    return [[values(chunk) for chunk in cut(text)] for _, text in batch]
 
 
 def _records_of_fields(recipe: Recipe) -> Callable[[str, Positions], tuple[Any, ...]]:
@@ -241,15 +272,13 @@ def _engine_row(text: str, chunk: Any) -> tuple[Any, ...]:
 def _records_of_semantic(text: str, answer: Positions) -> tuple[Chunk, ...]:
     """The `Chunk`s a worker's columns describe, made as drafts (records.py says why)."""
     offsets, boundaries, spans, overlaps, places, texts = answer
-    unplaced = iter(texts)
     chunks: list[Chunk] = []
-    for index, boundary in enumerate(boundaries):
-        two, four = 2 * index, 4 * index
-        lead_from, lead_to, own_from, own_to = places[four : four + 4]
+    for index, (boundary, chunk_text) in enumerate(
+        zip(boundaries, chunk_texts(text, places, texts))
+    ):
+        two = 2 * index
         chunk = ChunkDraft()
-        chunk.text = (
-            next(unplaced) if lead_from < 0 else text[lead_from:lead_to] + text[own_from:own_to]
-        )
+        chunk.text = chunk_text
         chunk.index = index
         chunk.start_offset, chunk.end_offset = offsets[two], offsets[two + 1]
         chunk.boundary_type = boundary

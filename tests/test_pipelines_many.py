@@ -4,6 +4,8 @@ checked before any work and the input read only as fast as results are taken."""
 from __future__ import annotations
 
 import itertools
+import multiprocessing
+import operator
 
 import pytest
 from hypothesis import given, settings
@@ -54,18 +56,54 @@ def test_every_strategy_and_jobs_value_gives_the_plain_loops_records(small_batch
     ]
 
 
-def test_jobs_none_stays_in_this_process_for_a_small_input_or_a_single_core(monkeypatch):
+def _where(jobs, batches, monkeypatch, cores=2, speed=None):
+    """Where `spread` did each batch: "here" (this process) or "there" (a worker)."""
+    monkeypatch.setattr(many, "default_jobs", lambda: cores)
+    if speed is not None:
+        monkeypatch.setattr(many, "PROCESSES_BELOW_CHARS_A_SECOND", speed)
+    done = many.spread(
+        iter(batches),
+        jobs,
+        lambda batch: sum(map(len, batch)),
+        lambda batch: ("here", batch),
+        operator.concat,  # in a worker: [] + batch
+        [],
+        lambda batch, answer: ("there", answer),
+    )
+    results = list(done)
+    assert [batch for _, batch in results] == batches  # in order, whoever did them
+    assert not multiprocessing.active_children()  # no worker left behind
+    return [where for where, _ in results]
+
+
+def test_jobs_none_stays_in_this_process_for_a_small_input_or_fast_work_or_one_core(
+    monkeypatch,
+):
     small = [["x" * 10]] * 3
     large = [["x" * many.BATCH_CHARS]] * 8
-    size = len
+    assert _where(None, small, monkeypatch) == ["here"] * 3
+    # Work faster than the rule's speed stays here; slower starts workers after the first
+    # PROCESSES_FROM_CHARS characters, which this process cut while timing them.
+    assert _where(None, large, monkeypatch, speed=float("inf")) == ["here"] * 4 + ["there"] * 4
+    assert _where(None, large, monkeypatch, speed=1) == ["here"] * 8
+    assert _where(None, large, monkeypatch, cores=1, speed=float("inf")) == ["here"] * 8
+
+
+def test_jobs_given_starts_that_many_unless_the_input_is_one_batch(monkeypatch):
+    large = [["x" * many.BATCH_CHARS]] * 8
+    assert _where(1, large, monkeypatch) == ["here"] * 8
+    assert _where(2, large, monkeypatch) == ["there"] * 8
+    assert _where(3, large[:1], monkeypatch) == ["here"]
+
+
+def test_jobs_none_over_slow_work_gives_the_plain_loops_records(small_batches, monkeypatch):
+    # The slow-work path of jobs=None: some batches cut here, the rest by workers.
+    monkeypatch.setattr(many, "PROCESSES_FROM_CHARS", 20_000)
+    monkeypatch.setattr(many, "PROCESSES_BELOW_CHARS_A_SECOND", float("inf"))
     monkeypatch.setattr(many, "default_jobs", lambda: 2)
-    assert many.decided_jobs(iter(small), None, lambda b: sum(map(size, b))) == (small, 1)
-    head, jobs = many.decided_jobs(iter(large), None, lambda b: sum(map(size, b)))
-    assert jobs == 2 and len(head) == many.PROCESSES_FROM_CHARS // many.BATCH_CHARS
-    assert many.decided_jobs(iter(large[:1]), 2, lambda b: sum(map(size, b)))[1] == 1
-    assert many.decided_jobs(iter(large), 3, lambda b: sum(map(size, b)))[1] == 3
-    monkeypatch.setattr(many, "default_jobs", lambda: 1)
-    assert many.decided_jobs(iter(large), None, lambda b: sum(map(size, b))) == ([], 1)
+    results = list(chunk_many(TEXTS, target_size=80, overlap=10))
+    chunker = SemanticChunker(target_size=80, overlap=10)
+    assert [list(r.chunks) for r in results] == [chunker.chunk(t) for t in TEXTS]
 
 
 def test_bad_options_fail_before_any_text_is_read():

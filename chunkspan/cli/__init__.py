@@ -9,10 +9,10 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from itertools import chain
+from functools import partial
 from typing import Any
 
-from ..many import batched, decided_jobs
+from ..many import batched, spread
 from ..recipe import Recipe, options_of
 from .inputs import Source, expand
 from .jsonl import ChunkLines
@@ -184,17 +184,22 @@ def _outcomes(
     sources: list[Source], jobs: int | None, task: Callable[..., Any], shared: Any
 ) -> Iterator[list[Outcome]]:
     """Each batch's outcomes, in order: cut here, or by worker processes as `chunk_many`
-    decides (`decided_jobs`: `--jobs` or, by default, from the input's size and the cores)."""
-    batches = batched(sources, _size_of)
-    head, workers = decided_jobs(batches, jobs, _batch_size)
-    if workers == 1:
-        for batch in chain(head, batches):
-            yield run_batch((task, shared), batch)
-        return
-    from ..pool import map_in_order
+    decides (`spread`: `--jobs` or, by default, from the input's size, the work's speed and
+    the cores)."""
+    job = (task, shared)
+    return spread(
+        batched(sources, _size_of),
+        jobs,
+        _batch_size,
+        partial(run_batch, job),
+        run_batch,
+        job,
+        _as_is,
+    )
 
-    for _, outcomes in map_in_order(run_batch, chain(head, batches), workers, (task, shared)):
-        yield outcomes
+
+def _as_is(batch: list[Source], outcomes: list[Outcome]) -> list[Outcome]:
+    return outcomes
 
 
 def _batch_size(batch: list[Source]) -> int:
