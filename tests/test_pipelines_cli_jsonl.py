@@ -1,4 +1,4 @@
-"""The command line's JSON Lines writer (chunkspan/cli/jsonl.py) writes the bytes `json.dumps`
+"""The command line's JSON Lines writer (chunkspan/cli/jsonl.py) writes the text `json.dumps`
 writes of each record, for every strategy, with and without a token budget, on real
 documents and on generated ones, and after a trip through pickle (as it goes to a worker)."""
 
@@ -27,9 +27,9 @@ RECIPES = {
 }
 
 
-def dumped(recipe: Recipe, name: str, text: str) -> list[bytes]:
+def dumped(recipe: Recipe, name: str, text: str) -> list[str]:
     return [
-        json.dumps({"source": name, **chunk.to_dict(spans=True)}, ensure_ascii=False).encode()
+        json.dumps({"source": name, **chunk.to_dict(spans=True)}, ensure_ascii=False)
         for chunk in recipe.cut(text)
     ]
 
@@ -74,4 +74,4 @@ def test_every_line_is_one_json_object_with_the_records_keys(documents):
     for line in lines("a.md", documents[0]):
         record = json.loads(line)
         assert list(record)[:2] == ["source", "text"]
-        assert b"\n" not in line
+        assert "\n" not in line

@@ -163,11 +163,13 @@ def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int
         with open_output(args.output) as out:
             writer = RecordWriter(out, args.format, args.output)
             for outcomes in _outcomes(sources, args.jobs, task, shared):
+                records = []
                 for outcome in outcomes:
                     if outcome.error is not None:
                         failed += 1
                         progress.say(f"chunkspan: {outcome.error}")
-                    writer.write(outcome.records)
+                    records += outcome.records
+                writer.write(records)
                 progress.advance(len(outcomes), sum(o.source.size for o in outcomes))
             writer.close()
             if failed == total:  # an earlier -o file is worth more than an empty one

@@ -1,6 +1,6 @@
 """`chunkspan chunk`'s records as JSON Lines, written from the chunks' facts by f-strings.
 
-Each line is the bytes of `json.dumps({"source": name, **chunk.to_dict(spans=True)},
+Each line is the text of `json.dumps({"source": name, **chunk.to_dict(spans=True)},
 ensure_ascii=False)`, but without a dict per chunk and a walk of it by the encoder, which
 took longer than cutting (tests/bench/pipelines.py). `SemanticChunker`'s chunks come as
 columns (`chunk_columns`: no record made); with a token budget, and for the engine's
@@ -30,18 +30,18 @@ class ChunkLines:
 
     def __init__(self, recipe: Recipe) -> None:
         self.recipe = recipe
-        self._lines: Callable[[str, str], list[bytes]] | None = None
+        self._lines: Callable[[str, str], list[str]] | None = None
 
     def __reduce__(self) -> tuple[type[ChunkLines], tuple[Recipe]]:
         return ChunkLines, (self.recipe,)
 
-    def __call__(self, name: str, text: str) -> list[bytes]:
+    def __call__(self, name: str, text: str) -> list[str]:
         """The records of `text`'s chunks, one JSON object each, `source` being `name`."""
         if self._lines is None:
             self._lines = self._writer()
         return self._lines(name, text)
 
-    def _writer(self) -> Callable[[str, str], list[bytes]]:
+    def _writer(self) -> Callable[[str, str], list[str]]:
         recipe = self.recipe
         if recipe.strategy == "semantic" and not recipe.has_budget:
             from ..semantic_chunker import SemanticChunker
@@ -50,8 +50,8 @@ class ChunkLines:
         return _records_writer(recipe.cutter())
 
 
-def _columns_writer(chunker: Any) -> Callable[[str, str], list[bytes]]:
-    def lines(name: str, text: str) -> list[bytes]:
+def _columns_writer(chunker: Any) -> Callable[[str, str], list[str]]:
+    def lines(name: str, text: str) -> list[str]:
         columns = chunker.chunk_columns(text)
         offsets, spans, overlaps = columns.offsets, columns.spans, columns.overlap_spans
         head = f'{{"source": {quoted(name)}, "text": '
@@ -71,17 +71,17 @@ def _columns_writer(chunker: Any) -> Callable[[str, str], list[bytes]]:
                 f'"startOffset": {offsets[two]}, "endOffset": {offsets[two + 1]}, '
                 f'"boundaryType": "{boundary}", '
                 f'"span": {{"start": {spans[two]}, "end": {spans[two + 1]}}}, '
-                f'"overlapSpan": {overlap}}}'.encode()
+                f'"overlapSpan": {overlap}}}'
             )
         return out
 
     return lines
 
 
-def _records_writer(cut: Callable[[str], Any]) -> Callable[[str, str], list[bytes]]:
-    def lines(name: str, text: str) -> list[bytes]:
+def _records_writer(cut: Callable[[str], Any]) -> Callable[[str, str], list[str]]:
+    def lines(name: str, text: str) -> list[str]:
         source = f'{{"source": {quoted(name)}, '
-        return [_record_line(source, chunk).encode() for chunk in cut(text)]
+        return [_record_line(source, chunk) for chunk in cut(text)]
 
     return lines
 

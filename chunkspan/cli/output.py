@@ -101,15 +101,17 @@ class RecordWriter:
     def __init__(self, out: BinaryIO, format: str, target: str | None) -> None:
         self.out, self.name, self.array, self.written = out, shown(target), format == "json", 0
 
-    def write(self, records: list[bytes]) -> None:
+    def write(self, records: list[str]) -> None:
+        """Write `records` (JSON objects, each without a line feed), encoded at once: the
+        command line hands over a batch's records together (tests/bench/pipelines.py)."""
         if not records:
             return
         with _naming(self.name):
             if self.array:
                 self.out.write(b"[\n" if not self.written else b",\n")
-                self.out.write(b",\n".join(records))
+                self.out.write(",\n".join(records).encode())
             else:
-                self.out.write(b"\n".join(records) + b"\n")
+                self.out.write(("\n".join(records) + "\n").encode())
         self.written += len(records)
 
     def close(self) -> None:

@@ -1,5 +1,5 @@
 """One input's work for each command, done where it is sent (this process or a worker):
-read it, cut it, write its records as JSON Lines. Answers bytes, so the parent only copies."""
+read it, cut it, write its records as JSON text. The parent only writes them out."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class Outcome:
     """What one input gave: its records, or why it gave none."""
 
     source: Source
-    records: list[bytes]
+    records: list[str]
     """One JSON object each, without the line feed."""
     error: str | None = None
 
@@ -55,8 +55,8 @@ def run_batch(
     return [task(shared, source) for source in batch]
 
 
-def _encoded(source: Source, record: dict[str, Any]) -> bytes:
-    return json.dumps({"source": source.name, **record}, ensure_ascii=False).encode()
+def _encoded(source: Source, record: dict[str, Any]) -> str:
+    return json.dumps({"source": source.name, **record}, ensure_ascii=False)
 
 
 def chunk_source(lines: ChunkLines, source: Source) -> Outcome:
