@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import pytest
 from support.paths import ROOT
@@ -597,3 +597,39 @@ def test_version_and_one_options_heading_a_command():
     for command in ("chunk", "turns", "snippet"):
         shown = run(command, "--help").stdout.decode()
         assert shown.splitlines().count("options:") == 1, command
+
+
+def _walked(folder: Path, glob: str | None) -> list[tuple[str, int]]:
+    """The files `os.walk` finds, as the command line lists them: the oracle of its walk."""
+    found = []
+    for parent, folders, files in os.walk(folder):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(files):
+            path = Path(parent, name)
+            relative = PurePath(path.relative_to(folder))
+            if name.startswith(".") or (glob is not None and not relative.match(glob)):
+                continue
+            try:
+                size = path.stat().st_size
+            except OSError:
+                size = 0
+            found.append((path.as_posix(), size))
+    return found
+
+
+@pytest.mark.parametrize("glob", [None, "*.md", "**/*.txt", "b/*", "*/README*"])
+def test_a_folder_is_walked_as_os_walk_walks_it(tmp_path, glob):
+    from chunkspan.cli.inputs import _folder_files
+
+    tree = tmp_path / "tree"
+    for name in ["a.md", "b/c.txt", "b/d/e.md", "b/.hidden/f.md", ".g.md", "h/README.md", "Z.md"]:
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(name * 3)
+    (tree / "link-to-b").symlink_to(tree / "b")  # a link to a folder: not followed
+    (tree / "link-to-a.md").symlink_to(tree / "a.md")
+    (tree / "broken.md").symlink_to(tree / "nowhere")
+    for given in (tree, tmp_path / "tree" / ".." / "tree"):
+        assert _folder_files(given, glob) == _walked(given, glob)
+    documentation = Path("/usr/share/doc")
+    if documentation.is_dir():  # thousands of real files and links
+        assert _folder_files(documentation, glob) == _walked(documentation, glob)
