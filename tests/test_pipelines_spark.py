@@ -12,6 +12,7 @@ from pyspark.sql import types as T
 from support.spark import local_session
 
 from chunkspan import chunk_many
+from chunkspan import spark as spark_module
 from chunkspan.recipe import FIELDS, fields
 from chunkspan.spark import chunk_dataframe
 
@@ -71,10 +72,19 @@ def expected_rows(rows, strategy, **options):
         ("fixed", {"chunk_size": 80, "chunk_overlap": 8, "max_tokens": 9}),
     ],
 )
-def test_spark_gives_exactly_the_rows_chunk_many_gives(documents, strategy, options):
+@pytest.mark.parametrize("arrow", [True, False], ids=["arrow", "rows"])
+def test_spark_gives_exactly_the_rows_chunk_many_gives(
+    documents, strategy, options, arrow, monkeypatch
+):
+    # Both paths: Arrow batches (mapInArrow) where pyarrow and pandas are installed, as they
+    # are here, and rows of Python objects where they are not.
+    assert spark_module.arrow_ready()
+    monkeypatch.setattr(spark_module, "arrow_ready", lambda: arrow)
     rows, frame = documents
     chunks = chunk_dataframe(frame, strategy=strategy, **options)
     assert chunks.columns == ["id", *(name for name, _ in FIELDS)]
+    plan = chunks._jdf.queryExecution().executedPlan().toString()
+    assert ("MapInArrow" in plan) == arrow, plan
     got = sorted(tuple(row) for row in chunks.collect())
     expected = expected_rows(rows, strategy, **options)
     assert len(expected) > DOCUMENT_COUNT
