@@ -4,8 +4,8 @@ An index's documents never cross back to the page: the facade holds the id, each
 it, and `LexicalIndex.dispose` frees it. Many may live at once. Beside each index the worker
 keeps its documents' texts, so that a search can answer each hit with its snippet and the
 spans of its matching words: one round trip for what a page draws of a hit, not one a hit.
-The one registry below is the worker's state between calls; nothing else in the bridge
-keeps any.
+Its registry (registry.py) and the evaluation sets' are the worker's state between calls;
+nothing else in the bridge keeps any.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..validation import ArgumentTypeError, ArgumentValueError
 from .options import python_options
+from .registry import Registry
 from .utf16 import utf16_offsets
 
 if TYPE_CHECKING:
     from ..lexical_index import LexicalIndex
     from .calls import Arguments, Astral, Operation
 
-__all__ = ["INDEX_OPERATIONS", "IndexRegistry"]
+__all__ = ["INDEX_OPERATIONS"]
 
 
 @dataclass(slots=True)
@@ -35,64 +36,20 @@ class Indexed:
     texts: dict[str, str] = field(default_factory=dict)
 
 
-class IndexRegistry:
-    """Indexes by id: ids count up from 1 and are never given twice."""
-
-    __slots__ = ("_indexes", "_last")
-
-    def __init__(self) -> None:
-        self._indexes: dict[int, Indexed] = {}
-        self._last = 0
-
-    def __len__(self) -> int:
-        return len(self._indexes)
-
-    def add(self, index: LexicalIndex, id: Any = None) -> int:
-        """Keep `index` under `id` (the next one when None); answer the id.
-
-        The facade names its indexes, so that its calls need not wait for one to be made;
-        an id must be above every id given before.
-        """
-        if id is not None and (isinstance(id, bool) or not isinstance(id, int) or id <= self._last):
-            raise ArgumentValueError(
-                "index",
-                f"invalid index {id!r:.40} (a new LexicalIndex needs an id above {self._last})",
-            )
-        new: int = self._last + 1 if id is None else id
-        self._last = new
-        self._indexes[new] = Indexed(index)
-        return new
-
-    def get(self, id: Any) -> Indexed:
-        """The index `id`; a `ValueError` when there is none (disposed, or never made)."""
-        # `type`, as `True` is an int (and would be index 1).
-        index = self._indexes.get(id) if type(id) is int else None
-        if index is None:
-            raise ArgumentValueError(
-                "index",
-                f"no LexicalIndex {id!r:.40} in this worker: it was disposed, or never made",
-            )
-        return index
-
-    def dispose(self, id: Any) -> bool:
-        """Forget the index `id`; answer whether there was one."""
-        return self._indexes.pop(id, None) is not None if type(id) is int else False
-
-
-_INDEXES = IndexRegistry()
+_INDEXES: Registry[Indexed] = Registry("LexicalIndex", "index")
 
 
 def _create(args: Arguments, _astral: Astral) -> int:
     from ..lexical_index import LexicalIndex
 
     options = python_options("LexicalIndex", args.get("options"))
-    return _INDEXES.add(LexicalIndex(**options), args.get("index"))
+    return _INDEXES.add(Indexed(LexicalIndex(**options)), args.get("index"))
 
 
 def _from_json(args: Arguments, _astral: Astral) -> int:
     from ..lexical_index import LexicalIndex
 
-    return _INDEXES.add(LexicalIndex.from_json(args.get("data")), args.get("index"))
+    return _INDEXES.add(Indexed(LexicalIndex.from_json(args.get("data"))), args.get("index"))
 
 
 def _add_documents(args: Arguments, astral: Astral) -> None:
