@@ -127,10 +127,14 @@ OPERATIONS: dict[str, Operation] = {
 
 
 def find_operation(name: str) -> Operation:
-    """The operation `name`; those of `LexicalIndex` (module `indexes`) are imported on
-    their first call, so the worker starts without them."""
+    """The operation `name`; those of `LexicalIndex` (module `indexes`) and of the evaluation
+    sets (`evaluations`) are imported on their first call, so the worker starts without them."""
     if name.startswith("LexicalIndex."):
         from .indexes import INDEX_OPERATIONS
 
         return INDEX_OPERATIONS[name]
+    if name.startswith("EvaluationSet."):
+        from .evaluations import EVALUATION_OPERATIONS
+
+        return EVALUATION_OPERATIONS[name]
     return OPERATIONS[name]

@@ -32,6 +32,17 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
     # `snippet` is the worker's own: each hit with its snippet and matching words' spans.
     "LexicalIndex.search": {"match": "match", "prefix": "prefix", "snippet": "snippet"},
 }
+# `evaluate`'s options: `k`, the strategy, and the options of whichever chunker it names.
+OPTION_NAMES["evaluate"] = {
+    "strategy": "strategy",
+    "k": "k",
+    **{js: py for js, py in OPTION_NAMES["SemanticChunker.chunk"].items() if js != "spans"},
+    **{
+        js: py
+        for js, py in OPTION_NAMES["ChunkingEngine.chunk"].items()
+        if js not in ("strategy", "embedFn", "spans")
+    },
+}
 
 
 def python_options(operation: str, given: Any) -> dict[str, Any]:

@@ -18,7 +18,16 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["JsString", "as_bytes", "astral_positions", "astral_positions_of", "utf16_offsets"]
+from ..validation import ArgumentValueError
+
+__all__ = [
+    "JsString",
+    "as_bytes",
+    "astral_positions",
+    "astral_positions_of",
+    "code_point_offsets",
+    "utf16_offsets",
+]
 
 # A byte table for `bytes.translate` over the high bytes of UTF-16LE units: 1 for a high
 # surrogate (D800-DBFF), which starts each character outside the BMP, else 0.
@@ -85,6 +94,35 @@ def utf16_offsets(
     if not astral:
         return list(offsets)
     return [offset + bisect_left(astral, offset) for offset in offsets]
+
+
+def code_point_offsets(
+    text: str, offsets: Sequence[int], argument: str, where: str | None = None
+) -> list[int]:
+    """The Python (code point) offsets of JavaScript (UTF-16) `offsets` into `text`: the
+    inverse of `utf16_offsets`. One inside a character outside the BMP, between its two
+    units, is an `ArgumentValueError` for `argument`, its message naming `where` (else
+    `argument`): no Python offset is there.
+
+    Example:
+        >>> code_point_offsets("😀 ok", [0, 3, 5], "spans")
+        [0, 2, 4]
+    """
+    astral = astral_positions_of(text)
+    if not astral:
+        return list(offsets)
+    units = [position + number for number, position in enumerate(astral)]  # where each starts
+    out = []
+    for offset in offsets:
+        before = bisect_left(units, offset)
+        if before and units[before - 1] + 1 == offset:
+            raise ArgumentValueError(
+                argument,
+                f"{where or argument}: offset {offset} falls between the two UTF-16 units "
+                "of a character outside the BMP",
+            )
+        out.append(offset - before)
+    return out
 
 
 def astral_positions_of(text: str, astral: Sequence[int] | None = None) -> Sequence[int]:
