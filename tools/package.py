@@ -21,7 +21,12 @@ NAME = "chunker-web"
 # The files of site/ that make the facade run, besides the wheel. No micropip: the worker
 # unpacks the wheel itself, and a page with its own Pyodide has its own micropip. chunker.js
 # is the entry; chunker-*.js are its modules (it imports them).
-FACADE_MODULES = ("chunker.js", "chunker-messages.js", "chunker-replies.js")
+FACADE_MODULES = (
+    "chunker.js",
+    "chunker-messages.js",
+    "chunker-replies.js",
+    "chunker-evaluation.js",
+)
 FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", "worker.js", "bundle.js")
 # The package's command that copies what the worker loads into a folder the site serves as
 # is: for a site built by a bundler, which bundles chunker.js but not those.

@@ -289,6 +289,83 @@ export interface LexicalIndexConstructor {
   ): Promise<LexicalIndex<M>>;
 }
 
+// --- evaluation (chunker-evaluation.js; Python's chunkspan.evaluation) -------------------
+
+/** Questions with their gold excerpts, as `[start, end]` JavaScript indices in a corpus. */
+export interface EvaluationSet {
+  corpora: Record<string, string>;
+  questions: Array<{ question: string; corpusId: string; references: Array<[number, number]> }>;
+}
+
+export interface EvaluateOptions {
+  /** `semantic` (the default) or an engine strategy. */
+  strategy?: 'semantic' | 'fixed' | 'hierarchical' | 'layout';
+  /** Chunks retrieved per question (5). */
+  k?: number;
+  targetSize?: number;
+  maxSize?: number;
+  minSize?: number;
+  overlap?: number;
+  preserveCodeBlocks?: boolean;
+  respectHeadings?: boolean;
+  chunkSize?: number;
+  chunkOverlap?: number;
+}
+
+export type Metric = 'recall' | 'precision' | 'iou' | 'precisionOmega';
+
+export interface QuestionFigures {
+  recall: number;
+  precision: number;
+  iou: number;
+  precisionOmega: number;
+  /** The chunks retrieved, best first. */
+  retrieved: Array<{ corpusId: string; start: number; end: number }>;
+}
+
+/** Means and standard deviations over the questions, each in [0, 1]. */
+export interface EvaluationReport {
+  recall: number;
+  recallStd: number;
+  precision: number;
+  precisionStd: number;
+  iou: number;
+  iouStd: number;
+  precisionOmega: number;
+  precisionOmegaStd: number;
+  chunkCount: number;
+  meanChunkLength: number;
+  maxChunkLength: number;
+  settings: Record<string, unknown>;
+  seconds: number;
+  questions: QuestionFigures[];
+}
+
+export interface SweepCell {
+  settings: Record<string, unknown>;
+  /** null when the chunker refused the settings (`error` says why). */
+  report: EvaluationReport | null;
+  error: string | null;
+  /** The Python name of the option `error` or `warning` is about. */
+  field: string | null;
+  /** Why settings the chunker takes make no sense; the report is still made. */
+  warning: string | null;
+}
+
+export interface SweepOptions extends EvaluateOptions {
+  metric?: Metric;
+  onProgress?: (progress: { done: number; total: number }) => void;
+  /** Stops the sweep between cells; it rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface SweepReport {
+  cells: SweepCell[];
+  metric: Metric;
+  /** The index of the best cell by `metric`, or null if none ran. */
+  best: number | null;
+}
+
 // --- the API ---------------------------------------------------------------------------
 
 export interface Versions {
@@ -315,6 +392,14 @@ export interface Chunker {
   matchSpans(text: string, words: string[]): Promise<Span[]>;
   /** Where each chunk content sits in `text`, in order; null where it is not found. */
   locateChunks(text: string, contents: string[]): Promise<Array<Span | null>>;
+  /** Score a chunking of `set`'s corpora: BM25 retrieval, Chroma's metrics, exact spans. */
+  evaluate(set: EvaluationSet, options?: EvaluateOptions): Promise<EvaluationReport>;
+  /** `evaluate` on every cell of `grid`, one worker call a cell. */
+  sweep(
+    set: EvaluationSet,
+    grid: Partial<Record<keyof EvaluateOptions, unknown[]>>,
+    options?: SweepOptions,
+  ): Promise<SweepReport>;
   readonly versions: Versions;
   /** Milliseconds the worker took from its start to ready. */
   readonly bootMs: number;

@@ -13,8 +13,10 @@
 // lives on. Sizes count characters as Python does (code points): an emoji is one.
 
 // One job a module: this one, the API; chunker-messages.js, the messaging with the worker;
-// chunker-replies.js, the reading of replies (the mirror of chunkspan/bridge/packing.py).
+// chunker-replies.js, the reading of replies (the mirror of chunkspan/bridge/packing.py);
+// chunker-evaluation.js, evaluate and sweep (over chunkspan/bridge/evaluations.py).
 
+import { evaluationApi } from './chunker-evaluation.js';
 import { startWorker } from './chunker-messages.js';
 import { unpackChunks, unpackDocumentChunks } from './chunker-replies.js';
 
@@ -224,6 +226,8 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
      */
     locateChunks: (text, contents) =>
       call('locateChunks', { text, contents }, { textKey: 'text' }),
+    // evaluate(set, options) and sweep(set, grid, options): chunker-evaluation.js.
+    ...evaluationApi(call),
     /** `{chunker, pyodide, python}` version strings. */
     versions,
     /** Milliseconds the worker took from its start to ready. */

@@ -90,7 +90,8 @@ def _evaluate(args: Arguments, _astral: Astral) -> dict[str, Any]:
             hit["start"], hit["end"] = _js(kept, hit["corpusId"], hit["start"], hit["end"])
     options.pop("k", None)
     doubt = no_sense(options.pop("strategy", "semantic"), options)
-    warning = None if doubt is None else {"field": _JS_NAMES[doubt[0]], "message": doubt[1]}
+    # Under its Python name, as an error's `field` (chunker.js says so).
+    warning = None if doubt is None else {"field": doubt[0], "message": doubt[1]}
     return {"report": report, "warning": warning}
 
 

@@ -6,6 +6,8 @@ import {
   type Chunk,
   type ChunkWithSpans,
   type DocumentChunk,
+  type EvaluationReport,
+  type EvaluationSet,
   type InputError,
   type HitSnippet,
   type LexicalHit,
@@ -13,6 +15,7 @@ import {
   type LexicalIndexStats,
   type Passage,
   type Span,
+  type SweepReport,
 } from 'chunker-web';
 
 export async function example(text: string): Promise<void> {
@@ -97,6 +100,23 @@ export async function example(text: string): Promise<void> {
   const freed: boolean = await index.dispose();
   await restored.dispose();
 
+  const set: EvaluationSet = {
+    corpora: { notes: text },
+    questions: [{ question: 'refund', corpusId: 'notes', references: [[0, 10]] }],
+  };
+  const report: EvaluationReport = await api.evaluate(set, { targetSize: 400, k: 3 });
+  const omega: number = report.precisionOmega + report.questions[0].retrieved[0].start;
+  const stop = new AbortController();
+  const swept: SweepReport = await api.sweep(
+    set,
+    { targetSize: [200, 400], overlap: [0, 50] },
+    { metric: 'recall', signal: stop.signal, onProgress: ({ done, total }) => done / total },
+  );
+  const bestCell: EvaluationReport | null =
+    swept.best === null ? null : swept.cells[swept.best].report;
+  // @ts-expect-error: the metric is one of the four figures
+  await api.sweep(set, { overlap: [0] }, { metric: 'f1' });
+
   try {
     await new api.SemanticChunker({ overlap: -1 }).chunk(text);
   } catch (error) {
@@ -106,4 +126,5 @@ export async function example(text: string): Promise<void> {
   api.close();
   console.log(version, booted, first, own, overlap, page, level, where, semantic, said);
   console.log(repeated, at, marks, spans, removed, source, again, count, terms, freed, marked);
+  console.log(omega, bestCell);
 }
