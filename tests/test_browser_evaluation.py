@@ -135,7 +135,9 @@ def test_a_sweep_gives_pythons_cells_errors_warnings_and_best(chunker_page):
     )
     got = answer["report"]
     python = sweep(data, grid_py, max_size=300, metric="recall").to_dict()
-    assert answer["progress"] == [{"done": n, "total": 6} for n in range(1, 7)]
+    progress = answer["progress"]
+    assert [(p["done"], p["total"]) for p in progress] == [(n, 6) for n in range(1, 7)]
+    assert [p["cell"] for p in progress] == got["cells"]  # each cell as it is done
     assert got["metric"] == "recall" and got["best"] == python["best"]
     assert len(got["cells"]) == len(python["cells"]) == 6
     for mine, theirs in zip(got["cells"], python["cells"]):

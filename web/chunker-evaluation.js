@@ -47,7 +47,7 @@ export function evaluationApi(call) {
    * their product, the first name varying slowest), with `options`' other settings:
    * `{cells: [{settings, report, error, field, warning}], metric, best}`, as Python's
    * `sweep`. A cell the chunker refuses has its `error` (and `field`); settings that make
-   * no sense are run and carry a `warning`. `onProgress({done, total})` after each cell;
+   * no sense are run and carry a `warning`. `onProgress({done, total, cell})` after each cell;
    * `signal` (an AbortSignal) stops the sweep between cells, rejecting with its reason.
    *
    * @param {object} set as for `evaluate`
@@ -67,8 +67,9 @@ export function evaluationApi(call) {
       const cells = [];
       for (const settings of cellsSettings) {
         signal?.throwIfAborted();
-        cells.push(await cell(id, settings, fixed));
-        onProgress?.({ done: cells.length, total: cellsSettings.length });
+        const done = await cell(id, settings, fixed);
+        cells.push(done);
+        onProgress?.({ done: cells.length, total: cellsSettings.length, cell: done });
       }
       let best = null;
       cells.forEach((cell, index) => {

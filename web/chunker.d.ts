@@ -354,7 +354,8 @@ export interface SweepCell {
 
 export interface SweepOptions extends EvaluateOptions {
   metric?: Metric;
-  onProgress?: (progress: { done: number; total: number }) => void;
+  /** After each cell, with the cell done (a page can draw it at once). */
+  onProgress?: (progress: { done: number; total: number; cell: SweepCell }) => void;
   /** Stops the sweep between cells; it rejects with the signal's reason. */
   signal?: AbortSignal;
 }

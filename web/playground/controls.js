@@ -45,6 +45,10 @@ export function createControls(container, { values, onChange }) {
     clearErrors() {
       for (const field of fields.values()) field.setError('');
     },
+    /** Show `changed` (setting name to value: the caller has set them) in their fields. */
+    setValues(changed) {
+      for (const [name, value] of Object.entries(changed)) fields.get(name)?.show(value);
+    },
   };
 }
 
@@ -55,11 +59,13 @@ function makeField(setting, values, changed) {
   const described = { 'aria-describedby': `${id}-help ${id}-error` };
   let input;
   let node;
+  let show; // shows a value set elsewhere (a Tune heat map cell)
   if (setting.kind === 'bool') {
     input = el('input', { type: 'checkbox', id, checked: values[setting.name], attrs: described });
     input.addEventListener('change', () => { values[setting.name] = input.checked; changed(); });
     node = el('div', { className: 'field field-bool' },
       el('label', { htmlFor: id }, input, ` ${setting.label}`), help, error);
+    show = (value) => { input.checked = value; };
   } else if (setting.kind === 'choice') {
     input = el('select', { id, attrs: described },
       ...setting.choices.map((choice) => el('option', { value: choice }, choice)));
@@ -67,6 +73,7 @@ function makeField(setting, values, changed) {
     input.addEventListener('change', () => { values[setting.name] = input.value; changed(); });
     node = el('div', { className: 'field' }, el('label', { htmlFor: id }, setting.label),
       input, help, error);
+    show = (value) => { input.value = value; };
   } else {
     input = el('input', {
       type: 'number', id, min: setting.min, step: 1, value: values[setting.name],
@@ -91,9 +98,14 @@ function makeField(setting, values, changed) {
     node = el('div', { className: 'field field-number' },
       el('label', { htmlFor: id }, setting.label), el('div', { className: 'pair' }, slider, input),
       help, error);
+    show = (value) => {
+      input.value = String(value);
+      slider.value = String(Math.min(value, setting.sliderMax));
+    };
   }
   return {
     node,
+    show,
     setError(message) {
       error.textContent = message;
       if (message) input.setAttribute('aria-invalid', 'true');

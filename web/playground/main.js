@@ -20,6 +20,7 @@ import { javascriptSnippet, pythonSnippet, textFrom } from './snippets.js';
 import { createSources, isSample } from './sources.js';
 import { renderStats, summarize } from './stats.js';
 import { createTranscriptView } from './transcript-view.js';
+import { createTune } from './tune.js';
 import { createViewTabs } from './view-tabs.js';
 import { TranscriptJsonError } from './turns-json.js';
 
@@ -69,6 +70,12 @@ const histogram = createHistogram($('histogram'));
 const search = createSearch({ input: $('query'), matchAll: $('query-all'),
   prefix: $('query-prefix'), tokensOut: $('query-tokens'), resultsOut: $('search-results'),
   onSelect: (i) => select(i, 'search') });
+const tune = createTune({
+  settings: () => ({ mode: state.mode, values: state.values }),
+  document: () => ({ name: current().name, text: current().text }),
+  textarea: $('text'),
+  apply: applySettings,
+});
 const scheduler = createScheduler(
   async (job) => {
     const result = await runChunker(state.api, job.mode, job.values, job.text);
@@ -95,6 +102,7 @@ showSource(current().id).then(() => {
 window.chunkerReady.then((api) => {
   state.api = api;
   search.setApi(api);
+  tune.setApi(api);
   // Milliseconds from navigation to ready, for the benchmark to read.
   document.body.dataset.readyMs = Math.round(loading.ready());
   $('app').disabled = false;
@@ -118,6 +126,7 @@ function showMode() {
     radio.checked = radio.value === state.mode;
   }
   controls.showMode(state.mode);
+  tune.showMode(state.mode);
   $('document').hidden = state.mode === 'turns';
   $('transcript').hidden = state.mode !== 'turns';
 }
@@ -194,6 +203,13 @@ document.addEventListener('visibilitychange', () => {
 });
 
 // --- running -----------------------------------------------------------------------------
+
+/** Use the settings of a Tune heat map cell (setting name to value), as if typed in. */
+function applySettings(changed) {
+  Object.assign(state.values, changed);
+  controls.setValues(changed);
+  rerun();
+}
 
 /** The query of a link that reproduces the settings (and the sample, when one is shown). */
 function shareQuery() {
