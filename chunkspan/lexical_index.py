@@ -138,6 +138,7 @@ class LexicalIndex:
         "_removed",
         "_total_length",
         "_sorted",
+        "_weights",
     )
 
     def __init__(
@@ -155,6 +156,11 @@ class LexicalIndex:
         self._total_length = 0
         # The vocabulary sorted, for prefix search; None once a word comes or goes.
         self._sorted: list[str] | None = None
+        # Each searched word's BM25 weight in each document holding it (a document, then its
+        # weight, in turn), until a document comes or goes (which changes them all). Many
+        # searches on one index share words ("what", "how"): computed once, each is summed
+        # per search (tests/bench/evaluation.py, 472 questions on one index).
+        self._weights: dict[str, list[Any]] = {}
 
     @property
     def k1(self) -> float:
@@ -218,6 +224,7 @@ class LexicalIndex:
         if document is None:
             return False
         document.removed = True
+        self._weights.clear()  # as in _insert
         removed = self._removed
         for term in document.terms:
             holding = len(self._postings[term]) // 2
@@ -359,6 +366,7 @@ class LexicalIndex:
         # Removed first, so a replaced document moves to the end, as in the original.
         if id in self._documents:
             self.remove_document(id)
+        self._weights.clear()  # a new document changes every weight
         document = self._documents[id] = _Document(id, terms, length, metadata)
         self._total_length += length
         postings = self._postings
@@ -418,23 +426,34 @@ class LexicalIndex:
 
     def _add_scores(self, scores: dict[_Document, float], terms: Iterable[str]) -> None:
         """Add to `scores` each document's BM25 score for each of `terms`."""
+        known = self._weights
+        get = scores.get
+        for term in terms:
+            weights = known.get(term)
+            if weights is None:
+                if term not in self._postings:
+                    continue
+                weights = known[term] = self._weighted(term)
+            pairs: Iterator[Any] = iter(weights)  # a document, then its weight, in turn
+            for doc, weight in zip(pairs, pairs):
+                scores[doc] = get(doc, 0.0) + weight
+
+    def _weighted(self, term: str) -> list[Any]:
+        """`term`'s BM25 weight in each document holding it: a document, then its weight."""
+        postings = self._live(term) if term in self._removed else self._postings[term]
         count = len(self._documents)
         # As the original: an index whose documents hold no words divides by 1, not 0.
         average = self._total_length / count or 1
         k1, b = self._k1, self._b
-        for term in terms:
-            postings = self._postings.get(term)
-            if postings is None:
-                continue
-            if term in self._removed:
-                postings = self._live(term)
-            holding = len(postings) // 2
-            idf = math.log((count - holding + 0.5) / (holding + 0.5) + 1)
-            pairs: Iterator[Any] = iter(postings)  # a document, then its count, in turn
-            # Each step in the original's order of operations, so ties come out equal.
-            for doc, tf in zip(pairs, pairs):
-                norm = k1 * (1 - b + b * (doc.length / average))
-                scores[doc] = scores.get(doc, 0.0) + idf * (tf * (k1 + 1) / (tf + norm))
+        holding = len(postings) // 2
+        idf = math.log((count - holding + 0.5) / (holding + 0.5) + 1)
+        pairs: Iterator[Any] = iter(postings)  # a document, then its count, in turn
+        weights: list[Any] = []
+        # Each step in the original's order of operations, so ties come out equal.
+        for doc, tf in zip(pairs, pairs):
+            norm = k1 * (1 - b + b * (doc.length / average))
+            weights += (doc, idf * (tf * (k1 + 1) / (tf + norm)))
+        return weights
 
     def _live(self, term: str) -> list[_Document | int]:
         """The postings of `term` without the removed documents it still listed."""
