@@ -236,6 +236,28 @@ def test_the_async_engine_keeps_the_budget_too():
     assert visible("".join(c.content for c in chunks)) == visible(text)
 
 
+@pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout", "semantic"])
+def test_the_engine_keeps_the_budget_with_or_without_embeddings_async_or_not(strategy):
+    # Each way through the engine: chunk() and achunk(), with an embed_fn and without.
+    text = "# Title\n\n" + "One sentence here, then another one after it. " * 30
+
+    def embed(sentences: list[str]) -> list[list[float]]:
+        return [[1.0, float(n % 2)] for n in range(len(sentences))]
+
+    async def embed_async(sentences: list[str]) -> list[list[float]]:
+        return embed(sentences)
+
+    engine = ChunkingEngine()
+    runs = [
+        engine.chunk(text, strategy, 300, 0, max_tokens=9),
+        engine.chunk(text, strategy, 300, 0, embed_fn=embed, max_tokens=9),
+        asyncio.run(engine.achunk(text, strategy, 300, 0, max_tokens=9)),
+        asyncio.run(engine.achunk(text, strategy, 300, 0, embed_fn=embed_async, max_tokens=9)),
+    ]
+    for chunks in runs:
+        assert chunks and all(c.token_count == count_tokens(c.content) <= 9 for c in chunks)
+
+
 def test_chunk_columns_refuses_a_budget_it_does_not_apply():
     # The facade's columns do not count tokens (yet): asked to, they say so.
     with pytest.raises(ArgumentValueError, match="use chunk\\(\\)") as raised:

@@ -88,7 +88,7 @@ class ChunkingEngine:
             raise ArgumentTypeError(
                 "embed_fn", "embed_fn returned an awaitable: use achunk() for an async embed_fn"
             )
-        return request.with_embeddings(sentences, vectors)
+        return _within(request.with_embeddings(sentences, vectors), request.content, budget)
 
     async def achunk(
         self,
@@ -106,7 +106,7 @@ class ChunkingEngine:
             request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
             sentences = request.sentences_to_embed()
             if sentences is None:
-                return request.without_embeddings()
+                return _within(request.without_embeddings(), request.content, budget)
         vectors = request.embed_fn(sentences)
         if inspect.isawaitable(vectors):
             vectors = await vectors
