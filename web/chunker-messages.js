@@ -79,8 +79,11 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
       // The worker may not hold the text this call sent (it failed on its way into
       // Python): the next call sends its text again rather than trust the worker's copy.
       lastText = undefined;
-      // An embedFn that threw is the call's own error; otherwise a bug, named as found.
-      call.reject(call.embedError ?? Object.assign(new Error(error.message), { name: error.name }));
+      // An embedFn that threw is the call's own error; otherwise a bug, named as found, or
+      // the tokenizer that did not load, with the `field` that asked for it.
+      const failed = Object.assign(new Error(error.message), { name: error.name });
+      if (typeof error.field === 'string') failed.field = error.field;
+      call.reject(call.embedError ?? failed);
       return;
     }
     try {

