@@ -23,6 +23,11 @@
    Two texts: npm's Markdown documentation repeated to 1 MB (as tests/bench/browser.py) and
    the first 1 MB of Chroma's evaluation corpora (../shared/datasets, read in place), which
    repeats nothing and is more varied (chat logs, finance, PubMed, speeches, Wikipedia).
+4. The playground on 1 MB (the technical guide sample repeated, as tests/bench/playground.py):
+   a fresh page, then the tokenizer chosen with the keyboard (the first count: the
+   tokenizer's load, every chunk counted, the page drawn; `data-last-run-ms`, from the key to
+   the redrawn result), the other tokenizer, and a budget typed while not applied (no run:
+   the flags, statistics and views redrawn, from the input to the frame after).
 
 Each figure is a median of `--runs`.
 """
@@ -38,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench"), str(ROOT / "tests")]
 from core import markdown_corpus  # noqa: E402
 
 from chunkspan import SemanticChunker  # noqa: E402
@@ -281,12 +286,74 @@ def counting(browser: Any, origin: str, runs: int) -> None:
     print()
 
 
+PLAYGROUND_TEXT = ROOT / "web" / "samples" / "indexer-guide.md"
+
+# A budget typed into its field as one input event, timed to the end of the frame after.
+TYPED_BUDGET = """async (budget) => {
+  const field = document.getElementById('token-budget');
+  const start = performance.now();
+  field.value = String(budget);
+  field.dispatchEvent(new Event('input', { bubbles: true }));
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+  return performance.now() - start;
+}"""
+
+
+def playground(browser: Any, origin: str, runs: int) -> None:
+    from support.playground import open_playground, put_text, quiet, settled
+
+    guide = PLAYGROUND_TEXT.read_text(encoding="utf-8")
+    text = (guide * (1_000_000 // len(guide) + 1))[:1_000_000]
+    times: dict[str, list[float]] = {}
+    over: list[int] = []
+    for _ in range(runs):
+        page, recorder, _ = open_playground(browser, origin)
+        try:
+            before = int(page.evaluate("document.body.dataset.runs"))
+            put_text(page, text)
+            settled(page, before, timeout=600)
+            quiet(page)
+            for name, value in (("cl100k_base", "first tokenizer"), ("o200k_base", "other")):
+                before = int(page.evaluate("document.body.dataset.runs"))
+                page.focus("#token-tokenizer")
+                page.keyboard.press("ArrowDown")
+                assert page.input_value("#token-tokenizer") == name
+                settled(page, before, timeout=600)
+                times.setdefault(value, []).append(
+                    float(page.evaluate("document.body.dataset.lastRunMs"))
+                )
+            times.setdefault("budget typed", []).append(page.evaluate(TYPED_BUDGET, 256))
+            over.append(int(page.text_content("#stats [data-stat='over'] dd").replace(",", "")))
+            if recorder.problems():
+                raise SystemExit(f"the page reported problems: {recorder.problems()}")
+        finally:
+            page.context.close()
+    chunks = len(SemanticChunker().chunk(text))
+    print(
+        f"4. The playground on 1 MB ({chunks:,} chunks; ms, median of {runs}, each in a fresh page)"
+    )
+    print()
+    print("| step | ms | all runs |")
+    print("|---|---|---|")
+    rows = {
+        "cl100k_base chosen (the tokenizer loaded, every chunk counted, drawn)": "first tokenizer",
+        "o200k_base chosen (its ranks read, every chunk counted, drawn)": "other",
+        f"a budget of 256 typed, not applied ({over[0]:,} flagged; no run)": "budget typed",
+    }
+    for label, name in rows.items():
+        print(f"| {label} | {statistics.median(times[name]):.0f} | {_list(times[name])} |")
+    print()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--before", type=Path, help="a site built from another commit")
     parser.add_argument(
-        "--only", choices=["ready", "first", "count"], action="append", help="parts to run"
+        "--only",
+        choices=["ready", "first", "count", "playground"],
+        action="append",
+        help="parts to run",
     )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -295,7 +362,7 @@ def main() -> int:
     mounts = dict(MOUNTS)
     if args.before:
         mounts["/_before/"] = args.before
-    parts = args.only or ["ready", "first", "count"]
+    parts = args.only or ["ready", "first", "count", "playground"]
     with served(mounts) as origin, sync_playwright() as playwright:
         if "ready" in parts:
             ready_times(playwright, origin, args.runs, args.before is not None)
@@ -305,6 +372,8 @@ def main() -> int:
                 first_counts(browser, origin, args.runs)
             if "count" in parts:
                 counting(browser, origin, args.runs)
+            if "playground" in parts:
+                playground(browser, origin, args.runs)
         finally:
             browser.close()
     return 0
