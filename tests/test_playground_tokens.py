@@ -341,6 +341,22 @@ def test_the_copied_code_counts_and_cuts_as_the_page_does(fresh, tmp_path):
     ]
 
 
+def test_a_link_opens_the_page_with_its_tokenizer_budget_switch_and_unit(browser, site_url):
+    query = "?mode=semantic&sample=handbook&tokenizer=o200k_base&budget=40&applyBudget=true"
+    page, recorder, _ = open_playground(browser, site_url, query + "&unit=tokens")
+    try:
+        assert page.input_value("#token-tokenizer") == "o200k_base"
+        assert page.input_value("#token-budget") == "40" and page.is_checked("#token-apply")
+        assert page.input_value("#histogram-unit") == "tokens"
+        shown = shown_chunks(page)
+        assert shown and all(chunk["tokenCount"] <= 40 for chunk in shown)
+        label = page.get_attribute(".histogram-svg", "aria-label")
+        assert label.endswith(" tokens; budget 40"), label
+        assert recorder.problems() == []
+    finally:
+        page.context.close()
+
+
 def test_a_tokenizer_that_will_not_load_is_said_at_its_field(browser, site_url):
     """The missing extra, in the page: the site has no tokenizer wheel to give."""
     page, recorder, _ = open_playground(browser, site_url)
