@@ -46,7 +46,8 @@ export type TokenizerName = 'cl100k_base' | 'o200k_base';
 
 // A token budget, in every chunker's options (`maxTokens`, `tokenizer`): with either, each
 // chunk has `tokenCount`; with `maxTokens`, none holds more (a chunk over it is cut again,
-// docs/tokens.md). The first call with one loads the tokenizer into the worker.
+// docs/tokens.md). The first call with one loads the tokenizer into the worker; when it
+// cannot be loaded, the call rejects with an `Error` whose `field` is 'tokenizer'.
 
 /** Options that count tokens: a budget, or a tokenizer alone. */
 export type Counting = { maxTokens: number } | { tokenizer: TokenizerName };
