@@ -259,7 +259,8 @@ def test_the_engine_keeps_the_budget_with_or_without_embeddings_async_or_not(str
 
 
 def test_chunk_columns_refuses_a_budget_it_does_not_apply():
-    # The facade's columns do not count tokens (yet): asked to, they say so.
+    # Columns do not count tokens: asked to, they say so (the facade packs a budget's
+    # chunks from their records instead, chunkspan.bridge.packing.columns_of).
     with pytest.raises(ArgumentValueError, match="use chunk\\(\\)") as raised:
         SemanticChunker(max_tokens=64).chunk_columns("Some text.")
     assert field_of(raised.value) == "max_tokens"
