@@ -11,7 +11,7 @@ import re
 import urllib.request
 
 import pytest
-from support.facade import LOAD_FACADE
+from support.facade import LOAD_FACADE, call
 from support.offsets import as_javascript, code_units, utf16_offset
 from support.serving import serving
 
@@ -39,16 +39,6 @@ ASTRAL_TEXT = (
     + "Δ delta 🧪 epsilon. Zeta 🚀. " * 25
     + "\n\n👨‍👩‍👧 family words at the end 🏁"
 )
-
-
-def call(page, expression: str):
-    """Await `expression` in the page; answer its value or `{"error": [name, message]}`."""
-    return page.evaluate(
-        f"""async () => {{
-          try {{ return await {expression}; }}
-          catch (e) {{ return {{ error: [e.constructor.name, e.message] }}; }}
-        }}"""
-    )
 
 
 def test_loader_reports_each_stage_then_ready(chunker_session):
@@ -230,7 +220,8 @@ ERROR_CASES = [
         (
             "TypeError",
             "config of SemanticChunker.chunk has unknown option colour (known: "
-            "targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings, spans)",
+            "targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings, "
+            "maxTokens, tokenizer, spans)",
             "config",
         ),
     ),

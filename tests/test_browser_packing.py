@@ -80,7 +80,10 @@ def unpack_chunks(
     sections = read_sections(ints, packed)
     count = packed["count"]
     per_chunk = [name for name, _ in SECTIONS if name not in ("asciiLength", "astral")]
-    assert all(len(sections[name]) == count for name in per_chunk)
+    counted = bool(sections["tokenCounts"])
+    assert all(
+        len(sections[name]) == count for name in per_chunk if counted or name != "tokenCounts"
+    )
     for name in ("offsets", "spans", "overlapSpans", "places"):
         sections[name] = to_utf16(sections[name], sections["astral"])
     literals = iter(packed["texts"])
@@ -103,17 +106,18 @@ def unpack_chunks(
                 ascii_at += length
             else:
                 chunk_text = utf16le(next(literals))
-        chunks.append(
-            {
-                "text": chunk_text,
-                "index": index,
-                "startOffset": start,
-                "endOffset": end,
-                "boundaryType": packed["boundaryTypes"][type_index],
-                "span": span_dict(own_start, own_end),
-                "overlapSpan": span_dict(lead_start, lead_end),
-            }
-        )
+        chunk = {
+            "text": chunk_text,
+            "index": index,
+            "startOffset": start,
+            "endOffset": end,
+            "boundaryType": packed["boundaryTypes"][type_index],
+        }
+        if counted:
+            (chunk["tokenCount"],) = sections["tokenCounts"][index]
+        chunk["span"] = span_dict(own_start, own_end)
+        chunk["overlapSpan"] = span_dict(lead_start, lead_end)
+        chunks.append(chunk)
     assert next(lengths, None) is None and next(literals, None) is None
     assert ascii_at == len(ascii)
     return chunks
@@ -145,6 +149,8 @@ def unpack_document_chunks(
             chunk["heading"] = heading
         if metadata is not None:
             chunk["metadata"] = metadata
+        if sections["tokenCounts"]:
+            (chunk["tokenCount"],) = sections["tokenCounts"][index]
         chunk["span"] = {"start": start, "end": end}
         chunks.append(chunk)
     assert next(literals, None) is None and ascii_at == len(ascii) and not extras
@@ -203,6 +209,20 @@ def test_packed_chunks_unpack_to_the_chunks_in_each_way(text, options):
     assert_unpacks_to_the_chunks(text, options)
 
 
+@given(st.one_of(texts, js_texts), semantic_options, st.integers(1, 40), st.booleans())
+def test_chunks_cut_by_a_budget_unpack_to_the_chunks(text, options, max_tokens, o200k):
+    """With a budget the chunks are records cut again (`columns_of` packs them), each with
+    its `tokenCount`."""
+    options = {**options, "max_tokens": max_tokens}
+    if o200k:
+        options["tokenizer"] = "o200k_base"
+    try:
+        SemanticChunker(**options).chunk(as_javascript(text))
+    except ValueError:
+        assume(False)  # options at odds, or a character over the budget alone
+    assert_unpacks_to_the_chunks(text, options)
+
+
 def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
     text = as_javascript(text)  # as JavaScript holds it
     chunks = SemanticChunker(**options).chunk(text)
@@ -217,6 +237,8 @@ def assert_unpacks_to_the_chunks(text: str, options: dict[str, Any]) -> None:
     plain_sizes = dict(plain[2]["result"]["sections"])
     assert plain_sizes["spans"] == plain_sizes["overlapSpans"] == 0
     assert plain[1] == ascii and plain[2]["result"]["texts"] == packed["result"]["texts"]
+    counted = "max_tokens" in options or "tokenizer" in options
+    assert bool(dict(packed["result"]["sections"])["tokenCounts"]) == (counted and bool(chunks))
     expected = [
         {
             **chunk.to_dict(),
@@ -235,16 +257,22 @@ STRATEGIES = ["fixed", "hierarchical", "layout", "semantic"]
 
 
 @given(
-    st.one_of(texts, js_texts), st.sampled_from(STRATEGIES), st.integers(1, 300), st.integers(0, 60)
+    st.one_of(texts, js_texts),
+    st.sampled_from(STRATEGIES),
+    st.integers(1, 300),
+    st.integers(0, 60),
+    st.none() | st.integers(1, 40),
 )
-def test_packed_document_chunks_unpack_to_the_chunks(text, strategy, size, overlap):
+def test_packed_document_chunks_unpack_to_the_chunks(text, strategy, size, overlap, max_tokens):
     text = as_javascript(text)
     options = {"strategy": strategy, "chunk_size": size, "chunk_overlap": overlap}
+    js_options = {"strategy": strategy, "chunkSize": size, "chunkOverlap": overlap}
+    if max_tokens is not None:
+        options["max_tokens"] = js_options["maxTokens"] = max_tokens
     try:
         chunks = ChunkingEngine().chunk(text, **options)
     except ValueError:
-        assume(False)  # an overlap not less than the size
-    js_options = {"strategy": strategy, "chunkSize": size, "chunkOverlap": overlap}
+        assume(False)  # an overlap not less than the size, or a character over the budget
     request = json.dumps({"options": {**js_options, "spans": True}})
     reply = handle("ChunkingEngine.chunk", request, "content", js_string(text))
     ints, ascii, packed = read_reply(reply)
@@ -308,6 +336,7 @@ def test_chunker_js_reads_every_section_by_name():
     engine's."""
     source = (ROOT / "web" / "chunker-replies.js").read_text(encoding="utf-8")
     read = re.findall(r"const \{([^}]*)\}\s*=\s*readSections\(", source)
-    assert [sorted(name.strip() for name in names.split(",")) for names in read] == [
+    named = [[name.strip() for name in names.split(",") if name.strip()] for names in read]
+    assert [sorted(names) for names in named] == [
         sorted(name for name, _ in table) for table in (SECTIONS, DOCUMENT_SECTIONS)
     ]

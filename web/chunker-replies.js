@@ -44,11 +44,15 @@ export function readReply(reply) {
  * @param {string} ascii begins with the chunk texts that cross as ASCII, joined
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
  * @param {boolean} withSpans add `span` and `overlapSpan`
+ * Counted chunks (a tokenizer or a budget given) also have `tokenCount`, after `metadata`, as
+ * Python's `to_dict()` orders them.
  */
 export function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
   const { count, boundaryTypes, texts, sections } = packed;
-  const { offsets, spans, overlapSpans, boundaryIndex, places, asciiLength, astral } =
-    readSections(ints, sections);
+  const {
+    offsets, spans, overlapSpans, boundaryIndex, places, asciiLength, tokenCounts, astral,
+  } = readSections(ints, sections);
+  const counted = tokenCounts.length > 0; // a tokenizer or a budget was given
   // As JavaScript indices.
   const [jsOffsets, jsSpans, jsOverlapSpans, jsPlaces] = [offsets, spans, overlapSpans, places]
     .map((section) => toUtf16(section, astral));
@@ -74,6 +78,7 @@ export function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
     const chunk = { text: chunkText, index, startOffset, endOffset, boundaryType };
     // Without metadata the key is absent, as JSON.stringify leaves it in the original.
     if (metadata !== undefined) chunk.metadata = metadata;
+    if (counted) chunk.tokenCount = tokenCounts[index];
     if (withSpans) {
       chunk.span = { start: jsSpans[pair], end: jsSpans[pair + 1] };
       const overlapStart = jsOverlapSpans[pair];
@@ -98,7 +103,8 @@ export function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
  * @param {boolean} withSpans add `span`
  */
 export function unpackDocumentChunks(text, { count, texts, extras, sections }, ints, ascii, withSpans) {
-  const { spans, content, astral } = readSections(ints, sections);
+  const { spans, content, tokenCounts, astral } = readSections(ints, sections);
+  const counted = tokenCounts.length > 0;
   const jsSpans = toUtf16(spans, astral); // as JavaScript indices
   const chunks = new Array(count);
   let asciiAt = 0;
@@ -117,6 +123,7 @@ export function unpackDocumentChunks(text, { count, texts, extras, sections }, i
       if (heading !== null) chunk.heading = heading;
       if (metadata !== null) chunk.metadata = metadata;
     }
+    if (counted) chunk.tokenCount = tokenCounts[index];
     if (withSpans) chunk.span = { start, end };
     chunks[index] = chunk;
   }

@@ -8,9 +8,10 @@ export interface Span {
   end: number;
 }
 
-/** What `onProgress` hears, stage by stage; `ready` comes last, with `fraction` 1. */
+/** What `onProgress` hears, stage by stage; `ready` comes last, with `fraction` 1. Later,
+ * the first call that counts tokens loads the tokenizer: `tokenizer`, fraction 0 then 1. */
 export interface LoadProgress {
-  stage: 'runtime' | 'python' | 'packages' | 'ready';
+  stage: 'runtime' | 'python' | 'packages' | 'ready' | 'tokenizer';
   fraction?: number;
   message: string;
 }
@@ -37,6 +38,23 @@ export function loadChunker(options?: LoadOptions): Promise<Chunker>;
  * (JSON cannot carry a BigInt). */
 export type InputError = (RangeError | TypeError) & { readonly field?: string };
 
+// --- token budgets ---------------------------------------------------------------------
+
+/** The tokenizers counted in the page (OpenAI's: text-embedding-3 and GPT-4 count with
+ * cl100k_base, GPT-4o with o200k_base). */
+export type TokenizerName = 'cl100k_base' | 'o200k_base';
+
+// A token budget, in every chunker's options (`maxTokens`, `tokenizer`): with either, each
+// chunk has `tokenCount`; with `maxTokens`, none holds more (a chunk over it is cut again,
+// docs/tokens.md). The first call with one loads the tokenizer into the worker; when it
+// cannot be loaded, the call rejects with an `Error` whose `field` is 'tokenizer'.
+
+/** Options that count tokens: a budget, or a tokenizer alone. */
+export type Counting = { maxTokens: number } | { tokenizer: TokenizerName };
+
+/** A chunk (or passage) counted: its tokens by the tokenizer given. */
+export type Counted<T> = T & { tokenCount: number };
+
 // --- SemanticChunker -------------------------------------------------------------------
 
 export type BoundaryType = 'heading' | 'code-block' | 'paragraph' | 'sentence' | 'fixed';
@@ -48,6 +66,10 @@ export interface SemanticChunkerConfig {
   overlap?: number;
   preserveCodeBlocks?: boolean;
   respectHeadings?: boolean;
+  /** Tokens no chunk holds more of, its overlap included (a whole number, at least 1). */
+  maxTokens?: number;
+  /** What counts the tokens (default 'cl100k_base'). */
+  tokenizer?: TokenizerName;
   /** Add `span` and `overlapSpan` to every chunk. */
   spans?: boolean;
 }
@@ -59,6 +81,8 @@ export interface Chunk {
   startOffset: number;
   endOffset: number;
   boundaryType: BoundaryType;
+  /** Its tokens: present when the options count them (`Counting`). */
+  tokenCount?: number;
 }
 
 /** A chunk cut with `spans: true`. */
@@ -76,6 +100,10 @@ export interface SemanticChunker<C extends Chunk = Chunk> {
 }
 
 export interface SemanticChunkerConstructor {
+  new (
+    config: SemanticChunkerConfig & { spans: true } & Counting,
+  ): SemanticChunker<Counted<ChunkWithSpans>>;
+  new (config: SemanticChunkerConfig & Counting): SemanticChunker<Counted<Chunk>>;
   new (config: SemanticChunkerConfig & { spans: true }): SemanticChunker<ChunkWithSpans>;
   new (config?: SemanticChunkerConfig): SemanticChunker<Chunk>;
 }
@@ -94,6 +122,10 @@ export interface ChunkOptions {
   chunkOverlap?: number;
   /** Used by `semantic`, which without it cuts as `fixed`; runs on the page's thread. */
   embedFn?: EmbedFn;
+  /** Tokens no chunk holds more of, its overlap included (a whole number, at least 1). */
+  maxTokens?: number;
+  /** What counts the tokens (default 'cl100k_base'). */
+  tokenizer?: TokenizerName;
   /** Add `span` to every chunk. */
   spans?: boolean;
 }
@@ -111,6 +143,8 @@ export interface DocumentChunk {
     type?: 'code' | 'table';
     [key: string]: unknown;
   };
+  /** Its tokens: present when the options count them (`Counting`). */
+  tokenCount?: number;
 }
 
 /** A chunk cut with `spans: true`. */
@@ -120,6 +154,11 @@ export interface DocumentChunkWithSpans extends DocumentChunk {
 }
 
 export interface ChunkingEngine {
+  chunk(
+    content: string,
+    options: ChunkOptions & { spans: true } & Counting,
+  ): Promise<Counted<DocumentChunkWithSpans>[]>;
+  chunk(content: string, options: ChunkOptions & Counting): Promise<Counted<DocumentChunk>[]>;
   chunk(
     content: string,
     options: ChunkOptions & { spans: true },
@@ -144,6 +183,10 @@ export interface Turn {
 export interface ChunkTurnsOptions {
   maxChars?: number;
   overlapTurns?: number;
+  /** Tokens no chunk holds more of, its overlap included (a whole number, at least 1). */
+  maxTokens?: number;
+  /** What counts the tokens (default 'cl100k_base'). */
+  tokenizer?: TokenizerName;
   /** Add `repeatedTurns` to every passage. */
   spans?: boolean;
 }
@@ -166,6 +209,8 @@ export interface Passage {
   startMs?: number | null;
   endMs?: number | null;
   turns: TurnSpan[];
+  /** Its tokens: present when the options count them (`Counting`). */
+  tokenCount?: number;
 }
 
 /** A passage cut with `spans: true`. */
@@ -382,9 +427,17 @@ export interface Chunker {
   readonly LexicalIndex: LexicalIndexConstructor;
   chunkTurns(
     turns: Turn[],
+    options: ChunkTurnsOptions & { spans: true } & Counting,
+  ): Promise<Counted<PassageWithSpans>[]>;
+  chunkTurns(turns: Turn[], options: ChunkTurnsOptions & Counting): Promise<Counted<Passage>[]>;
+  chunkTurns(
+    turns: Turn[],
     options: ChunkTurnsOptions & { spans: true },
   ): Promise<PassageWithSpans[]>;
   chunkTurns(turns: Turn[], options?: ChunkTurnsOptions): Promise<Passage[]>;
+  /** The tokens `tokenizer` (default 'cl100k_base') makes of `text`; the first call that
+   * counts loads the tokenizer. */
+  countTokens(text: string, tokenizer?: TokenizerName): Promise<number>;
   /** The words of `text`, NFC and lower case. */
   lexicalTokens(text: string): Promise<string[]>;
   /** The first word starting with one of `words`, and its context. */

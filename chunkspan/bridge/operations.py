@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..semantic_chunker import SemanticChunker
 from ..validation import require_bool
 from .options import python_options
-from .packing import Packed, pack_chunks, pack_document_chunks
+from .packing import Packed, columns_of, pack_chunks, pack_document_chunks
 from .utf16 import utf16_offsets
 
 if TYPE_CHECKING:
@@ -28,8 +28,15 @@ def _semantic_chunk(args: Arguments, astral: Astral) -> Packed:
     text = args.get("text")
     options = python_options("SemanticChunker.chunk", args.get("config"))
     with_spans = require_bool("spans", options.pop("spans", False))
-    columns = SemanticChunker(**options).chunk_columns(text, args.get("metadata"))
-    return pack_chunks(text, columns, astral, with_spans)
+    chunker = SemanticChunker(**options)
+    if chunker.max_tokens is None and chunker.tokenizer is None:
+        columns = chunker.chunk_columns(text, args.get("metadata"))
+        return pack_chunks(text, columns, astral, with_spans)
+    # Counted: the budget's pass works on records (`budget.py`), and cuts pieces that
+    # `chunk_columns` does not describe; their columns are made from the records instead.
+    chunks = chunker.chunk(text, args.get("metadata"))
+    counts = [chunk.token_count or 0 for chunk in chunks]
+    return pack_chunks(text, columns_of(text, chunks), astral, with_spans, counts)
 
 
 async def engine_chunk(
@@ -81,6 +88,13 @@ def _chunk_turns(args: Arguments, _astral: Astral) -> list[dict[str, Any]]:
     return out
 
 
+def _count_tokens(args: Arguments, _astral: Astral) -> int:
+    from ..tokens import DEFAULT_TOKENIZER, count_tokens
+
+    tokenizer = args.get("tokenizer")  # missing or null: the default, as options take theirs
+    return count_tokens(args.get("text"), DEFAULT_TOKENIZER if tokenizer is None else tokenizer)
+
+
 def _lexical_tokens(args: Arguments, _astral: Astral) -> list[str]:
     from ..lexical import lexical_tokens
 
@@ -119,6 +133,7 @@ OPERATIONS: dict[str, Operation] = {
     "SemanticChunker.chunk": _semantic_chunk,
     "ChunkingEngine.chunk": _engine_chunk,
     "chunkTurns": _chunk_turns,
+    "countTokens": _count_tokens,
     "lexicalTokens": _lexical_tokens,
     "snippetAround": _snippet_around,
     "locateChunks": _locate_chunks,

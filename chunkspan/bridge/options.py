@@ -17,6 +17,8 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
         "overlap": "overlap",
         "preserveCodeBlocks": "preserve_code_blocks",
         "respectHeadings": "respect_headings",
+        "maxTokens": "max_tokens",
+        "tokenizer": "tokenizer",
         "spans": "spans",
     },
     "ChunkingEngine.chunk": {
@@ -24,9 +26,17 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
         "chunkSize": "chunk_size",
         "chunkOverlap": "chunk_overlap",
         "embedFn": "embed_fn",
+        "maxTokens": "max_tokens",
+        "tokenizer": "tokenizer",
         "spans": "spans",
     },
-    "chunkTurns": {"maxChars": "max_chars", "overlapTurns": "overlap_turns", "spans": "spans"},
+    "chunkTurns": {
+        "maxChars": "max_chars",
+        "overlapTurns": "overlap_turns",
+        "maxTokens": "max_tokens",
+        "tokenizer": "tokenizer",
+        "spans": "spans",
+    },
     "snippetAround": {"before": "before", "after": "after"},
     "LexicalIndex": {"k1": "k1", "b": "b"},
     # `snippet` is the worker's own: each hit with its snippet and matching words' spans.

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, get_args
 
-from ..records import BoundaryType, ChunkColumns, DocumentChunk
+from ..records import BoundaryType, Chunk, ChunkColumns, DocumentChunk
 from .utf16 import astral_positions_of
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "DOCUMENT_SECTIONS",
     "SECTIONS",
     "Packed",
+    "columns_of",
     "pack_chunks",
     "pack_document_chunks",
 ]
@@ -46,6 +47,7 @@ SECTIONS: tuple[tuple[str, int], ...] = (
     ("boundaryIndex", 1),  # the index of the chunk's boundaryType in `boundaryTypes`
     ("places", 4),  # all -1: the chunk's text crosses as text
     ("asciiLength", 1),  # of a text that crosses: its length in `ascii`, or -1: in `texts`
+    ("tokenCounts", 1),  # counted only (a tokenizer or a budget given): tokenCount
     ("astral", 1),  # where the input's characters outside the BMP are, in order
 )
 
@@ -55,6 +57,7 @@ DOCUMENT_SECTIONS: tuple[tuple[str, int], ...] = (
     # Where `content` is: >= 0, its length in `ascii`; -1: the input at the span, exactly;
     # -2: the next of `texts`.
     ("content", 1),
+    ("tokenCounts", 1),  # as in `SECTIONS`
     ("astral", 1),  # as in `SECTIONS`
 )
 _AT_SPAN, _IN_TEXTS = -1, -2
@@ -82,6 +85,7 @@ def pack_chunks(
     columns: ChunkColumns,
     astral: Sequence[int] | None = None,
     with_spans: bool = False,
+    token_counts: Sequence[int] = (),
 ) -> Packed:
     """`SemanticChunker` chunks of `text`, as `chunk_columns` gives them, packed for
     chunker.js: placed in the input, ASCII or JSON.
@@ -90,7 +94,8 @@ def pack_chunks(
     result lists their names and lengths (`sections`), and holds the chunks' `count`, the
     `boundaryTypes` and the `texts` that come whole as JSON. `with_spans`: each chunk's
     `span` and `overlap_span` cross (else those sections are empty: ints that chunker.js
-    would convert and drop).
+    would convert and drop). `token_counts`, each chunk's `token_count` when they were
+    counted (else none), crosses as "tokenCounts".
 
     Of the chunks not placed, an ASCII text is the next that many characters of `ascii`,
     which joins those texts, and another the next of `texts`. The index is the position and
@@ -115,7 +120,7 @@ def pack_chunks(
         ('', 2, ['o.\\n# B\\n\\nThree 🙂.\\n'])
         >>> packed.result["sections"]  # doctest: +NORMALIZE_WHITESPACE
         [['offsets', 4], ['spans', 0], ['overlapSpans', 0], ['boundaryIndex', 2], ['places', 8],
-         ['asciiLength', 1], ['astral', 1]]
+         ['asciiLength', 1], ['tokenCounts', 0], ['astral', 1]]
     """
     crossing = columns.texts
     lengths = [len(whole) if whole.isascii() else -1 for whole in crossing]
@@ -126,6 +131,7 @@ def pack_chunks(
         "boundaryIndex": [_BOUNDARY_INDEX[name] for name in columns.boundaries],
         "places": columns.places,
         "asciiLength": lengths,
+        "tokenCounts": token_counts,
         "astral": astral_positions_of(text, astral),
     }
     ints, layout = _laid_out(sections, SECTIONS)
@@ -137,6 +143,46 @@ def pack_chunks(
     }
     ascii = "".join([whole for whole, length in zip(crossing, lengths) if length >= 0])
     return Packed(ints, ascii, result)
+
+
+def columns_of(text: str, chunks: Sequence[Chunk]) -> ChunkColumns:
+    """`SemanticChunker` chunks of `text` as `chunk_columns` would give them, made from the
+    records: for chunks cut again by a token budget (`budget.py`), which `chunk_columns` does
+    not make. Each chunk's text is its overlap, then its own text, as long as its offsets say;
+    it is placed when its own text is the input at its start offset and its overlap the input
+    just before that, or just before its overlap span ends (else it crosses as text).
+
+    Example (a chunk of 8 tokens cut in two by a budget of 5, each piece placed):
+        >>> from chunkspan import SemanticChunker
+        >>> text = "One two three. Four five six."
+        >>> chunks = SemanticChunker(max_tokens=5).chunk(text)
+        >>> columns = columns_of(text, chunks)
+        >>> columns.places, columns.texts, [chunk.token_count for chunk in chunks]
+        ([0, 0, 0, 14, 15, 15, 15, 29], [], [4, 4])
+    """
+    columns = ChunkColumns()
+    for chunk in chunks:
+        start, end = chunk.start_offset, chunk.end_offset
+        columns.offsets += (start, end)
+        columns.boundaries.append(chunk.boundary_type)
+        columns.spans += chunk.span
+        columns.overlap_spans += chunk.overlap_span or (-1, -1)
+        lead_length = len(chunk.text) - (end - start)
+        lead, own = chunk.text[:lead_length], chunk.text[lead_length:]
+        lead_from = -1
+        if lead_length >= 0 and text.startswith(own, start):
+            if text.startswith(lead, start - lead_length) and start >= lead_length:
+                lead_from = start - lead_length
+            elif chunk.overlap_span is not None and text.startswith(
+                lead, chunk.overlap_span[1] - lead_length
+            ):
+                lead_from = chunk.overlap_span[1] - lead_length
+        if lead_from >= 0:
+            columns.places += (lead_from, lead_from + lead_length, start, start + len(own))
+        else:
+            columns.places += (-1, -1, -1, -1)
+            columns.texts.append(chunk.text)
+    return columns
 
 
 def pack_document_chunks(
@@ -158,7 +204,7 @@ def pack_document_chunks(
         >>> packed.ints, packed.result["texts"], packed.result["extras"]
         ([0, 6, 7, 12, 13, 14, -1, -1, -1], [], [])
         >>> packed.result["sections"]
-        [['spans', 6], ['content', 3], ['astral', 0]]
+        [['spans', 6], ['content', 3], ['tokenCounts', 0], ['astral', 0]]
     """
     spans: list[int] = []
     contents: list[int] = []
@@ -179,7 +225,14 @@ def pack_document_chunks(
         if chunk.heading is not None or chunk.metadata is not None:
             metadata = None if chunk.metadata is None else dict(chunk.metadata)
             extras.append([chunk.index, chunk.heading, metadata])
-    sections = {"spans": spans, "content": contents, "astral": astral_positions_of(text, astral)}
+    # Counted, every chunk is (a tokenizer or a budget given); else none.
+    counted = bool(chunks) and chunks[0].token_count is not None
+    sections = {
+        "spans": spans,
+        "content": contents,
+        "tokenCounts": [chunk.token_count or 0 for chunk in chunks] if counted else [],
+        "astral": astral_positions_of(text, astral),
+    }
     ints, layout = _laid_out(sections, DOCUMENT_SECTIONS)
     result = {"count": len(chunks), "texts": texts, "extras": extras, "sections": layout}
     return Packed(ints, "".join(ascii_texts), result)

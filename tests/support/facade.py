@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 # Booting Pyodide takes 2-3 s alone; a loaded CI machine can take several times that.
 BOOT_TIMEOUT_MS = 120_000
 
@@ -12,3 +14,13 @@ LOAD_FACADE = """async (timeoutMs) => {
   window.api = await loadChunker({ timeoutMs, onProgress: (p) => stages.push(p) });
   return stages;
 }"""
+
+
+def call(page: Any, expression: str) -> Any:
+    """Await `expression` in the page; answer its value or `{"error": [name, message]}`."""
+    return page.evaluate(
+        f"""async () => {{
+          try {{ return await {expression}; }}
+          catch (e) {{ return {{ error: [e.constructor.name, e.message] }}; }}
+        }}"""
+    )

@@ -38,6 +38,22 @@ export async function example(text: string): Promise<void> {
   // The chunks carry the caller's own metadata object, typed as given.
   const tagged = await new api.SemanticChunker().chunk(text, { source: 'a.md', page: 3 });
   const page: number = tagged[0].metadata.page;
+  // A token budget: each chunk counted, none over it.
+  const budgeted = await new api.SemanticChunker({ maxTokens: 256, tokenizer: 'o200k_base' })
+    .chunk(text);
+  const tokens: number = budgeted[0].tokenCount;
+  const countedSpans = await new api.SemanticChunker({ tokenizer: 'cl100k_base', spans: true })
+    .chunk(text);
+  const countedAt: number = countedSpans[0].span.start + countedSpans[0].tokenCount;
+  // @ts-expect-error: without a budget or a tokenizer a chunk may have no count
+  const uncounted: number = plain[0].tokenCount;
+  // @ts-expect-error: the page counts with the tokenizers it ships, by name
+  new api.SemanticChunker({ tokenizer: 'gpt2' });
+  const counted: number = await api.countTokens(text, 'o200k_base') + (await api.countTokens(text));
+  const engineTokens: number = (await new api.ChunkingEngine().chunk(text, { maxTokens: 512 }))[0]
+    .tokenCount;
+  const passageTokens: number = (await api.chunkTurns([{ seq: 1, text }], { maxTokens: 64 }))[0]
+    .tokenCount;
   // @ts-expect-error: an option the original does not have
   new api.SemanticChunker({ colour: 'red' });
   // @ts-expect-error: sizes are numbers
@@ -127,4 +143,5 @@ export async function example(text: string): Promise<void> {
   console.log(version, booted, first, own, overlap, page, level, where, semantic, said);
   console.log(repeated, at, marks, spans, removed, source, again, count, terms, freed, marked);
   console.log(omega, bestCell);
+  console.log(tokens, countedAt, counted, engineTokens, passageTokens);
 }

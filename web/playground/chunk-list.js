@@ -6,13 +6,14 @@ import { el } from './dom.js';
 
 const OVERSCAN = 6;
 
-// A row's second line, in order: the size and range are shown whole, the rest (a passage's
-// item ids) as far as it fits.
+// A row's second line, in order: the size (with its tokens, when counted) and range are shown
+// whole, the rest (a passage's item ids) as far as it fits.
 const META = [['row-size', 'size'], ['row-range', 'range'], ['row-extra', 'extra']];
 
 /**
- * `describe(chunk)` answers what its row shows: `{title, heading, size, range, extra,
- * preview}`, each a string, '' for none. The title (index and type), size and range are
+ * `describe(chunk)` answers what its row shows: `{title, heading, size, flag, range, extra,
+ * preview}`, each a string, '' for none. The flag (of a chunk over the token budget) follows
+ * the title, and marks the row. The title (index and type), size and range are
  * shown whole at every width; the heading, extra and preview end in an ellipsis when the
  * row is too narrow for them. `onSelect(index)` is called when a row is chosen by click or
  * key.
@@ -48,8 +49,8 @@ export function createChunkList(container, { onSelect }) {
   /** What row `index` shows, and a key that is the same when it shows the same. */
   function lines(index) {
     const line = describe(chunks[index]);
-    const { title, heading, size, range, extra, preview } = line;
-    return { ...line, key: [title, heading, size, range, extra, preview].join('\n') };
+    const { title, heading, size, flag, range, extra, preview } = line;
+    return { ...line, key: [title, heading, size, flag, range, extra, preview].join('\n') };
   }
 
   function row(index, line) {
@@ -60,10 +61,11 @@ export function createChunkList(container, { onSelect }) {
       meta.push(el('span', { className }, line[name]));
     }
     const node = el('div', {
-      className: `row c${index % 6}`, id: `chunk-row-${index}`,
+      className: `row c${index % 6}${line.flag ? ' over' : ''}`, id: `chunk-row-${index}`,
       attrs: { role: 'option', 'aria-selected': String(index === selected) },
       dataset: { index },
     }, el('span', { className: 'row-head' }, el('span', { className: 'row-title' }, line.title),
+      line.flag ? el('span', { className: 'row-flag' }, line.flag) : null,
       line.heading ? el('span', { className: 'row-heading' }, line.heading) : null),
     el('span', { className: 'row-meta' }, ...meta),
     el('span', { className: 'row-preview' }, line.preview));

@@ -14,13 +14,16 @@ import { parseTurns } from './turns-json.js';
  * how much of `text` is repeated from the chunk before (JavaScript units), `length` the
  * characters of `text`, `start`/`end` the chunk's span in the shown text (-1 for passages,
  * which the transcript view places) and `leadStart`/`leadEnd` the overlap's span there (-1
- * when none). The spans are the chunker's own (the option `spans: true`), taken where it cut,
+ * when none), `tokens` its tokens when counted (else null). The spans are the chunker's own
+ * (the option `spans: true`), taken where it cut,
  * so one call of the facade makes every view. Passages also
  * carry `turnPositions` (where their turns are in `turns`), `repeatedTurns` (how many of
  * those the passage before holds too) and `passage`, the facade's answer.
  */
-export async function runChunker(api, mode, values, text) {
-  const options = optionsOf(mode, values);
+export async function runChunker(api, mode, values, text, tokens = {}) {
+  // `tokens`: the token panel's options (tokens.js' `tokenOptions`), for every mode; with
+  // them, each chunk's `tokenCount` becomes the view's `tokens` (else null).
+  const options = { ...optionsOf(mode, values), ...tokens };
   if (mode === 'semantic') {
     const found = await new api.SemanticChunker({ ...options, spans: true }).chunk(text);
     const raw = found.map(({ span, overlapSpan, ...chunk }) => chunk); // the original's shape
@@ -47,7 +50,7 @@ function semanticChunks(found) {
     return { index: chunk.index, type: chunk.boundaryType, heading: '', text: chunk.text, overlap,
       length: codePointLength(chunk.text), start: chunk.span.start, end: chunk.span.end,
       leadStart: lead ? lead.start : -1, leadEnd: lead ? lead.end : -1,
-      label: chunk.boundaryType };
+      label: chunk.boundaryType, tokens: chunk.tokenCount ?? null };
   });
 }
 
@@ -68,7 +71,7 @@ function engineChunks(found, strategy) {
     return { index: chunk.index, type, heading: chunk.heading ?? '', text: chunk.content,
       overlap: 0, length: codePointLength(chunk.content),
       start, end, leadStart: overlaps ? start : -1, leadEnd,
-      label: chunk.heading ? `${type}: ${chunk.heading}` : type };
+      label: chunk.heading ? `${type}: ${chunk.heading}` : type, tokens: chunk.tokenCount ?? null };
   });
 }
 
@@ -85,6 +88,7 @@ function passageChunks(passages, raw, turns) {
     fresh = first + spans.length;
     return { index, type: 'passage', heading: '', text, overlap: 0, length: codePointLength(text),
       start: -1, end: -1, leadStart: -1, leadEnd: -1, label: `seq ${firstSeq}–${lastSeq}`,
-      turnPositions: kept.slice(first, fresh), repeatedTurns, passage: raw[i] };
+      turnPositions: kept.slice(first, fresh), repeatedTurns, passage: raw[i],
+      tokens: raw[i].tokenCount ?? null };
   });
 }

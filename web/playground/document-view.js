@@ -5,6 +5,7 @@
 // part of it on screen.
 
 import { el } from './dom.js';
+import { badgeOf } from './format.js';
 import { createNearWatch } from './near.js';
 import { markSelection, paintClasses, paintPieces, pieceAt } from './paint.js';
 
@@ -62,7 +63,7 @@ export function createDocumentView(container, { onSelect }) {
     const first = pieceAt(bounds, start);
     let last = first;
     while (last < owners.length && bounds[last] < end) last += 1;
-    const badge = (from) => startsAt.get(from)?.map((c) => `${c.index} · ${c.type}`).join('  ');
+    const badge = (from) => startsAt.get(from)?.map(badgeOf).join('  ');
     // A block that shows these very pieces already (a setting's step often moves no cut in
     // it) keeps its nodes: new ones would cost the browser a layout and a paint of the block
     // for the same picture (tests/bench/playground.py, slider). The key leaves the text out:
@@ -95,6 +96,7 @@ export function createDocumentView(container, { onSelect }) {
       if (starting) {
         span.dataset.badge = starting;
         span.classList.add('first');
+        if (startsAt.get(from).some((c) => c.over)) span.classList.add('over');
       }
       if (owners[i]?.includes(selected)) span.classList.add('selected');
       if (leads[i]?.includes(selected)) span.classList.add('selected-lead');

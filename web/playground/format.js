@@ -39,3 +39,14 @@ export function codePointLength(text) {
   // The regex engine counts the pairs several times faster than a loop over the units.
   return text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
 }
+
+/** What a count of tokens reads as: "1 token", "1,234 tokens". */
+export const tokensText = (tokens) => countOf(tokens, 'token');
+
+/** What a chunk's badge says: its index and type, and its tokens when counted (with the flag
+ * of a chunk over the token budget: main.js sets `over`). */
+export function badgeOf(chunk) {
+  const head = `${chunk.index} · ${chunk.type}`;
+  if (chunk.tokens == null) return head;
+  return `${head} · ${tokensText(chunk.tokens)}${chunk.over ? ' · over budget' : ''}`;
+}

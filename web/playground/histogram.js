@@ -1,5 +1,6 @@
-// A histogram of chunk lengths drawn as SVG, with the size settings marked as lines, so one
-// can see at a glance how the chunks sit against the target and the maximum.
+// A histogram of chunk lengths drawn as SVG, in characters or in tokens, with the size
+// settings (or the token budget) marked as lines, so one can see at a glance how the chunks
+// sit against the target and the maximum.
 
 import { svg } from './dom.js';
 import { formatCount } from './format.js';
@@ -32,10 +33,10 @@ export function createHistogram(container) {
   return {
     /**
      * Draw `lengths` (with their `stats`, from stats.js), with `markers` ([{label, value}])
-     * as vertical lines. The x axis runs from 0 to a round number above the longest chunk
-     * and every marker.
+     * as vertical lines, all counted in `unit` ('characters' or 'tokens'). The x axis runs
+     * from 0 to a round number above the longest chunk and every marker.
      */
-    render(lengths, stats, markers) {
+    render(lengths, stats, markers, unit = 'characters') {
       if (!chart.isConnected) container.replaceChildren(chart); // placed by the first result
       // No spread of `lengths` into Math.max: a million chunks would overflow the call stack.
       const top = niceCeiling(Math.max(1, stats.max, ...markers.map((m) => m.value)));
@@ -51,10 +52,10 @@ export function createHistogram(container) {
       const markerText = markers.map((m) => `${m.label} ${formatCount(m.value)}`).join(', ');
       chart.setAttribute('aria-label', lengths.length
         ? `Histogram of ${lengths.length} chunk lengths from ${formatCount(stats.min)} `
-          + `to ${formatCount(stats.max)} characters; ${markerText}`
+          + `to ${formatCount(stats.max)} ${unit}; ${markerText}`
         : 'Histogram: no chunks');
-      // The bars and the axis depend on the axis's top, the tallest bar and the counts alone.
-      redraw(bars, `${top} ${highest} ${counts}`, () => [
+      // The bars and the axis depend on the unit, the axis's top, the tallest bar and the counts.
+      redraw(bars, `${unit} ${top} ${highest} ${counts}`, () => [
         ...counts.flatMap((count, bin) => {
           if (!count) return [];
           const from = bin * width;
@@ -62,7 +63,7 @@ export function createHistogram(container) {
             class: 'bar', x: x(from) + 0.5, y: y(count), width: Math.max(plotW / BINS - 1, 1),
             height: PAD.top + plotH - y(count),
           }, svg('title', {}, `${formatCount(Math.round(from))}–`
-            + `${formatCount(Math.round(from + width))} characters: ${count} `
+            + `${formatCount(Math.round(from + width))} ${unit}: ${count} `
             + `chunk${count === 1 ? '' : 's'}`))];
         }),
         svg('line', { class: 'axis', x1: PAD.left, x2: WIDTH - PAD.right, y1: PAD.top + plotH,

@@ -1,14 +1,14 @@
 // The playground: loads the facade, and wires the input, the settings and the views together.
 // Each piece lives in its own module; this one holds the page's state and the order of events.
 
-import { loading } from './boot.js';
+import { loading, onTokenizerProgress } from './boot.js';
 import { createChunkList } from './chunk-list.js';
 import { runChunker } from './chunkers.js';
 import { createControls } from './controls.js';
 import { createDocumentView } from './document-view.js';
 import { download, exportName } from './export.js';
 import { acceptFiles } from './files.js';
-import { countOf, firstWords, formatCount, formatMs } from './format.js';
+import { countOf, firstWords, formatCount, formatMs, tokensText } from './format.js';
 import { createHistogram } from './histogram.js';
 import { createInput } from './input.js';
 import { LINK_LIMIT, carriesText, linkWithText, textOfLink } from './link.js';
@@ -19,6 +19,8 @@ import { MODE_INPUT, inPageWords, noSense, readQuery, refusal, settingOfField, s
 import { javascriptSnippet, pythonSnippet, textFrom } from './snippets.js';
 import { createSources, isSample } from './sources.js';
 import { renderStats, summarize } from './stats.js';
+import { createTokenPanel, flaggedBudget, isBudget, isTokenField, readTokenQuery, tokenOptions,
+  writeTokenQuery } from './tokens.js';
 import { createTranscriptView } from './transcript-view.js';
 import { createTune } from './tune.js';
 import { createViewTabs } from './view-tabs.js';
@@ -32,6 +34,8 @@ const state = {
   api: null,
   mode: initial.mode,
   values: initial.values,
+  // The token panel's: tokenizer, budget, whether it is applied, the histogram's unit.
+  tokens: readTokenQuery(location.search),
   // The source shown for each kind of input, so that a mode switch comes back to it.
   // After a reload, what was shown before (a sample in the link still wins, below).
   shown: { document: sources.shownBefore('document') ?? 'guide',
@@ -60,6 +64,9 @@ if (carriesText(location.hash)) {
 const current = () => sources.get(state.shown[MODE_INPUT[state.mode]]);
 
 const controls = createControls($('settings'), { values: state.values, onChange: rerun });
+const tokenPanel = createTokenPanel($('tokens'), { values: state.tokens,
+  unitSelect: $('histogram-unit'), onChange: tokensChanged });
+onTokenizerProgress(tokenPanel.loading);
 const input = createInput({ select: $('source'), textarea: $('text'), label: $('text-label'),
   sources, onPick: showSource, onEdit: textEdited });
 const documentView = createDocumentView($('document'), { onSelect: (i) => select(i, 'document') });
@@ -78,7 +85,7 @@ const tune = createTune({
 });
 const scheduler = createScheduler(
   async (job) => {
-    const result = await runChunker(state.api, job.mode, job.values, job.text);
+    const result = await runChunker(state.api, job.mode, job.values, job.text, job.tokens);
     job.answered = performance.now();  // the rest of the run is the redraw's
     return result;
   },
@@ -214,18 +221,34 @@ function applySettings(changed) {
 /** The query of a link that reproduces the settings (and the sample, when one is shown). */
 function shareQuery() {
   const source = current();
-  return writeQuery({ mode: state.mode, values: state.values,
-    sample: isSample(source) ? source.id : null });
+  const params = new URLSearchParams(writeQuery({ mode: state.mode, values: state.values,
+    sample: isSample(source) ? source.id : null }));
+  writeTokenQuery(params, state.tokens);
+  return `?${params}`;
 }
 
 let urlTimer = 0;
+function updateUrl() {
+  // Chromium throttles history updates made on every slider step, so they wait for a pause.
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => history.replaceState(null, '', shareQuery()), 250);
+}
+
+/** The token panel changed: the chunks, or only their flags or the histogram's unit. */
+function tokensChanged(what) {
+  if (what === 'run') return rerun();
+  updateUrl();
+  updateCode(current());
+  if (what === 'flags') tokenPanel.check();
+  if (state.result) drawCounted();
+  return undefined;
+}
+
 function rerun() {
   input.read();
   const source = current();
   updateCode(source);
-  // Chromium throttles history updates made on every slider step, so they wait for a pause.
-  clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => history.replaceState(null, '', shareQuery()), 250);
+  updateUrl();
   if (!state.api || source.text === null) return;
   let blank = false;
   for (const setting of settingsOf(state.mode)) {
@@ -238,19 +261,22 @@ function rerun() {
   if (refused) controls.setError(refused.name, refused.message);
   const warning = blank || refused ? null : noSense(state.mode, state.values);
   if (warning) controls.setError(warning.name, warning.message);
-  if (blank || refused) {
+  const noBudget = tokenPanel.check();
+  if (blank || refused || noBudget) {
     // A run still going for the settings before must not come back as if it were for these.
     scheduler.cancel();
     return markStale();
   }
   scheduler.request({ mode: state.mode, values: { ...state.values }, text: source.text,
-    source, warning, started: performance.now() });
+    tokens: tokenOptions(state.tokens), source, warning, started: performance.now() });
 }
 
 /** Clear the errors at the fields, keeping the warning of `job`'s settings, if any. */
 function clearErrors(job) {
   controls.clearErrors();
   if (job.warning) controls.setError(job.warning.name, job.warning.message);
+  tokenPanel.clearErrors();
+  tokenPanel.check(); // what the page itself says of the budget stays
 }
 
 function draw(result, job) {
@@ -258,16 +284,11 @@ function draw(result, job) {
   $('text-error').textContent = '';
   $('run-error').textContent = '';
   $('results').classList.remove('stale');
-  state.result = { ...result, source: job.source };
+  const counted = job.tokens.tokenizer !== undefined;
+  state.result = { ...result, source: job.source, text: job.text, values: job.values, counted };
   const { chunks } = result;
-  const lengths = chunks.map((chunk) => chunk.length);
-  const stats = summarize(lengths);
   const noun = result.mode === 'turns' ? 'passage' : 'chunk';
-  renderStats($('stats'), stats, `${noun}s`);
-  histogram.render(lengths, stats, markers(result.mode, job.values));
-  if (result.mode === 'turns') transcriptView.show(result.turns, chunks);
-  else documentView.show(job.text, chunks);
-  list.show(chunks, describe(result.mode));
+  drawCounted();
   search.setChunks(chunks);
   select(state.selected < chunks.length ? state.selected : -1, 'run');
   // From the edit to the redrawn result, and the redraw's part of it (the rest is the
@@ -278,8 +299,50 @@ function draw(result, job) {
   document.body.dataset.runs = state.runs;
   document.body.dataset.lastRunMs = took;
   document.body.dataset.lastDrawMs = (now - job.answered).toFixed(1);
-  $('run-status').textContent = `${countOf(chunks.length, noun)} in `
-    + `${formatCount(took)} ms`;
+  state.result.status = `${countOf(chunks.length, noun)} in ${formatCount(took)} ms`;
+  showStatus();
+}
+
+/**
+ * Draw what follows from the chunks and the token panel: the flags of the chunks over the
+ * budget (when it is shown and not applied), the statistics and the histogram in the unit
+ * chosen, and the views. Called by a result, and by a change of the budget or the unit alone,
+ * which needs no new run.
+ */
+function drawCounted() {
+  const { chunks, mode, text, turns, values, counted } = state.result;
+  const budget = counted ? flaggedBudget(state.tokens) : null;
+  let over = 0;
+  for (const chunk of chunks) {
+    chunk.over = budget !== null && chunk.tokens > budget;
+    if (chunk.over) over += 1;
+  }
+  state.result.over = budget === null ? null : { count: over, budget };
+  const inTokens = counted && state.tokens.unit === 'tokens';
+  const lengths = chunks.map((chunk) => (inTokens ? chunk.tokens : chunk.length));
+  const stats = summarize(lengths);
+  const noun = mode === 'turns' ? 'passage' : 'chunk';
+  renderStats($('stats'), stats, `${noun}s`,
+    budget === null ? [] : [['over budget', over, 'over']]);
+  const marked = inTokens ? tokenMarkers() : markers(mode, values);
+  histogram.render(lengths, stats, marked, inTokens ? 'tokens' : 'characters');
+  if (mode === 'turns') transcriptView.show(turns, chunks);
+  else documentView.show(text, chunks);
+  list.show(chunks, describe(mode, budget));
+  if (state.result.status) showStatus();
+}
+
+/** The run's status, and how many chunks are over the budget shown. */
+function showStatus() {
+  const { status, over } = state.result;
+  $('run-status').textContent = over
+    ? `${status}; ${formatCount(over.count)} over the budget of ${tokensText(over.budget)}`
+    : status;
+}
+
+function tokenMarkers() {
+  const { budget } = state.tokens;
+  return isBudget(budget) ? [{ label: 'budget', value: budget }] : [];
 }
 
 function markers(mode, values) {
@@ -292,12 +355,18 @@ function markers(mode, values) {
     .map(([label, value]) => ({ label, value }));
 }
 
-function describe(mode) {
+/** What a row says of a chunk's size: its characters, and its tokens when counted. */
+const sizeOf = (length, tokens) => `${formatCount(length)} chars`
+  + (tokens == null ? '' : ` · ${tokensText(tokens)}`);
+
+function describe(mode, budget) {
+  const flag = (over) => (over ? `over ${formatCount(budget)}` : '');
   if (mode === 'turns') {
-    return ({ index, length, passage }) => ({
+    return ({ index, length, passage, tokens, over }) => ({
       title: `${index} · seq ${passage.firstSeq}–${passage.lastSeq}`,
       heading: '',
-      size: `${formatCount(length)} chars`,
+      size: sizeOf(length, tokens),
+      flag: flag(over),
       range: passage.startMs != null || passage.endMs != null
         ? `${formatMs(passage.startMs)}–${formatMs(passage.endMs)}` : '',
       // Every turn's id, repeats kept, null for none: each distinct one, once.
@@ -305,10 +374,11 @@ function describe(mode) {
       preview: firstWords(passage.text),
     });
   }
-  return ({ index, type, heading, length, start, end, text, overlap }) => ({
+  return ({ index, type, heading, length, start, end, text, overlap, tokens, over }) => ({
     title: `${index} · ${type}`,
     heading,
-    size: `${formatCount(length)} chars`,
+    size: sizeOf(length, tokens),
+    flag: flag(over),
     range: start < 0 ? 'not found in the text' : `${formatCount(start)}–${formatCount(end)}`,
     extra: '',
     preview: firstWords(text.slice(overlap)),
@@ -322,7 +392,10 @@ function showError(error, job) {
   $('run-error').textContent = '';
   // The facade names the argument a bad value is about: `error.field`, a Python name.
   const setting = settingOfField(job.mode, error.field);
-  if (setting) {
+  if (isTokenField(error.field)) {
+    // A bad budget, or the tokenizer that did not load: at the token panel's field.
+    tokenPanel.setError(error.field, tokenPanel.inPageWords(error.field, error.message));
+  } else if (setting) {
     controls.setError(setting.name, inPageWords(job.mode, error.message));
   } else if (error instanceof TranscriptJsonError || job.mode === 'turns') {
     // A JSON error names the file the transcript came from (a text typed here has none).
@@ -367,8 +440,9 @@ const codeSource = (source) => ({ name: source.name, text: source.text,
 
 function updateCode(source) {
   const from = codeSource(source);
-  $('code-python').textContent = pythonSnippet(state.mode, state.values, from);
-  $('code-js').textContent = javascriptSnippet(state.mode, state.values, from);
+  const tokens = tokenOptions(state.tokens);
+  $('code-python').textContent = pythonSnippet(state.mode, state.values, from, tokens);
+  $('code-js').textContent = javascriptSnippet(state.mode, state.values, from, tokens);
 }
 
 /** What the status says of copied code, besides that it was copied: where its text is. */

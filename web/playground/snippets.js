@@ -50,12 +50,21 @@ function pythonText(source) {
     code: `${note}text = Path(${quote(source.name)}).read_text(encoding="utf-8")` };
 }
 
-/** A Python script that cuts `source`'s text as the page does with `mode` and `values`. */
-export function pythonSnippet(mode, values, source) {
-  const args = (indent, skip = []) => settingsOf(mode)
-    .filter((setting) => !skip.includes(setting.name))
-    .map((setting) => `${indent}${setting.python}=${pythonValue(values[setting.name])},`)
-    .join('\n');
+// The token panel's options (tokens.js' `tokenOptions`), by their Python names.
+const TOKEN_PYTHON = { tokenizer: 'tokenizer', maxTokens: 'max_tokens' };
+
+/**
+ * A Python script that cuts `source`'s text as the page does with `mode` and `values`, and
+ * `tokens`, the token panel's options (`{tokenizer, maxTokens}`, either or none).
+ */
+export function pythonSnippet(mode, values, source, tokens = {}) {
+  const args = (indent, skip = []) => [
+    ...settingsOf(mode)
+      .filter((setting) => !skip.includes(setting.name))
+      .map((setting) => `${indent}${setting.python}=${pythonValue(values[setting.name])},`),
+    ...Object.entries(tokens)
+      .map(([name, value]) => `${indent}${TOKEN_PYTHON[name]}=${pythonValue(value)},`),
+  ].join('\n');
   const text = pythonText(source);
   // The standard library's imports, `mode`'s and the text's, then a blank line.
   const stdlib = (...modules) => [...modules, ...text.imports]
@@ -134,12 +143,15 @@ const JS_CALLS = {
  * JavaScript that does the same through the facade, written to run as pasted into the console
  * of this page (a dynamic `import()`, URLs from the page's own) and in a page of one's own.
  * It starts a worker and closes it when done: each worker holds a Python of its own until it
- * is closed. `source` is `{name, text, sample}`, as for `textFrom`.
+ * is closed. `source` is `{name, text, sample}`, as for `textFrom`; `tokens` as for
+ * `pythonSnippet`.
  */
-export function javascriptSnippet(mode, values, source) {
+export function javascriptSnippet(mode, values, source, tokens = {}) {
   const semantic = mode === 'engine' && values.strategy === 'semantic';
-  const options = `{\n${settingsOf(mode)
-    .map((setting) => `    ${setting.name}: ${JSON.stringify(values[setting.name])},`)
+  const entries = [...settingsOf(mode).map((setting) => [setting.name, values[setting.name]]),
+    ...Object.entries(tokens)];
+  const options = `{\n${entries
+    .map(([name, value]) => `    ${name}: ${JSON.stringify(value)},`)
     .join('\n')}${semantic ? '\n    embedFn,' : ''}\n  }`;
   const { name, call, log } = JS_CALLS[mode];
   return `const { loadChunker } = await import(new URL('chunker.js', location.href));

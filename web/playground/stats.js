@@ -1,4 +1,4 @@
-// Count, min, median and max of the chunk lengths, in characters.
+// Count, min, median and max of the chunk lengths, in characters or tokens.
 
 import { el } from './dom.js';
 import { formatCount } from './format.js';
@@ -12,12 +12,15 @@ export function summarize(lengths) {
   return { count: sorted.length, min: sorted[0], median, max: sorted[sorted.length - 1] };
 }
 
-/** Draw `stats` into the `<dl>` `container`, naming the chunks `noun` (chunks, passages). */
-export function renderStats(container, stats, noun) {
-  const entries = [[noun, stats.count], ['min', stats.min], ['median', stats.median],
-    ['max', stats.max]];
-  container.replaceChildren(...entries.flatMap(([term, value]) => [
-    el('div', { className: 'stat', dataset: { stat: term === noun ? 'count' : term } },
+/**
+ * Draw `stats` into the `<dl>` `container`, naming the chunks `noun` (chunks, passages), then
+ * the `extra` entries, each `[term, value, key]` (its `data-stat`).
+ */
+export function renderStats(container, stats, noun, extra = []) {
+  const entries = [[noun, stats.count, 'count'], ['min', stats.min, 'min'],
+    ['median', stats.median, 'median'], ['max', stats.max, 'max'], ...extra];
+  container.replaceChildren(...entries.flatMap(([term, value, key]) => [
+    el('div', { className: 'stat', dataset: { stat: key } },
       el('dt', {}, term), el('dd', {}, formatCount(value))),
   ]));
 }

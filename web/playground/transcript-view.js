@@ -5,7 +5,7 @@
 // what a screenful of it does.
 
 import { el } from './dom.js';
-import { formatMs } from './format.js';
+import { badgeOf, formatMs } from './format.js';
 import { createNearWatch } from './near.js';
 import { markSelection, paintClasses } from './paint.js';
 
@@ -71,8 +71,9 @@ export function createTranscriptView(container, { onSelect }) {
         if (repeatedBy[t]) row.dataset.l = repeatedBy[t].join(' ');
         const badge = badges.get(t);
         if (badge) {
-          row.dataset.badge = `${badge.index} · passage`;
+          row.dataset.badge = badgeOf({ ...badge, type: 'passage' });
           row.classList.add('first');
+          if (badge.over) row.classList.add('over');
         }
         return row;
       });
