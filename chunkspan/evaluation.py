@@ -172,10 +172,15 @@ class QuestionResult:
     precision_omega: float
     retrieved: tuple[tuple[str, int, int], ...]
     """`(corpus_id, start, end)` of each chunk retrieved, best first."""
+    scores: tuple[float, ...] = ()
+    """The retriever's score of each (BM25, or the cosine similarity), in the same order."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {_CAMEL.get(m, m): getattr(self, m) for m in METRICS}
-        out["retrieved"] = [{"corpusId": c, "start": s, "end": e} for c, s, e in self.retrieved]
+        out["retrieved"] = [
+            {"corpusId": c, "start": s, "end": e, "score": score}
+            for (c, s, e), score in zip(self.retrieved, self.scores or [None] * len(self.retrieved))
+        ]
         return out
 
 
@@ -253,8 +258,10 @@ def evaluate(
     retrieve = _bm25(texts) if embed_fn is None else _cosine(texts, embed_fn)
     results = []
     for question in data.questions:
-        found = tuple(pool[i] for i in retrieve(question.text, k))
-        results.append(score(question, found, spans[question.corpus_id]))
+        hits = retrieve(question.text, k)
+        found = tuple(pool[i] for i, _ in hits)
+        scores = tuple(s for _, s in hits)
+        results.append(score(question, found, spans[question.corpus_id], scores=scores))
     lengths = [e - s for _, s, e in pool]
     figures: dict[str, float] = {}
     for metric in METRICS:
@@ -273,9 +280,14 @@ def evaluate(
 
 
 def score(
-    question: Question, retrieved: Sequence[tuple[str, int, int]], corpus_chunks: Sequence[Span]
+    question: Question,
+    retrieved: Sequence[tuple[str, int, int]],
+    corpus_chunks: Sequence[Span],
+    *,
+    scores: Sequence[float] = (),
 ) -> QuestionResult:
-    """One question's four figures, as the data set's README defines them."""
+    """One question's four figures, as the data set's README defines them; `scores`, the
+    retriever's of each chunk retrieved, are kept with them."""
     excerpts = question.references
     own = [(s, e) for cid, s, e in retrieved if cid == question.corpus_id]
     hits = [hit for r in own for x in excerpts if (hit := _intersection(r, x)) is not None]
@@ -295,6 +307,7 @@ def score(
             _union_length(omega_hits), _union_length([*touching, *omega_missed])
         ),
         retrieved=tuple(retrieved),
+        scores=tuple(scores),
     )
 
 
@@ -438,19 +451,24 @@ def _given_spans(data: EvaluationSet, chunks: Mapping[str, Sequence[Any]]) -> di
     return spans
 
 
-def _bm25(texts: list[str]) -> Callable[[str, int], list[int]]:
+# A retriever: the top `k` chunks for a query, as (position in the pool, score), best first.
+Retrieve = Callable[[str, int], list[tuple[int, float]]]
+
+
+def _bm25(texts: list[str]) -> Retrieve:
     index = LexicalIndex()
     index.add_documents({"id": str(i), "text": t} for i, t in enumerate(texts) if t.strip())
-    return lambda query, k: [int(hit.id) for hit in index.search(query, k)]
+    return lambda query, k: [(int(hit.id), hit.score) for hit in index.search(query, k)]
 
 
-def _cosine(texts: list[str], embed_fn: EmbedFn) -> Callable[[str, int], list[int]]:
+def _cosine(texts: list[str], embed_fn: EmbedFn) -> Retrieve:
     vectors = [_unit(v) for v in embed_fn(texts)] if texts else []
 
-    def retrieve(query: str, k: int) -> list[int]:
+    def retrieve(query: str, k: int) -> list[tuple[int, float]]:
         q = _unit(embed_fn([query])[0])
         scores = [sum(a * b for a, b in zip(q, v)) for v in vectors]
-        return sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
+        best = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
+        return [(i, scores[i]) for i in best]
 
     return retrieve
 

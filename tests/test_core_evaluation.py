@@ -100,12 +100,15 @@ def test_retrieval_is_lexical_index_search_over_the_pool():
     for i, (c, s, e) in enumerate(pool):
         index.add_document(str(i), data.corpora[c][s:e])
     for question, result in zip(data.questions, report.questions):
-        assert result.retrieved == tuple(pool[int(h.id)] for h in index.search(question.text, 2))
+        hits = index.search(question.text, 2)
+        assert result.retrieved == tuple(pool[int(h.id)] for h in hits)
+        assert result.scores == tuple(h.score for h in hits)  # the retriever's own
     assert report.chunk_count == 3 and report.max_chunk_length == 19
     assert report.to_dict()["questions"][1]["retrieved"][0] == {
         "corpusId": "dogs",
         "start": 0,
         "end": 17,
+        "score": report.questions[1].scores[0],
     }
 
 
@@ -129,6 +132,7 @@ def test_cosine_retrieval_ties_by_position():
         embed_fn=lambda texts: [[1.0, 0.0] for _ in texts],
     )
     assert [c for c, _, _ in report.questions[0].retrieved] == ["cats", "cats", "dogs"]
+    assert report.questions[0].scores == (1.0, 1.0, 1.0)  # the cosine of each
 
 
 @pytest.mark.parametrize(

@@ -364,8 +364,8 @@ export interface QuestionFigures {
   precision: number;
   iou: number;
   precisionOmega: number;
-  /** The chunks retrieved, best first. */
-  retrieved: Array<{ corpusId: string; start: number; end: number }>;
+  /** The chunks retrieved, best first, with the retriever's score (BM25). */
+  retrieved: Array<{ corpusId: string; start: number; end: number; score: number }>;
 }
 
 /** Means and standard deviations over the questions, each in [0, 1]. */

@@ -144,7 +144,8 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
   function questionItem(question, figures, corpora) {
     const said = FIGURES.slice(0, 3).map(([key, label]) => `${label} ${percent(figures[key])}`).join(' · ');
     const retrieved = el('ol', { className: 'tune-retrieved' }, ...figures.retrieved.map((hit) =>
-      el('li', {}, `${hit.corpusId} ${formatCount(hit.start)}–${formatCount(hit.end)}`)));
+      el('li', {}, `${hit.corpusId} ${formatCount(hit.start)}–${formatCount(hit.end)}`,
+        el('span', { className: 'muted' }, ` · score ${hit.score.toFixed(2)}`))));
     return el('li', { className: 'tune-question' },
       el('p', {}, el('strong', {}, question.question), ' ', el('span', { className: 'muted' }, said)),
       paintedExcerpts(question, figures.retrieved, corpora[question.corpusId]), retrieved);
