@@ -194,7 +194,9 @@ async function run({ id, operation, request, textKey, text, sameText, embed, tok
     // PythonError with its traceback), a failed boot, a tokenizer that did not load, or an
     // embedFn that threw.
     const { message, field } = error;
-    post({ type: 'reply', id, error: { name: error.constructor.name, message, field } });
+    // `field` only when there is one, as the reply's comment above lays it out.
+    const named = typeof field === 'string' ? { field } : {};
+    post({ type: 'reply', id, error: { name: error.constructor.name, message, ...named } });
   } finally {
     held?.destroy();
   }

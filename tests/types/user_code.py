@@ -87,7 +87,8 @@ spans: list[int] = columns.spans
 overlap_spans: list[int] = columns.overlap_spans
 places: list[int] = columns.places
 unplaced: list[str] = columns.texts
-assert counted == len(boundaries) == len(offsets) // 2
+chunk_texts: list[str] = columns.chunk_texts(TEXT)
+assert counted == len(boundaries) == len(offsets) // 2 == len(chunk_texts)
 
 one_shot: list[Chunk] = chunk(TEXT, None, overlap=0)
 
