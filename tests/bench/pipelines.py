@@ -9,8 +9,8 @@ if there are fewer. Every row runs once a round, the rows in turn, after a warm-
 load that comes and goes falls on all of them; each figure is a row's median over the rounds,
 and the last column is its speed beside the plain loop's in the same run.
 
-- the plain loop: `SemanticChunker()` made once, `.chunk()` each text (or the strategy's
-  chunker, `Recipe.cutter`) — what a user writes without us;
+- the plain loop: `SemanticChunker(**options)` made once, `.chunk()` each text (or a
+  `ChunkingEngine`'s `.chunk(text, strategy, ...)`) — what a user writes without us;
 - `chunk_many`, `jobs=1`, `jobs=2` and `jobs=None` (the texts in memory);
 - the command line, `chunkspan chunk --jobs 1` and `--jobs 2`, reading the files from a
   folder and writing JSON Lines with `-o` (a process start included);
@@ -39,7 +39,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunkspan/ and support/
 
 from support.real_documents import real_documents  # noqa: E402
 
-from chunkspan import chunk_many  # noqa: E402
+from chunkspan import ChunkingEngine, SemanticChunker, chunk_many  # noqa: E402
 from chunkspan.recipe import Recipe  # noqa: E402
 
 
@@ -122,7 +122,7 @@ def main() -> int:
     parser.add_argument("--no-cli", action="store_true", help="leave out the command line")
     args = parser.parse_args()
     options = json.loads(args.options)
-    recipe = Recipe(args.strategy, options)
+    Recipe(args.strategy, options)  # a bad strategy or option fails before any work
     load = os.getloadavg()[0]
     print(
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, "
@@ -136,9 +136,14 @@ def main() -> int:
     )
 
     def plain_loop() -> None:
-        cut = recipe.cutter()
+        if args.strategy == "semantic":
+            chunker = SemanticChunker(**options)
+            for text in texts:
+                chunker.chunk(text)
+            return
+        engine = ChunkingEngine()
         for text in texts:
-            cut(text)
+            engine.chunk(text, args.strategy, **options)
 
     def many(jobs: int | None) -> Callable[[], object]:
         return lambda: sum(1 for _ in chunk_many(texts, jobs, strategy=args.strategy, **options))
