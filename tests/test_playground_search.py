@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from support.paths import ROOT
-from support.playground import open_playground, runs, set_settings, settled, wait_until
+from support.playground import on_the_guide, runs, set_settings, settled, wait_until
 
 from chunkspan import LexicalIndex, SemanticChunker, lexical_tokens, match_spans, snippet_around
 
@@ -18,14 +18,8 @@ GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 
 @pytest.fixture(scope="module")
 def page(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url)
-    if page.input_value("#source") != "guide":
-        before = runs(page)
-        page.select_option("#source", "guide")
-        settled(page, before)
-    yield page
-    assert recorder.problems() == []
-    page.context.close()
+    with on_the_guide(browser, site_url) as page:
+        yield page
 
 
 def shown_hits(page: Any) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from support.paths import ROOT
-from support.playground import open_playground, runs, settled, wait_until
+from support.playground import on_the_guide, runs, settled, wait_until
 
 from chunkspan.evaluation import EvaluationSet, Question, evaluate, sweep
 
@@ -37,14 +37,8 @@ def percent(value: float) -> str:
 
 @pytest.fixture(scope="module")
 def page(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url)
-    if page.input_value("#source") != "guide":
-        before = runs(page)
-        page.select_option("#source", "guide")
-        settled(page, before)
-    yield page
-    assert recorder.problems() == []
-    page.context.close()
+    with on_the_guide(browser, site_url) as page:
+        yield page
 
 
 def type_over(page: Any, selector: str, text: str) -> None:

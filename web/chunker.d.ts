@@ -342,19 +342,14 @@ export interface EvaluationSet {
   questions: Array<{ question: string; corpusId: string; references: Array<[number, number]> }>;
 }
 
-export interface EvaluateOptions {
+/** The chunker's options (SemanticChunker's, or the engine's sizes), the strategy and k. */
+export interface EvaluateOptions
+  extends Omit<SemanticChunkerConfig, 'spans'>,
+    Pick<ChunkOptions, 'chunkSize' | 'chunkOverlap'> {
   /** `semantic` (the default) or an engine strategy. */
   strategy?: 'semantic' | 'fixed' | 'hierarchical' | 'layout';
   /** Chunks retrieved per question (5). */
   k?: number;
-  targetSize?: number;
-  maxSize?: number;
-  minSize?: number;
-  overlap?: number;
-  preserveCodeBlocks?: boolean;
-  respectHeadings?: boolean;
-  chunkSize?: number;
-  chunkOverlap?: number;
 }
 
 export type Metric = 'recall' | 'precision' | 'iou' | 'precisionOmega';

@@ -41,7 +41,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench")]
-from core import ensure_original, markdown_corpus, median_seconds, original_seconds  # noqa: E402
+from core import (  # noqa: E402
+    ensure_original,
+    listed,
+    markdown_corpus,
+    median_seconds,
+    original_seconds,
+)
 
 from chunkspan import SemanticChunker  # noqa: E402
 from tools.chromium import chromium_options  # noqa: E402
@@ -220,8 +226,8 @@ def cold_starts(playwright: Any, origin: str, count: int) -> None:
     for name in COLD_PAGES:
         print(
             f"| {name} | {statistics.median(first[name]):.0f} | "
-            f"{statistics.median(repeat[name]):.0f} | {_list(first[name])} | "
-            f"{_list(repeat[name])} |"
+            f"{statistics.median(repeat[name]):.0f} | {listed(first[name])} | "
+            f"{listed(repeat[name])} |"
         )
     print()
     for visit, runs in (("first visit", first), ("repeat visit", repeat)):
@@ -282,10 +288,6 @@ def calls(playwright: Any, origin: str, args: argparse.Namespace) -> None:
         sys.stdout.flush()
     print(f"\nround trip of the cheapest call (lexicalTokens('')): {round_trip_ms(tab, 50):.2f} ms")
     browser.close()
-
-
-def _list(values: list[float]) -> str:
-    return ", ".join(f"{v:.0f}" for v in values)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench"), str(ROOT / "tests")]
-from core import markdown_corpus  # noqa: E402
+from core import listed, markdown_corpus  # noqa: E402
 
 from chunkspan import SemanticChunker  # noqa: E402
 from tools.chromium import chromium_options  # noqa: E402
@@ -106,8 +106,8 @@ def ready_times(playwright: Any, origin: str, runs: int, before: bool) -> None:
     for name in pages:
         print(
             f"| {name} | {statistics.median(first[name]):.0f} | "
-            f"{statistics.median(repeat[name]):.0f} | {_list(first[name])} | "
-            f"{_list(repeat[name])} |"
+            f"{statistics.median(repeat[name]):.0f} | {listed(first[name])} | "
+            f"{listed(repeat[name])} |"
         )
     if before:
         ratio = statistics.median(first["this site"]) / statistics.median(first["--before"])
@@ -132,7 +132,7 @@ def playground_ready(browser: Any, origin: str, runs: int) -> None:
     print("| site | ms | all runs |")
     print("|---|---|---|")
     for name, values in times.items():
-        print(f"| {name} | {statistics.median(values):.0f} | {_list(values)} |")
+        print(f"| {name} | {statistics.median(values):.0f} | {listed(values)} |")
     print()
     sys.stdout.flush()
 
@@ -185,7 +185,7 @@ def first_counts(browser: Any, origin: str, runs: int) -> None:
         "the same call again ": "o200kAgain",
     }
     for label, name in rows.items():
-        print(f"| {label} | {median[name]:.0f} | {_list(times[name])} |")
+        print(f"| {label} | {median[name]:.0f} | {listed(times[name])} |")
     verdict = "within" if load <= LOAD_TARGET_MS else "OVER"
     print(
         f"\nthe load (first less again): {load:.0f} ms ({verdict} the {LOAD_TARGET_MS} ms target)"
@@ -302,7 +302,7 @@ def counting(browser: Any, origin: str, runs: int) -> None:
         verdict = "within" if cold <= COUNT_TARGET_MS else "OVER"
         print(
             f"|   counting cold {cold:.0f} ms: {verdict} the {COUNT_TARGET_MS} ms target; "
-            f"all cold runs {_list(times['cold'])} | | | | | | | | |"
+            f"all cold runs {listed(times['cold'])} | | | | | | | | |"
         )
     print()
 
@@ -362,7 +362,7 @@ def playground(browser: Any, origin: str, runs: int) -> None:
         f"a budget of 256 typed, not applied ({over[0]:,} flagged; no run)": "budget typed",
     }
     for label, name in rows.items():
-        print(f"| {label} | {statistics.median(times[name]):.0f} | {_list(times[name])} |")
+        print(f"| {label} | {statistics.median(times[name]):.0f} | {listed(times[name])} |")
     print()
 
 
@@ -400,10 +400,6 @@ def main() -> int:
         finally:
             browser.close()
     return 0
-
-
-def _list(values: list[float]) -> str:
-    return ", ".join(f"{v:.0f}" for v in values)
 
 
 if __name__ == "__main__":

@@ -67,6 +67,11 @@ def inputs(quick: bool) -> dict[str, str]:
     return texts
 
 
+def listed(values: list[float]) -> str:
+    """Every run's figure, rounded, for a table's "all runs" column."""
+    return ", ".join(f"{v:.0f}" for v in values)
+
+
 def median_seconds(call: Callable[[], object], runs: int) -> float:
     call()  # warm-up
     times = []

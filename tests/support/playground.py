@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +102,20 @@ def open_playground(
     seen["stages"].append(page.evaluate("document.getElementById('load-stage').textContent"))
     settled(page, 0)
     return page, recorder, seen
+
+
+@contextmanager
+def on_the_guide(browser: Any, origin: str) -> Iterator[Any]:
+    """A playground page showing the technical guide sample, for a module's tests; it must
+    report no problem by their end, and is closed then."""
+    page, recorder, _ = open_playground(browser, origin)
+    if page.input_value("#source") != "guide":
+        before = runs(page)
+        page.select_option("#source", "guide")
+        settled(page, before)
+    yield page
+    assert recorder.problems() == []
+    page.context.close()
 
 
 def set_mode(page: Any, mode: str) -> None:
