@@ -99,6 +99,11 @@ EVALUATE = "async ([set, options]) => JSON.stringify(await api.evaluate(set, opt
             {"strategy": "fixed", "chunk_size": 90, "chunk_overlap": 10},
             {"strategy": "fixed", "chunkSize": 90, "chunkOverlap": 10, "k": 5},
         ),
+        (  # a token budget: the worker loads its tokenizer for it
+            {"targetSize": 400, "maxTokens": 24},
+            {"target_size": 400, "max_tokens": 24},
+            {"strategy": "semantic", "targetSize": 400, "maxTokens": 24, "k": 5},
+        ),
     ],
 )
 def test_evaluate_answers_pythons_figures_in_javascript_indices(

@@ -10,8 +10,9 @@ const METRICS = ['recall', 'precision', 'iou', 'precisionOmega'];
  * `{evaluate, sweep}` over the worker's `call`.
  *
  * @param {Function} call chunker-messages.js's `call`
+ * @param {(options: object) => boolean} counts whether options ask for tokens (chunker.js)
  */
-export function evaluationApi(call) {
+export function evaluationApi(call, counts) {
   let lastSet = 0; // the page names each set (ids count up), as it names its indexes
 
   /** Run `use(id)` with `set` kept in the worker under `id`, and free it after. */
@@ -27,7 +28,9 @@ export function evaluationApi(call) {
     }
   }
 
-  const evaluateIn = (id, options) => call('EvaluationSet.evaluate', { set: id, options });
+  // With a token budget, the worker loads its tokenizer first (chunker.js's `counts`).
+  const evaluateIn = (id, options) =>
+    call('EvaluationSet.evaluate', { set: id, options }, { tokens: counts(options) });
 
   /**
    * Cut every corpus of `set` as `options` say (`strategy`, `k`, and the chunker's own

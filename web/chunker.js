@@ -252,7 +252,7 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
     locateChunks: (text, contents) =>
       call('locateChunks', { text, contents }, { textKey: 'text' }),
     // evaluate(set, options) and sweep(set, grid, options): chunker-evaluation.js.
-    ...evaluationApi(call),
+    ...evaluationApi(call, counts),
     /** `{chunker, pyodide, python}` version strings. */
     versions,
     /** Milliseconds the worker took from its start to ready. */
