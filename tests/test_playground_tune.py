@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from support.paths import ROOT
-from support.playground import on_the_guide, runs, settled, wait_until
+from support.playground import on_the_guide, runs, set_mode, set_settings, settled, wait_until
 
 from chunkspan.evaluation import EvaluationSet, Question, evaluate, sweep
 
@@ -207,3 +207,23 @@ def test_a_bad_k_and_a_bad_file_are_refused_and_the_figures_stay(page, tmp_path:
     wait_until(page, "document.getElementById('tune-error').textContent.includes('set.json')")
     assert "which the set has not" in page.text_content("#tune-error")
     assert page.input_value("#tune-set") == "sample"
+
+
+def test_the_engine_is_tuned_by_its_own_sizes_and_its_embedding_strategy_is_said_not_to_be(page):
+    set_mode(page, "engine")
+    try:
+        assert page.text_content("#tune-rows-label") == "Rows: Chunk size"
+        assert page.text_content("#tune-columns-label") == "Columns: Chunk overlap"
+        set_settings(page, strategy="fixed", chunkSize=300, chunkOverlap=30)
+        page.select_option("#tune-set", "sample")
+        shown = evaluated(page)
+        report = evaluate(sample_set(), strategy="fixed", chunk_size=300, chunk_overlap=30)
+        assert shown["iou"] == percent(report.iou)
+        set_settings(page, strategy="semantic")  # the engine's own, which embeds
+        page.click("#tune-evaluate")
+        wait_until(page, "document.getElementById('tune-error').textContent !== ''")
+        assert "fixed, hierarchical and layout" in page.text_content("#tune-error")
+    finally:
+        set_settings(page, strategy="fixed")
+        set_mode(page, "semantic")
+    assert page.text_content("#tune-rows-label") == "Rows: Target size"
