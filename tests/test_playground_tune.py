@@ -227,3 +227,39 @@ def test_the_engine_is_tuned_by_its_own_sizes_and_its_embedding_strategy_is_said
         set_settings(page, strategy="fixed")
         set_mode(page, "semantic")
     assert page.text_content("#tune-rows-label") == "Rows: Target size"
+
+
+def test_a_budget_applied_in_the_tokens_panel_cuts_the_chunks_scored(page):
+    from support.playground import quiet
+
+    page.select_option("#tune-set", "sample")
+    page.focus("#token-tokenizer")
+    before = runs(page)
+    page.keyboard.press("ArrowDown")  # "cl100k_base", the first tokenizer after "none"
+    settled(page, before)
+    assert page.input_value("#token-tokenizer") == "cl100k_base"
+    type_over(page, "#token-budget", "64")
+    if not page.is_checked("#token-apply"):
+        page.click("#token-apply")
+    quiet(page)
+    try:
+        shown = evaluated(page)
+        # The settings an earlier test's click may have left in the fields.
+        sizes = {
+            python: int(page.input_value(f"#setting-{js}"))
+            for js, python in (
+                ("targetSize", "target_size"),
+                ("maxSize", "max_size"),
+                ("minSize", "min_size"),
+                ("overlap", "overlap"),
+            )
+        }
+        report = evaluate(sample_set(), max_tokens=64, tokenizer="cl100k_base", **sizes)
+        assert shown["precision"] == percent(report.precision)
+        assert report.precision != evaluate(sample_set(), **sizes).precision  # the budget told
+    finally:
+        if page.is_checked("#token-apply"):
+            page.click("#token-apply")
+        page.focus("#token-tokenizer")
+        page.keyboard.press("ArrowUp")
+        quiet(page)

@@ -78,7 +78,7 @@ const search = createSearch({ input: $('query'), matchAll: $('query-all'),
   prefix: $('query-prefix'), tokensOut: $('query-tokens'), resultsOut: $('search-results'),
   onSelect: (i) => select(i, 'search') });
 const tune = createTune({
-  settings: () => ({ mode: state.mode, values: state.values }),
+  settings: () => ({ mode: state.mode, values: state.values, tokens: tokenOptions(state.tokens) }),
   document: () => ({ name: current().name, text: current().text }),
   textarea: $('text'),
   apply: applySettings,

@@ -93,16 +93,21 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
     return own.set(name, text);
   }
 
-  /** The facade's options for the current settings, or a message saying why there are none. */
+  /** The facade's options for the current settings, or a message saying why there are none.
+   * A token budget applied in the Tokens panel cuts the chunks scored too (counting alone
+   * changes no chunk, so it is left out). */
   function evaluatedOptions() {
-    const { mode, values } = settings();
+    const { mode, values, tokens } = settings();
     const k = Number($('tune-k').value);
+    const budget = tokens.maxTokens === undefined ? {} : tokens;
     if (mode === 'semantic') {
       const { targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings } = values;
-      return { strategy: 'semantic', k, targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings };
+      return { strategy: 'semantic', k, targetSize, maxSize, minSize, overlap, preserveCodeBlocks,
+        respectHeadings, ...budget };
     }
     if (mode === 'engine' && EVALUATED.includes(values.strategy)) {
-      return { strategy: values.strategy, k, chunkSize: values.chunkSize, chunkOverlap: values.chunkOverlap };
+      return { strategy: values.strategy, k, chunkSize: values.chunkSize,
+        chunkOverlap: values.chunkOverlap, ...budget };
     }
     return mode === 'engine'
       ? 'Tune scores the engine\'s fixed, hierarchical and layout strategies: its semantic one embeds with the page\'s demonstration function.'
