@@ -1,5 +1,6 @@
 """The bridge's index operations in CPython, as the worker calls them: indexes by id, texts
-that come joined with their JavaScript lengths, dispose, and matchSpans' JavaScript indices."""
+that come joined with their lengths, dispose, and the offsets of matchSpans and of search's
+snippets, in Python's units (chunker-utf16.js converts them: the browser tests check that)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.offsets import as_javascript, js_length, utf16_offset, utf16le
+from support.offsets import as_javascript, js_length, utf16le
 from support.reply import read_reply
 
 from chunkspan import LexicalIndex, lexical_tokens, match_spans, snippet_around
@@ -32,8 +33,9 @@ def call(operation: str, args: dict[str, Any], text: str | None = None, key: str
 
 
 def joined(docs: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
-    """The arguments chunker.js sends for `addDocuments(docs)`, and the text beside them."""
-    lengths = [js_length(doc["text"]) for doc in docs]
+    """The arguments chunker.js sends for `addDocuments(docs)`, and the text beside them:
+    each length in characters as the worker reads the text (a pair of surrogates one)."""
+    lengths = [len(as_javascript(doc["text"])) for doc in docs]
     rest = [{key: value for key, value in doc.items() if key != "text"} for doc in docs]
     return {"docs": rest, "lengths": lengths}, "".join(doc["text"] for doc in docs)
 
@@ -73,7 +75,7 @@ texts = st.lists(st.sampled_from(PIECES), min_size=1, max_size=8).map("".join)
 
 @settings(deadline=None)  # the first call reads Unicode's marks: slow under a loaded machine
 @given(st.lists(texts, min_size=1, max_size=6))
-def test_texts_joined_with_their_javascript_lengths_come_apart_whole(parts):
+def test_texts_joined_with_their_lengths_come_apart_whole(parts):
     # chunker.js joins texts only when none ends in a high surrogate, which the next text's
     # first unit could complete; the bridge must then find each text exactly.
     parts = [part for part in parts if not "\ud800" <= part[-1] <= "\udbff"] or ["a"]
@@ -108,26 +110,23 @@ def test_a_joined_batch_with_a_bad_document_names_it_and_adds_none():
 
 @settings(deadline=None)
 @given(texts, st.lists(st.sampled_from(["a", "😀", "𝐀", "é", "東", "b"]), max_size=3))
-def test_match_spans_in_javascript_indices(text, words):
+def test_match_spans_in_python_offsets(text, words):
     got = call("matchSpans", {"words": words}, text)
-    expected = [
-        {"start": utf16_offset(text, start), "end": utf16_offset(text, end)}
-        for start, end in match_spans(text, words)
-    ]
-    assert got == expected
+    read = as_javascript(text)
+    assert got == [{"start": start, "end": end} for start, end in match_spans(read, words)]
 
 
 def expected_snippet(text: str, words: list[str], **around: int) -> dict[str, Any]:
     """What search's `snippet` option should answer for a hit on `text`, from the Python
-    functions themselves, in JavaScript indices."""
+    functions themselves: Python's offsets, and the characters outside the BMP before `at`
+    (the UTF-16 units before it, less its code points)."""
     snippet = snippet_around(text, words, **around)
+    before = text[: max(snippet.at, 0)]
     return {
-        "at": utf16_offset(text, snippet.at) if snippet.at >= 0 else -1,
+        "at": snippet.at,
         "text": snippet.text,
-        "spans": [
-            {"start": utf16_offset(snippet.text, start), "end": utf16_offset(snippet.text, end)}
-            for start, end in match_spans(snippet.text, words)
-        ],
+        "spans": [{"start": start, "end": end} for start, end in match_spans(snippet.text, words)],
+        "astralBefore": js_length(before) - len(before),
     }
 
 
@@ -181,7 +180,9 @@ def test_snippets_follow_the_documents_as_they_are_replaced_removed_and_restored
     query = {"query": "refund", "options": {"snippet": True}}
     [hit] = call("LexicalIndex.search", {"index": index, **query})
     assert hit["snippet"] == expected_snippet("a new 😀 refund", ["refund"])
-    assert hit["snippet"]["spans"] == [{"start": 9, "end": 15}]
+    assert hit["snippet"]["spans"] == [{"start": 8, "end": 14}]
+    # The word is at 8, after one emoji: 9 in JavaScript, which chunker.js works out.
+    assert (hit["snippet"]["at"], hit["snippet"]["astralBefore"]) == (8, 1)
     # A restored index keeps no texts: its hits say they have no snippet.
     saved = call("LexicalIndex.toJSON", {"index": index})
     restored = call("LexicalIndex.fromJSON", {"data": saved})

@@ -26,6 +26,7 @@ FACADE_MODULES = (
     "chunker-messages.js",
     "chunker-replies.js",
     "chunker-evaluation.js",
+    "chunker-utf16.js",
 )
 FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", "worker.js", "bundle.js")
 # The package's command that copies what the worker loads into a folder the site serves as

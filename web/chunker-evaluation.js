@@ -2,6 +2,9 @@
 // `EvaluationSet` operations (chunkspan/bridge/evaluations.py). A set crosses once a call
 // (once a sweep) and lives in the worker under an id until the call ends; a sweep runs one
 // cell a call, so the page can stop it between cells and stays free while each runs.
+// Offsets cross in Python's units (code points): converted here (chunker-utf16.js).
+
+import { astralOf, toCodePoints, toUtf16 } from './chunker-utf16.js';
 
 // The report's figures a sweep can rank its cells by (chunkspan.evaluation.METRICS).
 const METRICS = ['recall', 'precision', 'iou', 'precisionOmega'];
@@ -15,13 +18,14 @@ const METRICS = ['recall', 'precision', 'iou', 'precisionOmega'];
 export function evaluationApi(call, counts) {
   let lastSet = 0; // the page names each set (ids count up), as it names its indexes
 
-  /** Run `use(id)` with `set` kept in the worker under `id`, and free it after. */
+  /** Run `use(id, inUtf16)` with `set` kept in the worker under `id`, and free it after;
+   * `inUtf16(report)` gives a report's spans in JavaScript indices of the set's corpora. */
   async function withSet(set, use) {
     const id = ++lastSet;
-    const made = call('EvaluationSet.create', { set: id, data: set });
+    const made = call('EvaluationSet.create', { set: id, data: inCodePoints(set) });
     try {
       await made;
-      return await use(id);
+      return await use(id, reportInUtf16(set));
     } finally {
       // Not made: nothing to free (the worker answers false).
       call('EvaluationSet.dispose', { set: id }).catch(() => {});
@@ -42,7 +46,7 @@ export function evaluationApi(call, counts) {
    * @param {object} [options]
    */
   function evaluate(set, options) {
-    return withSet(set, async (id) => (await evaluateIn(id, options)).report);
+    return withSet(set, async (id, inUtf16) => inUtf16((await evaluateIn(id, options)).report));
   }
 
   /**
@@ -66,11 +70,11 @@ export function evaluationApi(call, counts) {
     }
     const cellsSettings = product(grid);
     signal?.throwIfAborted();
-    return withSet(set, async (id) => {
+    return withSet(set, async (id, inUtf16) => {
       const cells = [];
       for (const settings of cellsSettings) {
         signal?.throwIfAborted();
-        const done = await cell(id, settings, fixed);
+        const done = await cell(id, settings, fixed, inUtf16);
         cells.push(done);
         onProgress?.({ done: cells.length, total: cellsSettings.length, cell: done });
       }
@@ -84,11 +88,12 @@ export function evaluationApi(call, counts) {
     });
   }
 
-  async function cell(id, settings, fixed) {
+  async function cell(id, settings, fixed, inUtf16) {
     try {
       const { report, warning } = await evaluateIn(id, { ...fixed, ...settings });
       const field = warning?.field ?? null;
-      return { settings, report, error: null, field, warning: warning?.message ?? null };
+      const message = warning?.message ?? null;
+      return { settings, report: inUtf16(report), error: null, field, warning: message };
     } catch (error) {
       // Bad settings are the cell's answer; anything else (a closed worker) ends the sweep.
       if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
@@ -115,4 +120,43 @@ function product(grid) {
     cells = cells.flatMap((cell) => values.map((value) => ({ ...cell, [name]: value })));
   }
   return cells;
+}
+
+/**
+ * `set` with its questions' references in code points, as Python reads them. What is not
+ * a pair of ints into a corpus text goes as it is, for Python to name what is wrong with it.
+ */
+function inCodePoints(set) {
+  const corpora = set?.corpora;
+  if (!Array.isArray(set?.questions) || corpora === null || typeof corpora !== 'object') {
+    return set;
+  }
+  const questions = set.questions.map((question, row) => {
+    const text = corpora[question?.corpusId];
+    const references = question?.references;
+    const pairs = Array.isArray(references) && references.every(isPair);
+    if (typeof text !== 'string' || !pairs || !astralOf(text).length) return question;
+    const where = `questions[${row}].references`;
+    const offsets = toCodePoints(references.flat(), text, 'questions', where);
+    return { ...question, references: references.map((_, k) => [offsets[2 * k], offsets[2 * k + 1]]) };
+  });
+  return { ...set, questions };
+}
+
+const isPair = (span) => Array.isArray(span) && span.length === 2 && span.every(Number.isInteger);
+
+/** A function giving a report's retrieved spans in JavaScript indices of `set`'s corpora
+ * (each corpus's characters outside the BMP found once a set: a sweep's cells share them). */
+function reportInUtf16(set) {
+  const astral = new Map();
+  return (report) => {
+    for (const question of report.questions) {
+      for (const hit of question.retrieved) {
+        const { corpusId } = hit;
+        if (!astral.has(corpusId)) astral.set(corpusId, astralOf(set.corpora[corpusId]));
+        [hit.start, hit.end] = toUtf16([hit.start, hit.end], astral.get(corpusId));
+      }
+    }
+    return report;
+  };
 }

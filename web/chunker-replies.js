@@ -2,6 +2,8 @@
 // packed in them, put together as the original's objects. The mirror of
 // chunkspan/bridge/packing.py (its section tables) and protocol.py (the reply's table).
 
+import { astralOf, offsetToUtf16, toUtf16 } from './chunker-utf16.js';
+
 // Python's error names for bad input, already mapped to these by the bridge.
 const INPUT_ERRORS = { RangeError, TypeError };
 
@@ -145,27 +147,43 @@ function readSections(ints, sections) {
   return named;
 }
 
-/**
- * The JavaScript (UTF-16) indices of the code-point `offsets`: chunkspan/bridge/utf16.py's
- * `utf16_offsets` here, for the packed chunks (packing.py says why). Each character outside
- * the BMP before an offset adds one unit; a negative offset, which means "none", stays.
- *
- * @param {Int32Array} offsets
- * @param {Int32Array} astral where the characters outside the BMP are, in code points, in order
- * @returns {Int32Array} `offsets` itself when the text has none (most texts)
- */
-function toUtf16(offsets, astral) {
-  if (!astral.length) return offsets;
-  const indices = new Int32Array(offsets.length);
-  for (let at = 0; at < offsets.length; at++) {
-    const offset = offsets[at];
-    let before = 0; // how many of `astral` lie before `offset`: a bisection
-    for (let high = astral.length; before < high; ) {
-      const middle = (before + high) >> 1;
-      if (astral[middle] < offset) before = middle + 1;
-      else high = middle;
-    }
-    indices[at] = offset < 0 ? offset : offset + before;
+// The JSON replies whose offsets are Python's (code points), in JavaScript indices. Each
+// reads where the characters outside the BMP are off the text the offsets index, which this
+// page holds, or for a search hit's snippet in a text only the worker holds, off the count
+// the worker sends (`astralBefore`).
+
+/** `[{start, end} | null]` of `text` (matchSpans, locateChunks), converted in place. */
+export function spansInUtf16(spans, text) {
+  const astral = astralOf(text);
+  if (!astral.length) return spans;
+  const held = spans.filter((span) => span !== null);
+  const offsets = toUtf16(held.flatMap(({ start, end }) => [start, end]), astral);
+  held.forEach((span, number) => {
+    span.start = offsets[2 * number];
+    span.end = offsets[2 * number + 1];
+  });
+  return spans;
+}
+
+/** snippetAround's `{at, text}` of `text`, converted in place. */
+export function snippetInUtf16(snippet, text) {
+  snippet.at = toUtf16([snippet.at], astralOf(text))[0];
+  return snippet;
+}
+
+/** chunkTurns' passages, each turn's span converted in place in its passage's text. */
+export function passagesInUtf16(passages) {
+  for (const passage of passages) spansInUtf16(passage.turns, passage.text);
+  return passages;
+}
+
+/** A search's hits, each snippet as `{at, text, spans}` in JavaScript indices: `at` in the
+ * hit's document, the spans in the snippet's text. */
+export function hitsInUtf16(hits) {
+  for (const hit of hits) {
+    if (!hit.snippet) continue;
+    const { at, text, spans, astralBefore } = hit.snippet;
+    hit.snippet = { at: offsetToUtf16(at, astralBefore), text, spans: spansInUtf16(spans, text) };
   }
-  return indices;
+  return hits;
 }

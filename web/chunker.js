@@ -6,8 +6,7 @@
 //   text.slice(chunks[0].startOffset, chunks[0].endOffset);
 //
 // Every call answers a Promise of plain objects in the original's JSON shape. Offsets are
-// JavaScript string indices (UTF-16), converted from Python's by chunkspan/bridge/utf16.py, or
-// for the packed chunks by chunker-replies.js (`toUtf16`).
+// JavaScript string indices (UTF-16), converted from Python's in one place, chunker-utf16.js.
 // Bad input rejects with a RangeError or TypeError carrying Python's message, and as
 // `.field` the Python name of the argument it concerns ("chunk_overlap"); the worker
 // lives on. Sizes count characters as Python does (code points): an emoji is one.
@@ -20,11 +19,20 @@
 
 // One job a module: this one, the API; chunker-messages.js, the messaging with the worker;
 // chunker-replies.js, the reading of replies (the mirror of chunkspan/bridge/packing.py);
-// chunker-evaluation.js, evaluate and sweep (over chunkspan/bridge/evaluations.py).
+// chunker-evaluation.js, evaluate and sweep (over chunkspan/bridge/evaluations.py);
+// chunker-utf16.js, offsets between Python's units and JavaScript's.
 
 import { evaluationApi } from './chunker-evaluation.js';
 import { startWorker } from './chunker-messages.js';
-import { unpackChunks, unpackDocumentChunks } from './chunker-replies.js';
+import {
+  hitsInUtf16,
+  passagesInUtf16,
+  snippetInUtf16,
+  spansInUtf16,
+  unpackChunks,
+  unpackDocumentChunks,
+} from './chunker-replies.js';
+import { codePointLength } from './chunker-utf16.js';
 
 // The key under which LexicalIndex.fromJSON hands its constructor the index it restored.
 const RESTORED = Symbol('restored');
@@ -162,11 +170,11 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
     addDocuments(docs) {
       const texts = Array.isArray(docs) ? docs.map((doc) => doc?.text) : [];
       if (!texts.length || !texts.every(joinable)) return this.#call('addDocuments', { docs });
-      // The texts cross joined, as one text's UTF-16 units, with their lengths: far
-      // cheaper than as strings inside JSON.
+      // The texts cross joined, as one text's UTF-16 units, with their lengths in Python's
+      // characters: far cheaper than as strings inside JSON.
       const args = {
         docs: docs.map(({ id, metadata }) => ({ id, metadata })),
-        lengths: texts.map((text) => text.length),
+        lengths: texts.map(codePointLength),
         text: texts.join(''),
       };
       return this.#call('addDocuments', args, 'text');
@@ -189,7 +197,7 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
      *   snippet?: boolean|{before?: number, after?: number}}} [options]
      */
     search(query, topK, options) {
-      return this.#call('search', { query, topK, options });
+      return this.#call('search', { query, topK, options }, undefined, hitsInUtf16);
     }
 
     /** `{documentCount, termCount, avgDocLength}`. */
@@ -209,9 +217,10 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
       return this.#disposed;
     }
 
-    async #call(method, args, textKey) {
+    async #call(method, args, textKey, finish) {
       if (this.#disposed) throw new Error(`LexicalIndex.${method}: this index was disposed`);
-      const answer = call(`LexicalIndex.${method}`, { index: this.#index, ...args }, { textKey });
+      const how = { textKey, finish };
+      const answer = call(`LexicalIndex.${method}`, { index: this.#index, ...args }, how);
       // Not made: the reason, rather than the worker's "no such index".
       await this.#made.catch((error) => {
         answer.catch(() => {});
@@ -231,7 +240,7 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
      * spans (true adds `repeatedTurns` to each passage).
      */
     chunkTurns: (turns, options) =>
-      call('chunkTurns', { turns, options }, { tokens: counts(options) }),
+      call('chunkTurns', { turns, options }, { tokens: counts(options), finish: passagesInUtf16 }),
     /**
      * The tokens `tokenizer` ('cl100k_base', the default, or 'o200k_base') makes of `text`,
      * as an embedding model counts them. The first call that counts loads the tokenizer.
@@ -242,15 +251,25 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
     lexicalTokens: (text) => call('lexicalTokens', { text }, { textKey: 'text' }),
     /** `{at, text}`: where the first word starting with one of `words` is, and its context. */
     snippetAround: (text, words, options) =>
-      call('snippetAround', { text, words, options }, { textKey: 'text' }),
+      call('snippetAround', { text, words, options }, {
+        textKey: 'text',
+        finish: (snippet) => snippetInUtf16(snippet, text),
+      }),
     /** `[{start, end}]`: where each word of `text` beginning with one of `words` lies. */
-    matchSpans: (text, words) => call('matchSpans', { text, words }, { textKey: 'text' }),
+    matchSpans: (text, words) =>
+      call('matchSpans', { text, words }, {
+        textKey: 'text',
+        finish: (spans) => spansInUtf16(spans, text),
+      }),
     /**
      * `[{start, end} | null]`: where each chunk content sits in `text`, in order, found by
      * search: for chunks from elsewhere (this API's chunks carry their spans: `spans: true`).
      */
     locateChunks: (text, contents) =>
-      call('locateChunks', { text, contents }, { textKey: 'text' }),
+      call('locateChunks', { text, contents }, {
+        textKey: 'text',
+        finish: (spans) => spansInUtf16(spans, text),
+      }),
     // evaluate(set, options) and sweep(set, grid, options): chunker-evaluation.js.
     ...evaluationApi(call, counts),
     /** `{chunker, pyodide, python}` version strings. */

@@ -19,7 +19,9 @@ One job a module:
 - `options`: the one table of option names, JavaScript's and Python's;
 - `packing`: `SemanticChunker` chunks packed as ints and ASCII (`pack_chunks`), their offsets
   in code points beside where the text's characters outside the BMP are;
-- `utf16`: JavaScript strings (`JsString`) and their offsets (`utf16_offsets`).
+- `utf16`: JavaScript strings (`JsString`) and where their characters outside the BMP are.
+
+Offsets cross in Python's units (code points) both ways; web/chunker-utf16.js converts them.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 from .options import OPTION_NAMES
 from .packing import Packed, pack_chunks
 from .protocol import handle, handle_async
-from .utf16 import JsString, astral_positions, utf16_offsets
+from .utf16 import JsString, astral_positions
 
 __all__ = [
     "OPTION_NAMES",
@@ -37,5 +39,4 @@ __all__ = [
     "handle",
     "handle_async",
     "pack_chunks",
-    "utf16_offsets",
 ]

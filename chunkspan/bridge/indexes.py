@@ -10,7 +10,6 @@ nothing else in the bridge keeps any.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..validation import ArgumentTypeError, ArgumentValueError
 from .options import python_options
 from .registry import Registry
-from .utf16 import utf16_offsets
+from .utf16 import astral_positions_of
 
 if TYPE_CHECKING:
     from ..lexical_index import LexicalIndex
@@ -52,33 +51,27 @@ def _from_json(args: Arguments, _astral: Astral) -> int:
     return _INDEXES.add(Indexed(LexicalIndex.from_json(args.get("data"))), args.get("index"))
 
 
-def _add_documents(args: Arguments, astral: Astral) -> None:
+def _add_documents(args: Arguments, _astral: Astral) -> None:
     indexed = _INDEXES.get(args.get("index"))
     docs = args.get("docs")
     if args.get("lengths") is not None:
-        docs = _joined(docs, args["lengths"], args.get("text"), astral)
+        docs = _joined(docs, args["lengths"], args.get("text"))
     indexed.index.add_documents(docs)
     # Checked and added: each is a mapping whose id and text are non-empty strings.
     indexed.texts.update((doc["id"], doc["text"]) for doc in docs)
 
 
-def _joined(
-    docs: list[dict[str, Any]], lengths: list[int], text: str, astral: Astral
-) -> list[dict[str, Any]]:
-    """`docs` with their texts cut out of `text`, which joins them, by their JavaScript
-    `lengths` (chunker.js sends many texts so: as one text they cross far faster)."""
-    # The JavaScript index of each character outside the BMP, to count those before a cut.
-    units = [position + number for number, position in enumerate(astral or ())]
-    out, start, unit = [], 0, 0
+def _joined(docs: list[dict[str, Any]], lengths: list[int], text: str) -> list[dict[str, Any]]:
+    """`docs` with their texts cut out of `text`, which joins them, by their `lengths` in
+    characters (chunker.js sends many texts so: as one text they cross far faster)."""
+    out, start = [], 0
     for doc, length in zip(docs, lengths, strict=True):
-        unit += length
-        end = unit - bisect_left(units, unit)
-        out.append({**doc, "text": text[start:end]})
-        start = end
+        out.append({**doc, "text": text[start : start + length]})
+        start += length
     if start != len(text):
         # The facade's own arguments (chunker.js joins the texts): said of what they carry.
         raise ArgumentValueError(
-            "docs", f"lengths add up to {unit}, not to the joined texts' length"
+            "docs", f"lengths add up to {start}, not to the joined texts' length"
         )
     return out
 
@@ -137,17 +130,18 @@ def _snippet_options(given: Any) -> dict[str, Any] | None:
 
 def _snippet(text: str, words: list[str], around: dict[str, Any]) -> dict[str, Any]:
     """`snippetAround(text, words)` with the `matchSpans` of its words inside its text, as
-    `{at, text, spans}` in JavaScript indices: what a page draws of a hit."""
+    `{at, text, spans, astralBefore}`: what a page draws of a hit. The page holds the
+    snippet's text but not the document's, so beside `at` goes the count of characters
+    outside the BMP before it, which chunker.js converts `at` by (chunker-utf16.js)."""
     from ..lexical import match_spans, snippet_around
 
     snippet = snippet_around(text, words, **around)
-    at = utf16_offsets(text, [snippet.at])[0]
     spans = match_spans(snippet.text, words)
-    offsets = iter(utf16_offsets(snippet.text, [o for span in spans for o in span]))
     return {
-        "at": at,
+        "at": snippet.at,
         "text": snippet.text,
-        "spans": [{"start": start, "end": next(offsets)} for start in offsets],
+        "spans": [{"start": start, "end": end} for start, end in spans],
+        "astralBefore": len(astral_positions_of(text[: max(snippet.at, 0)])),
     }
 
 

@@ -1,5 +1,6 @@
 """The operations the facade calls, by name: each takes the call's arguments (the original's
-names) and answers its result in the original's shape, or `Packed`.
+names) and answers its result in the original's shape, or `Packed`. Offsets are Python's (code
+points): chunker.js converts them (chunker-utf16.js).
 
 Each operation imports what it calls when first called: the worker is ready sooner, and a
 page pays only for the modules it uses (SemanticChunker's are imported with this one).
@@ -14,7 +15,6 @@ from ..semantic_chunker import SemanticChunker
 from ..validation import require_bool
 from .options import python_options
 from .packing import Packed, columns_of, pack_chunks, pack_document_chunks
-from .utf16 import utf16_offsets
 
 if TYPE_CHECKING:
     from .calls import Arguments, Astral, Operation
@@ -77,15 +77,9 @@ def _chunk_turns(args: Arguments, _astral: Astral) -> list[dict[str, Any]]:
     options = python_options("chunkTurns", args.get("options"))
     # `spans` asks for the records' spans (repeatedTurns); chunk_turns itself does not take it.
     with_spans = require_bool("spans", options.pop("spans", False))
-    out = []
-    for passage in chunk_turns(args.get("turns"), **options):
-        record = passage.to_dict(spans=with_spans)
-        spans = record["turns"]
-        offsets = utf16_offsets(passage.text, [o for s in spans for o in (s["start"], s["end"])])
-        for number, span in enumerate(spans):
-            span["start"], span["end"] = offsets[2 * number : 2 * number + 2]
-        out.append(record)
-    return out
+    return [
+        passage.to_dict(spans=with_spans) for passage in chunk_turns(args.get("turns"), **options)
+    ]
 
 
 def _count_tokens(args: Arguments, _astral: Astral) -> int:
@@ -101,32 +95,26 @@ def _lexical_tokens(args: Arguments, _astral: Astral) -> list[str]:
     return lexical_tokens(args.get("text"))
 
 
-def _snippet_around(args: Arguments, astral: Astral) -> dict[str, Any]:
+def _snippet_around(args: Arguments, _astral: Astral) -> dict[str, Any]:
     from ..lexical import snippet_around
 
-    text = args.get("text")
     options = python_options("snippetAround", args.get("options"))
-    snippet = snippet_around(text, args.get("words"), **options)
-    at = utf16_offsets(text, [snippet.at], astral)[0] if snippet.at >= 0 else snippet.at
-    return {"at": at, "text": snippet.text}
+    snippet = snippet_around(args.get("text"), args.get("words"), **options)
+    return {"at": snippet.at, "text": snippet.text}
 
 
-def _match_spans(args: Arguments, astral: Astral) -> list[dict[str, int]]:
+def _match_spans(args: Arguments, _astral: Astral) -> list[dict[str, int]]:
     from ..lexical import match_spans
 
-    text = args.get("text")
-    spans = match_spans(text, args.get("words"))
-    offsets = iter(utf16_offsets(text, [o for span in spans for o in span], astral))
-    return [{"start": start, "end": next(offsets)} for start in offsets]
+    spans = match_spans(args.get("text"), args.get("words"))
+    return [{"start": start, "end": end} for start, end in spans]
 
 
-def _locate_chunks(args: Arguments, astral: Astral) -> list[dict[str, int] | None]:
+def _locate_chunks(args: Arguments, _astral: Astral) -> list[dict[str, int] | None]:
     from ..locate import locate_chunks
 
-    text = args.get("text")
-    spans = locate_chunks(text, args.get("contents"))
-    offsets = iter(utf16_offsets(text, [o for span in spans if span for o in span], astral))
-    return [None if s is None else {"start": next(offsets), "end": next(offsets)} for s in spans]
+    spans = locate_chunks(args.get("text"), args.get("contents"))
+    return [None if s is None else {"start": s[0], "end": s[1]} for s in spans]
 
 
 OPERATIONS: dict[str, Operation] = {

@@ -8,9 +8,9 @@ four ints, a slice of the input costs JavaScript nothing, and the rest cross as 
 as much as the chunking itself, and even as ASCII bytes they cost copies each way.
 
 Offsets cross as Python counts them (code points), beside where the input's characters
-outside the BMP are: chunker-replies.js turns them into JavaScript indices (`toUtf16`, the
-rule of utf16.py's `utf16_offsets`) in a loop over plain ints, where Python pays a bisection
-an offset, which was most of the packing's own work on a text with an emoji.
+outside the BMP are: chunker-utf16.js turns them into JavaScript indices (`toUtf16`) in a
+loop over plain ints, where Python paid a bisection an offset, which was most of the
+packing's own work on a text with an emoji.
 """
 
 from __future__ import annotations
@@ -99,8 +99,8 @@ def pack_chunks(
 
     Of the chunks not placed, an ASCII text is the next that many characters of `ascii`,
     which joins those texts, and another the next of `texts`. The index is the position and
-    `metadata` the caller's own object. `astral` is as for `utf16_offsets`; it crosses as
-    "astral".
+    `metadata` the caller's own object. `astral`, where the characters outside the BMP are
+    in `text` when the caller knows (`astral_positions_of`), crosses as "astral".
 
     Why ASCII apart: in Pyodide writing a text as JSON reads it character by character, while
     joining ASCII texts and writing them out are copies of their bytes; chunker.js decodes

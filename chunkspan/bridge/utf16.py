@@ -1,9 +1,10 @@
-"""JavaScript strings in Python: their UTF-16 code units decoded once, and offsets converted.
+"""JavaScript strings in Python: their UTF-16 code units decoded once, and where their
+characters outside the BMP are.
 
-Offsets are counted in code points in Python and in UTF-16 code units in JavaScript; they
-are converted here, so `text.slice(startOffset, endOffset)` in JavaScript selects what
-`text[start_offset:end_offset]` selects in Python; or, for the packed chunks, by
-chunker-replies.js (`toUtf16`) from the positions `astral_positions_of` gives (packing.py says why).
+Offsets are counted in code points in Python and in UTF-16 code units in JavaScript. The
+bridge answers and takes Python's; they are converted in one place, web/chunker-utf16.js,
+from where the characters outside the BMP are: the page finds them in a text it holds, and
+the worker sends them (found here) for a text only it holds.
 
 Why UTF-16: the text comes as JavaScript's own code units, which the worker writes straight
 into a `bytearray`: that costs a third of encoding UTF-8 once the text holds a non-Latin-1
@@ -14,19 +15,14 @@ text has any character outside the BMP. A text is decoded once: the worker keeps
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
-
-from ..validation import ArgumentValueError
 
 __all__ = [
     "JsString",
     "as_bytes",
     "astral_positions",
     "astral_positions_of",
-    "code_point_offsets",
-    "utf16_offsets",
 ]
 
 # A byte table for `bytes.translate` over the high bytes of UTF-16LE units: 1 for a high
@@ -39,7 +35,7 @@ HIGH_SURROGATE_MARKS = bytes(1 if 0xD8 <= byte <= 0xDB else 0 for byte in range(
 # module loads, a cost that shows in Chromium as Pyodide starts).
 class JsString:
     """A JavaScript string as Python holds it: `text`, and where its characters outside the
-    BMP are (`astral`, as for `utf16_offsets`), found once for every call on it."""
+    BMP are (`astral`, as `astral_positions` finds them), found once for every call on it."""
 
     # `text`: the string, a lone surrogate kept as the one character it is there.
     # `astral`: where the characters outside the BMP are in `text`, in code points, in order.
@@ -74,55 +70,6 @@ class JsString:
 def as_bytes(data: Any) -> bytes:
     """Bytes from CPython, or from a JavaScript typed array (Pyodide's buffer proxy)."""
     return data if isinstance(data, bytes) else data.to_bytes()
-
-
-def utf16_offsets(
-    text: str, offsets: Sequence[int], astral: Sequence[int] | None = None
-) -> list[int]:
-    """The JavaScript (UTF-16) indices of code-point `offsets` into `text`, in their order.
-
-    Each character outside the BMP before an offset adds one unit (past the end too: a
-    chunk's end may count the line feed the chunker adds after the last line). `astral`
-    lists where those characters are, when the caller knows (`astral_positions`). Each
-    offset costs one bisection; a negative one, which means "none", stays as it is.
-
-    Example:
-        >>> utf16_offsets("😀 ok", [0, 2, 4])
-        [0, 3, 5]
-    """
-    astral = astral_positions_of(text, astral)
-    if not astral:
-        return list(offsets)
-    return [offset + bisect_left(astral, offset) for offset in offsets]
-
-
-def code_point_offsets(
-    text: str, offsets: Sequence[int], argument: str, where: str | None = None
-) -> list[int]:
-    """The Python (code point) offsets of JavaScript (UTF-16) `offsets` into `text`: the
-    inverse of `utf16_offsets`. One inside a character outside the BMP, between its two
-    units, is an `ArgumentValueError` for `argument`, its message naming `where` (else
-    `argument`): no Python offset is there.
-
-    Example:
-        >>> code_point_offsets("😀 ok", [0, 3, 5], "spans")
-        [0, 2, 4]
-    """
-    astral = astral_positions_of(text)
-    if not astral:
-        return list(offsets)
-    units = [position + number for number, position in enumerate(astral)]  # where each starts
-    out = []
-    for offset in offsets:
-        before = bisect_left(units, offset)
-        if before and units[before - 1] + 1 == offset:
-            raise ArgumentValueError(
-                argument,
-                f"{where or argument}: offset {offset} falls between the two UTF-16 units "
-                "of a character outside the BMP",
-            )
-        out.append(offset - before)
-    return out
 
 
 def astral_positions_of(text: str, astral: Sequence[int] | None = None) -> Sequence[int]:
