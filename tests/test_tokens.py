@@ -177,3 +177,43 @@ def test_no_budget_without_either_option_and_cl100k_by_default():
     assert budget.count("Hello world") == counter_of("cl100k_base")("Hello world")
     counted = Budget.of(None, "o200k_base")
     assert counted is not None and counted.max_tokens is None
+
+
+# Pieces where a range's pre-tokens differ from the whole text's near its ends: every kind
+# of white space and line end, contractions and lone apostrophes, digit runs, marks, emoji.
+RANGE_PIECES = [
+    *("a", "word", "Word", " ", "  ", "\n", "\r\n", "\t", "\u00a0", "\u3000", "\u2028", "\x0b"),
+    *("'", "'ll", "'s", "'ve", "'Re", " 'x", "1", "12", "1234", ".", ",", "!?", "...", "/"),
+    *("😀", "東京", "e\u0301", "\u0301", "-", "<|endoftext|>", "ſ", "ǅ", "\n\n", "  \n "),
+]
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+@settings(max_examples=150)
+@given(text=st.lists(st.sampled_from(RANGE_PIECES), min_size=1, max_size=24).map("".join))
+def test_every_range_counts_as_counting_it_alone(text: str, name: str):
+    # The budget pass counts a chunk's ranges from the chunk's pre-tokens (pretokens.py).
+    counts = TokenCounter(counter_of(name)).ranges(text)
+    alone = counter_of(name)
+    for start in range(len(text)):
+        for end in range(start + 1, len(text) + 1):
+            assert counts(start, end) == alone(text[start:end]), (start, end)
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+def test_ranges_of_real_text_count_as_tiktoken_counts_them(name: str, tiktoken_of):
+    # Ranges of the Chroma corpora's paragraphs, from one white space to another (as the
+    # budget cuts) and anywhere, each against tiktoken's count of the range alone.
+    import random
+
+    pick = random.Random(name)
+    encoding = tiktoken_of[name]
+    for corpus in CORPORA:
+        text = corpus.read_text(encoding="utf-8")[:60_000]
+        counts = TokenCounter(counter_of(name)).ranges(text)
+        spaces = [at for at, char in enumerate(text) if char.isspace()]
+        for _ in range(150):
+            start, end = sorted(pick.sample(spaces, 2))
+            if pick.random() < 0.3:
+                start, end = sorted(pick.sample(range(len(text) + 1), 2))
+            assert counts(start, end) == tiktoken_count(encoding, text[start:end]), (start, end)

