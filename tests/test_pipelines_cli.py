@@ -26,7 +26,7 @@ from chunkspan import (
     match_spans,
     snippet_around,
 )
-from chunkspan.cli.parser import EXIT_CODES
+from chunkspan.cli.parser import COMMANDS, EXIT_CODES
 from chunkspan.many import BATCH_CHARS, batched
 
 DOCUMENT = (
@@ -633,3 +633,26 @@ def test_a_folder_is_walked_as_os_walk_walks_it(tmp_path, glob):
     documentation = Path("/usr/share/doc")
     if documentation.is_dir():  # thousands of real files and links
         assert _folder_files(documentation, glob) == _walked(documentation, glob)
+
+
+def test_a_command_loads_only_what_it_runs(tmp_path: Path):
+    # `chunk` on one file is mostly start-up: the other commands' modules (turns, snippets,
+    # evaluation) stay unread, and their flags unmade (parser.build_parser); `--help` still
+    # lists every command.
+    path = tmp_path / "a.md"
+    path.write_text(DOCUMENT, encoding="utf-8")
+    script = (
+        "import sys; from chunkspan.cli import main; code = main(['chunk', '--quiet', sys.argv[1]]);"
+        "print([m for m in ('chunkspan.turns', 'chunkspan.lexical', 'chunkspan.evaluation') "
+        "if m in sys.modules], file=sys.stderr); sys.exit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)], capture_output=True, env=ENV, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert lines(done.stdout)[0]["source"] == str(path)
+    assert done.stderr.decode().strip() == "[]"
+    listed = run("--help").stdout.decode()
+    assert all(re.search(rf"^    {command}\s", listed, re.M) for command in COMMANDS), listed
+    for command in COMMANDS:
+        assert "usage: chunkspan " + command in run(command, "--help").stdout.decode()

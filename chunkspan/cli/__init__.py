@@ -17,7 +17,14 @@ from ..recipe import Recipe, options_of
 from .inputs import Source, expand
 from .jsonl import ChunkLines
 from .output import Discard, OutputError, Progress, RecordWriter, open_output
-from .parser import build_parser, flag, given_options, snippet_options, turns_options
+from .parser import (
+    COMMANDS,
+    build_parser,
+    flag,
+    given_options,
+    snippet_options,
+    turns_options,
+)
 from .tasks import (
     Outcome,
     SnippetJob,
@@ -42,8 +49,10 @@ class _Interrupted(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with `argv` (default: `sys.argv[1:]`); answer the exit code."""
-    parser, commands = build_parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    # Only the command that runs is built in full (`build_parser`); `--help` builds them all.
+    parser, commands = build_parser(given[0] if given and given[0] in COMMANDS else None)
+    args = parser.parse_args(given)
     parser = commands[args.command]  # its usage line, in the errors below
     if args.command == "evaluate":
         from .evaluate import run_evaluate

@@ -13,7 +13,7 @@ from typing import Any
 from ..evaluation import METRICS, EvaluationSet, SweepCell, sweep
 from ..recipe import PIPELINE_STRATEGIES, options_of
 
-__all__ = ["add_evaluate_parser", "run_evaluate"]
+__all__ = ["add_evaluate_arguments", "run_evaluate"]
 
 
 def _numbers(text: str) -> list[int]:
@@ -24,16 +24,10 @@ def _numbers(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(message) from None
 
 
-def add_evaluate_parser(commands: Any, epilog: str) -> argparse.ArgumentParser:
-    """Add the `evaluate` command to the subparsers `commands`; answer its parser."""
+def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the `evaluate` command's arguments to its parser."""
     from .parser import flag
 
-    parser: argparse.ArgumentParser = commands.add_parser(
-        "evaluate",
-        help="score chunkings on questions with gold excerpts (Chroma's folder or our JSON)",
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
     parser.add_argument("path", metavar="FOLDER_OR_JSON", help="Chroma's folder, or our JSON")
     parser.add_argument("--strategy", choices=PIPELINE_STRATEGIES, default="semantic")
     group = parser.add_argument_group("chunker options (a comma list sweeps the option)")
@@ -46,7 +40,6 @@ def add_evaluate_parser(commands: Any, epilog: str) -> argparse.ArgumentParser:
     parser.add_argument("--k", type=int, default=5, help="chunks retrieved a question (5)")
     parser.add_argument("--metric", choices=METRICS, default="iou", help="to sort by (iou)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
-    return parser
 
 
 def run_evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

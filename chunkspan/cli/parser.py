@@ -141,8 +141,25 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The parser, and each command's own parser by name (for its usage line in errors)."""
+# Each command's one-line help, in the order `--help` lists them.
+COMMANDS = {
+    "chunk": "cut files into chunks",
+    "turns": "cut transcripts (a JSON list of turns, or JSON Lines) into passages",
+    "snippet": "the snippet around each file's first match of QUERY's words",
+    "evaluate": "score chunkings on questions with gold excerpts (Chroma's folder or our JSON)",
+}
+_PATHS_HELP = "files, folders (read recursively) or - for standard input"
+
+
+def build_parser(
+    only: str | None = None,
+) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser, and each command's own parser by name (for its usage line in errors).
+
+    With `only` (the command about to run), only that command's flags are made; the others
+    are listed with their help alone. Making them all imports the turns, snippet and
+    evaluation modules and reads their signatures, which cost a run of the command line on
+    one file a third of its time (docs/benchmarks.md, "the command line makes only ...")."""
     parser = argparse.ArgumentParser(
         prog="chunkspan",
         description="Cut text files into chunks, transcripts into passages, or find snippets; "
@@ -152,15 +169,21 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     )
     parser.add_argument("--version", action="version", version=f"chunkspan {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    paths_help = "files, folders (read recursively) or - for standard input"
+    made = {}
+    for name, summary in COMMANDS.items():
+        made[name] = command = commands.add_parser(
+            name,
+            help=summary,
+            epilog=EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        if only is None or only == name:
+            _ARGUMENTS[name](command)
+    return parser, made
 
-    chunking = commands.add_parser(
-        "chunk",
-        help="cut files into chunks",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    chunking.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
+
+def _chunk_arguments(chunking: argparse.ArgumentParser) -> None:
+    chunking.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
     chunking.add_argument(
         "--glob", metavar="PATTERN", help="in folders, only files matching this (e.g. '*.md')"
     )
@@ -180,28 +203,30 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _add_options(chunking, "token budget (every strategy; docs/tokens.md)", shared)
     _add_run_flags(chunking)
 
-    turns = commands.add_parser(
-        "turns",
-        help="cut transcripts (a JSON list of turns, or JSON Lines) into passages",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+def _turns_arguments(turns: argparse.ArgumentParser) -> None:
     turns.add_argument("paths", nargs="+", metavar="FILE", help="transcripts, or - for stdin")
     _add_options(turns, "passage options", turns_options())
     _add_run_flags(turns)
 
-    snippets = commands.add_parser(
-        "snippet",
-        help="the snippet around each file's first match of QUERY's words",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+def _snippet_arguments(snippets: argparse.ArgumentParser) -> None:
     snippets.add_argument("query", metavar="QUERY", help="the words to find")
-    snippets.add_argument("paths", nargs="+", metavar="PATH", help=paths_help)
+    snippets.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
     snippets.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
     _add_options(snippets, "snippet options", snippet_options())
     _add_run_flags(snippets)
-    from .evaluate import add_evaluate_parser
 
-    evaluating = add_evaluate_parser(commands, EPILOG)
-    return parser, {"chunk": chunking, "turns": turns, "snippet": snippets, "evaluate": evaluating}
+
+def _evaluate_arguments(evaluating: argparse.ArgumentParser) -> None:
+    from .evaluate import add_evaluate_arguments
+
+    add_evaluate_arguments(evaluating)
+
+
+_ARGUMENTS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
+    "chunk": _chunk_arguments,
+    "turns": _turns_arguments,
+    "snippet": _snippet_arguments,
+    "evaluate": _evaluate_arguments,
+}
