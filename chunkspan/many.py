@@ -42,11 +42,13 @@ BATCH_ITEMS = 500
 # `jobs=None` cuts this many characters in this process first, timing them, and starts
 # processes for the rest only if it cut slower than `PROCESSES_BELOW_CHARS_A_SECOND`: below
 # that speed the workers win more than the parent spends sending them the texts and making
-# the records they answer (tests/bench/pipelines.py: the default `SemanticChunker` cuts real
-# documents several times faster, and lost with two processes; a token budget counting with
-# a tokenizer cuts several times slower, and won). Starting them for a small input never pays.
+# the records they answer (tests/bench/pipelines.py on two cores, the parent cutting beside
+# one worker: the default `SemanticChunker`, some 40 M characters a second, 1.26x with two
+# processes; `hierarchical`, some 60 M, 1.06x; `fixed`, some 100 M, 0.99x; a token budget
+# counting with a tokenizer, several times slower, won most). Starting them for a small input
+# never pays.
 PROCESSES_FROM_CHARS = 4 * BATCH_CHARS
-PROCESSES_BELOW_CHARS_A_SECOND = 10_000_000
+PROCESSES_BELOW_CHARS_A_SECOND = 50_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +164,8 @@ def spread(
         return
     from .pool import map_in_order  # processes: not in the browser, which never gets here
 
-    for batch, answer in map_in_order(work, chain(head, batches), cores, shared):
-        yield made(batch, answer)
+    for batch, answer, done_here in map_in_order(work, chain(head, batches), cores, shared, here):
+        yield answer if done_here else made(batch, answer)
 
 
 def _checked(items: Iterator[Any]) -> Iterator[tuple[Any, str]]:

@@ -53,14 +53,19 @@ def map_in_order(
     items: Iterable[Item],
     jobs: int,
     shared: Any,
-) -> Iterator[tuple[Item, Result]]:
-    """`(item, function(shared, item))` for each item, cut over `jobs` worker processes,
-    in input order. At most `jobs * BATCHES_AHEAD` items are sent and not yet yielded, so
-    the input is read only as fast as results are taken. An exception in `function` is
-    raised here, for its item, after the items before it."""
-    pool = _Pool(function, shared, jobs)
+    here: Callable[[Item], Any],
+) -> Iterator[tuple[Item, Any, bool]]:
+    """`(item, outcome, done_here)` for each item, in input order, over `jobs` processes:
+    this one and `jobs - 1` workers. A worker's outcome is `function(shared, item)`; when
+    every worker is busy, this process takes the next item itself, and its outcome is
+    `here(item)` (`done_here`): on two cores, a parent that only sends, receives and waits
+    left the second core half idle and was slower than one process (tests/bench/pipelines.py).
+    At most `jobs * BATCHES_AHEAD` items are taken and not yet yielded, so the input is read
+    only as fast as results are taken. An exception is raised here, for its item, after the
+    items before it."""
+    pool = _Pool(function, shared, jobs - 1)
     try:
-        yield from pool.run(iter(items))
+        yield from pool.run(iter(items), here)
     finally:
         pool.stop()
 
@@ -87,15 +92,17 @@ class _Pool(Generic[Item, Result]):
                 results_in.close()
                 self.workers.append(_Worker(process, tasks_in, results_out))
 
-    def run(self, items: Iterator[Item]) -> Iterator[tuple[Item, Result]]:
+    def run(
+        self, items: Iterator[Item], here: Callable[[Item], Any]
+    ) -> Iterator[tuple[Item, Any, bool]]:
         from multiprocessing.connection import wait
 
         by_reader = {worker.results: worker for worker in self.workers}
-        waiting: dict[int, tuple[Item, Result]] = {}  # answered, not yet yielded
+        waiting: dict[int, tuple[Item, Any, bool]] = {}  # answered, not yet yielded
         sent = count()
-        next_sent = 0  # the number the next item sent gets
+        next_sent = 0  # the number the next item taken gets
         next_out = 0  # the number of the next item to yield
-        limit = len(self.workers) * BATCHES_AHEAD
+        limit = (len(self.workers) + 1) * BATCHES_AHEAD
         exhausted = False
         while True:
             while not exhausted and next_sent - next_out < limit:
@@ -118,12 +125,21 @@ class _Pool(Generic[Item, Result]):
                 continue  # room again: send more before waiting for answers
             if exhausted and next_out == next_sent:
                 return
-            for reader in wait(list(by_reader)):
+            busy = not exhausted and next_sent - next_out < limit  # every worker has work
+            if busy:  # so this process takes the next item, then reads answers unwaited
+                item = next(items, _END)
+                if item is _END:
+                    exhausted = True
+                else:
+                    number = next(sent)
+                    next_sent = number + 1
+                    waiting[number] = (item, here(item), True)
+            for reader in wait(list(by_reader), 0 if busy else None):
                 worker = by_reader[reader]  # type: ignore[index]  # wait() answers what it got
                 number, item, outcome, failed = worker.receive()
                 if failed:
                     raise outcome
-                waiting[number] = (item, outcome)
+                waiting[number] = (item, outcome, False)
 
     def stop(self) -> None:
         """End every worker, promptly, whatever the pool was doing."""

@@ -1,6 +1,8 @@
 """Interrupts end a run over worker processes promptly and leave nothing behind: one Ctrl-C,
 two in quick succession, SIGTERM to the process group or to the parent alone, for
-`chunkspan chunk --jobs 2 -o FILE` and for a script iterating `chunk_many(jobs=2)`.
+`chunkspan chunk --jobs 3 -o FILE` and for a script iterating `chunk_many(jobs=3)`: three
+processes, the parent and two workers (the parent cuts too), so that more than one worker
+is stopped; a closed pipe for `--jobs 2`.
 
 Ctrl-C is sent as a terminal sends it, to the whole process group. Each case runs several
 times (the hang this guards against came 21 times in 30). No timed assertion: the harness's
@@ -34,7 +36,7 @@ def texts():
     for number in itertools.count():
         yield f"# {number}\\n\\n" + "A sentence of the corpus, long enough. " * 2000
 
-for result in chunk_many(texts(), jobs=2):
+for result in chunk_many(texts(), jobs=3):
     if result.id == 0:
         print("cutting", flush=True)
 """
@@ -65,7 +67,8 @@ def children_of(pid: int) -> list[int]:
 
 def start(command: list[str], ready: Callable[[subprocess.Popen], bool]) -> subprocess.Popen:
     """`command` in a process group of its own, SIGINT at its default (a run started in the
-    background inherits it ignored), once `ready(process)` and its two workers are up."""
+    background inherits it ignored), once `ready(process)` and its two workers are up (it
+    runs with three jobs)."""
     process = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
@@ -124,7 +127,7 @@ def test_the_command_line_stops_its_workers_and_writes_no_partial_file(tmp_path,
     corpus = big_corpus(tmp_path)
     target = tmp_path / "out.jsonl"
     target.write_text("an earlier run\n")
-    command = [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "2", "-o", str(target)]
+    command = [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "3", "-o", str(target)]
 
     def writing(_: subprocess.Popen) -> bool:
         return any(p.name.endswith(".part") and p.stat().st_size for p in tmp_path.iterdir())
