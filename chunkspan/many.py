@@ -114,7 +114,8 @@ def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator
             ChunkedText(key, record(text, answer)) for (key, text), answer in zip(batch, answers)
         ]
 
-    cut_here = partial(_cut_batch, recipe)
+    # One chunker for the run, not one a batch (`Recipe.cutter` says why).
+    cut_here = partial(_cut_batch, recipe.cutter())
     batches = batched(_checked(items), _text_length)
     for results in spread(batches, jobs, _batch_chars, cut_here, work, recipe, made):
         yield from results
@@ -206,8 +207,7 @@ def _batch_chars(batch: list[tuple[Any, str]]) -> int:
     return sum(len(text) for _, text in batch)
 
 
-def _cut_batch(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[ChunkedText]:
-    cut = recipe.cutter()
+def _cut_batch(cut: Callable[[str], list[Any]], batch: list[tuple[Any, str]]) -> list[ChunkedText]:
     return [ChunkedText(key, tuple(cut(text))) for key, text in batch]
 
 
