@@ -131,8 +131,8 @@ def spread(
     made: Callable[[list[Item], Answer], Result],
 ) -> Iterator[Result]:
     """Each batch's result, in order: `here(batch)` in this process, or `made(batch,
-    work(shared, batch))` with `work` done by worker processes, as `jobs` says. `size`:
-    a batch's characters.
+    work(shared, batch))` with `work` done by a worker process, as `jobs` says (over
+    processes, this one cuts too: `pool.map_in_order`). `size`: a batch's characters.
 
     `jobs` given: that many processes (1: this one), unless the input is one batch (a
     process would only wait for it). None: this process alone if it may use one core only

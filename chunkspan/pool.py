@@ -98,7 +98,8 @@ class _Pool(Generic[Item, Result]):
         from multiprocessing.connection import wait
 
         by_reader = {worker.results: worker for worker in self.workers}
-        waiting: dict[int, tuple[Item, Any, bool]] = {}  # answered, not yet yielded
+        # Answered, not yet yielded: (item, outcome, done here, whether outcome is an error).
+        waiting: dict[int, tuple[Item, Any, bool, bool]] = {}
         sent = count()
         next_sent = 0  # the number the next item taken gets
         next_out = 0  # the number of the next item to yield
@@ -120,7 +121,10 @@ class _Pool(Generic[Item, Result]):
                 next_sent = number + 1
             if next_out in waiting:
                 while next_out in waiting:
-                    yield waiting.pop(next_out)
+                    item, outcome, done_here, failed = waiting.pop(next_out)
+                    if failed:  # in its turn, after the items before it
+                        raise outcome
+                    yield item, outcome, done_here
                     next_out += 1
                 continue  # room again: send more before waiting for answers
             if exhausted and next_out == next_sent:
@@ -133,13 +137,14 @@ class _Pool(Generic[Item, Result]):
                 else:
                     number = next(sent)
                     next_sent = number + 1
-                    waiting[number] = (item, here(item), True)
+                    try:
+                        waiting[number] = (item, here(item), True, False)
+                    except Exception as error:
+                        waiting[number] = (item, error, True, True)
             for reader in wait(list(by_reader), 0 if busy else None):
                 worker = by_reader[reader]  # type: ignore[index]  # wait() answers what it got
                 number, item, outcome, failed = worker.receive()
-                if failed:
-                    raise outcome
-                waiting[number] = (item, outcome, False)
+                waiting[number] = (item, outcome, False, failed)
 
     def stop(self) -> None:
         """End every worker, promptly, whatever the pool was doing."""

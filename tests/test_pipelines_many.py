@@ -177,3 +177,27 @@ def test_any_texts_give_what_the_chunker_gives(texts):
     chunker = SemanticChunker(target_size=20, max_size=40, min_size=3, overlap=4)
     results = list(chunk_many(texts, jobs=1, target_size=20, max_size=40, min_size=3, overlap=4))
     assert [list(r.chunks) for r in results] == [chunker.chunk(t) for t in texts]
+
+
+@pytest.mark.parametrize("failing", [0, 1, 3])  # 0 goes to the worker, 1 here, 3 either
+def test_a_batch_that_fails_raises_in_its_turn_after_the_batches_before_it(monkeypatch, failing):
+    large = [[f"{n}" + "x" * many.BATCH_CHARS] for n in range(8)]
+
+    def here(batch):
+        if batch[0].startswith(str(failing)):
+            raise ValueError(f"batch {failing}")
+        return "here", batch
+
+    def there(shared, batch):  # in a worker
+        if batch[0].startswith(str(failing)):
+            raise ValueError(f"batch {failing}")
+        return batch
+
+    done = many.spread(
+        iter(large), 2, lambda b: sum(map(len, b)), here, there, None, lambda b, a: ("there", a)
+    )
+    got = []
+    with pytest.raises(ValueError, match=f"batch {failing}"):
+        got.extend(batch for _, batch in done)
+    assert got == large[:failing]
+    assert not multiprocessing.active_children()

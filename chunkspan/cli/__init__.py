@@ -38,9 +38,10 @@ from .tasks import (
 __all__ = ["main"]
 
 
-class _Interrupted(Exception):
+class _Interrupted(BaseException):
     """Ctrl-C or SIGTERM, raised where the program is, so the output file and the worker
-    processes are cleaned up; `number` is the signal's."""
+    processes are cleaned up; `number` is the signal's. Not an `Exception`: nothing that
+    keeps an input's error for its turn (`pool.map_in_order`) may keep an interrupt."""
 
     def __init__(self, number: int) -> None:
         super().__init__(number)
