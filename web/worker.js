@@ -48,7 +48,25 @@ python.then(
   (error) => post({ type: 'failed', message: error.message }),
 );
 
+/**
+ * Throws at once when this worker may not compile WebAssembly (a Content-Security-Policy
+ * without 'wasm-unsafe-eval'): Pyodide's own load would then never settle, and the page
+ * would wait out its whole timeout to learn nothing.
+ */
+function requireWebAssembly() {
+  try {
+    // The smallest module: its magic number and version.
+    new WebAssembly.Module(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]));
+  } catch (error) {
+    throw new Error(
+      "this page may not compile WebAssembly: its Content-Security-Policy needs 'wasm-unsafe-eval' " +
+        `in script-src (${error.message})`,
+    );
+  }
+}
+
 async function boot() {
+  requireWebAssembly();
   progress('runtime', 0, `Loading Pyodide ${pyodideVersion}…`);
   // Downloaded while Python starts, so that installing it waits on no request.
   const wheel = download(new URL(bundle.wheel, base));
