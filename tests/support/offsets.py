@@ -7,6 +7,9 @@ Written the plain way (encode and count), never as the bridge does it (`chunkspa
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import accumulate
+
 
 def utf16le(text: str) -> bytes:
     """`text` as JavaScript holds it: UTF-16LE code units, a lone surrogate as the one unit
@@ -32,9 +35,27 @@ def as_javascript(text: str) -> str:
 
 
 def utf16_offset(text: str, offset: int) -> int:
-    """The JavaScript index of Python index `offset` into `text`.
+    """The JavaScript index of Python index `offset` (0 or more) into `text`.
 
     Past the end too: a chunk's end offset may count the line feed the chunker adds after
     the last line, and each astral character before it still counts twice.
     """
-    return js_length(text[:offset]) + max(0, offset - len(text))
+    if offset < 0:
+        raise ValueError(f"offset must be 0 or more, got {offset}")
+    inside = min(offset, len(text))
+    block = inside // _BLOCK
+    units = _units_before_blocks(text)[block] + js_length(text[block * _BLOCK : inside])
+    return units + offset - inside
+
+
+# A text's units are counted a block at a time, once a text: a test that converts every
+# chunk's span of a megabyte would otherwise encode a prefix of it each time.
+_BLOCK = 4096
+
+
+@lru_cache(maxsize=8)
+def _units_before_blocks(text: str) -> list[int]:
+    """The UTF-16 units of `text` before each `_BLOCK`-th character (blocks end between
+    characters, so their counts add up to the text's)."""
+    blocks = (js_length(text[at : at + _BLOCK]) for at in range(0, len(text), _BLOCK))
+    return list(accumulate(blocks, initial=0))
