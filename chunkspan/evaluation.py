@@ -17,6 +17,7 @@ import math
 import operator
 import statistics
 import time
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -256,12 +257,13 @@ def evaluate(
     pool = [(cid, s, e) for cid in data.corpora for s, e in spans[cid]]
     texts = [data.corpora[cid][s:e] for cid, s, e in pool]
     retrieve = _bm25(texts) if embed_fn is None else _cosine(texts, embed_fn)
+    corpora = {cid: CorpusSpans(corpus_spans) for cid, corpus_spans in spans.items()}
     results = []
     for question in data.questions:
         hits = retrieve(question.text, k)
         found = tuple(pool[i] for i, _ in hits)
         scores = tuple(s for _, s in hits)
-        results.append(score(question, found, spans[question.corpus_id], scores=scores))
+        results.append(score(question, found, corpora[question.corpus_id], scores=scores))
     lengths = [e - s for _, s, e in pool]
     figures: dict[str, float] = {}
     for metric in METRICS:
@@ -282,12 +284,16 @@ def evaluate(
 def score(
     question: Question,
     retrieved: Sequence[tuple[str, int, int]],
-    corpus_chunks: Sequence[Span],
+    corpus_chunks: Sequence[Span] | CorpusSpans,
     *,
     scores: Sequence[float] = (),
 ) -> QuestionResult:
     """One question's four figures, as the data set's README defines them; `scores`, the
-    retriever's of each chunk retrieved, are kept with them."""
+    retriever's of each chunk retrieved, are kept with them. `corpus_chunks`: the spans of
+    every chunk of the question's corpus (a `CorpusSpans` of them, made once a corpus, finds
+    those touching the excerpts without visiting all)."""
+    if not isinstance(corpus_chunks, CorpusSpans):
+        corpus_chunks = CorpusSpans(corpus_chunks)
     excerpts = question.references
     own = [(s, e) for cid, s, e in retrieved if cid == question.corpus_id]
     hits = [hit for r in own for x in excerpts if (hit := _intersection(r, x)) is not None]
@@ -296,7 +302,7 @@ def score(
     excerpt_length = sum(e - s for s, e in excerpts)
     missed = [piece for x in excerpts for piece in _difference(x, own)]
     missed_length = sum(e - s for s, e in missed)
-    touching = [c for c in corpus_chunks if any(_intersection(c, x) for x in excerpts)]
+    touching = corpus_chunks.touching(excerpts)
     omega_hits = [hit for c in touching for x in excerpts if (hit := _intersection(c, x))]
     omega_missed = [piece for x in excerpts for piece in _difference(x, touching)]
     return QuestionResult(
@@ -309,6 +315,37 @@ def score(
         retrieved=tuple(retrieved),
         scores=tuple(scores),
     )
+
+
+class CorpusSpans:
+    """The spans of a corpus's chunks, sorted by start once, so that those touching a range
+    are found by bisection: precision_Omega asks it of every question, and visiting every
+    chunk each time was most of `evaluate`'s scoring (tests/bench/evaluation.py)."""
+
+    __slots__ = ("spans", "_order", "_starts", "_longest")
+
+    def __init__(self, spans: Sequence[Span]) -> None:
+        self.spans = spans
+        self._order = sorted(range(len(spans)), key=lambda number: spans[number][0])
+        self._starts = [spans[number][0] for number in self._order]
+        self._longest = max((end - start for start, end in spans), default=0)
+
+    def touching(self, ranges: Sequence[Span]) -> list[Span]:
+        """The spans that touch any of `ranges` (`_intersection` is not None), in their order.
+
+        A span ends at most `_longest` past its start, so one reaching a range's start starts
+        no more than that before it.
+        """
+        found: set[int] = set()
+        for start, end in ranges:
+            if start > end:  # an empty range meets nothing
+                continue
+            first = bisect_left(self._starts, start - self._longest)
+            for place in range(first, bisect_right(self._starts, end)):
+                number = self._order[place]
+                if self.spans[number][1] >= start:
+                    found.add(number)
+        return [self.spans[number] for number in sorted(found)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunkspan import LexicalIndex
-from chunkspan.evaluation import EvaluationSet, Question, evaluate, score, sweep
+from chunkspan.evaluation import CorpusSpans, EvaluationSet, Question, evaluate, score, sweep
 from chunkspan.validation import ArgumentValueError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +63,18 @@ def test_figures_equal_a_computation_on_character_sets(excerpts, chunks, picks):
     result = score(question, retrieved, chunks)
     got = (result.recall, result.precision, result.iou, result.precision_omega)
     assert got == pytest.approx(oracle(question, retrieved, chunks))
+
+
+span = st.tuples(st.integers(0, 40), st.integers(0, 40))
+
+
+@given(
+    chunks=st.lists(span.map(sorted).map(tuple), max_size=12),  # any order, overlapping, empty
+    ranges=st.lists(span, max_size=4),  # reversed ones too
+)
+def test_corpus_spans_finds_the_chunks_touching_as_a_visit_of_every_chunk_does(chunks, ranges):
+    everyone = [c for c in chunks if any(s <= e and touches(c, (s, e)) for s, e in ranges)]
+    assert CorpusSpans(chunks).touching(ranges) == everyone
 
 
 def test_hand_cases():

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from chunkspan import LexicalIndex
-from chunkspan.evaluation import EvaluationSet, evaluate, score
+from chunkspan.evaluation import CorpusSpans, EvaluationSet, evaluate, score
 from chunkspan.recipe import Recipe, covered, fields
 
 CHROMA = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "chroma-general-evaluation"
@@ -26,8 +26,8 @@ def by_hand(data: EvaluationSet) -> None:
     recipe = Recipe("semantic", {})
     pool, spans = [], {}
     for cid, text in data.corpora.items():
-        spans[cid] = [covered(fields(c)) for c in recipe.cut(text)]
-        pool += [(cid, s, e) for s, e in spans[cid] if s < e]
+        spans[cid] = CorpusSpans([covered(fields(c)) for c in recipe.cut(text)])
+        pool += [(cid, s, e) for s, e in spans[cid].spans if s < e]
     index = LexicalIndex()
     index.add_documents(
         {"id": str(i), "text": data.corpora[c][s:e]} for i, (c, s, e) in enumerate(pool)
