@@ -522,6 +522,26 @@ def test_a_csp_without_wasm_unsafe_eval_fails_at_once_naming_the_directive(new_p
     ), message  # the worker's answer, not the timeout's "not ready after 60000 ms"
 
 
+def test_a_browser_without_webassembly_fails_at_once_saying_so(new_page, site_url, built_site):
+    """A hardened browser (Safari's Lockdown Mode) has no WebAssembly global: the page is
+    told that, not blamed for its policy. Chromium keeps the global whatever its flags, so
+    the worker's script is served with a line that removes it, before the worker's own."""
+    page, _ = new_page()
+    worker = (built_site / "worker.js").read_text(encoding="utf-8")
+
+    def without_webassembly(route):
+        body = "delete globalThis.WebAssembly;\n" + worker
+        route.fulfill(status=200, content_type="text/javascript", body=body)
+
+    page.route(f"{site_url}/worker.js", without_webassembly)
+    page.goto(f"{site_url}/_test/blank.html")
+    got = call(page, "import('/chunker.js').then((m) => m.loadChunker({timeoutMs: 60000}))")
+    assert got["error"] == [
+        "Error",
+        "chunker: Python failed to start: this browser runs no WebAssembly",
+    ]
+
+
 def test_the_page_carries_the_policy_for_hosts_that_send_no_header(site_url):
     # A <meta> policy cannot hold frame-ancestors; all else must be the header's.
     html = urllib.request.urlopen(f"{site_url}/").read().decode()

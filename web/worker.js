@@ -49,11 +49,13 @@ python.then(
 );
 
 /**
- * Throws at once when this worker may not compile WebAssembly (a Content-Security-Policy
- * without 'wasm-unsafe-eval'): Pyodide's own load would then never settle, and the page
- * would wait out its whole timeout to learn nothing.
+ * Throws at once when this worker has no WebAssembly or may not compile it (a
+ * Content-Security-Policy without 'wasm-unsafe-eval'): Pyodide's own load would then never
+ * settle, and the page would wait out its whole timeout to learn nothing.
  */
 function requireWebAssembly() {
+  // Some hardened browsers (Safari's Lockdown Mode, for one) have no WebAssembly at all.
+  if (typeof WebAssembly !== 'object') throw new Error('this browser runs no WebAssembly');
   try {
     // The smallest module: its magic number and version.
     new WebAssembly.Module(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]));
