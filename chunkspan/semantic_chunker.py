@@ -190,11 +190,19 @@ class SemanticChunker:
         budget = Budget.of(self.max_tokens, self.tokenizer)
         return chunks if budget is None else fit_chunks(chunks, text, budget)
 
-    def chunk_columns(self, text: str, metadata: Mapping[str, Any] | None = None) -> ChunkColumns:
+    def chunk_columns(
+        self,
+        text: str,
+        metadata: Mapping[str, Any] | None = None,
+        *,
+        into: ChunkColumns | None = None,
+    ) -> ChunkColumns:
         """`chunk`'s chunks as columns, without a record for each, every chunk's text placed
         in `text` where it was cut when it is the input's own characters: what the facade
         sends instead of the texts (`ChunkColumns` lists the columns). `metadata` is checked
         as `chunk` checks it; the columns do not hold it (every chunk has the same object).
+        With `into`, the chunks are added after those columns already hold (a batch of
+        texts, one after another: each text's places are in that text) and it is returned.
 
         Example:
             >>> columns = SemanticChunker(min_size=0, overlap=2).chunk_columns(
@@ -211,7 +219,7 @@ class SemanticChunker:
                 "max_tokens",
                 "chunk_columns does not count tokens: use chunk() for max_tokens or tokenizer",
             )
-        columns = ChunkColumns()
+        columns = ChunkColumns() if into is None else into
         self._cut(text, metadata, columns)
         return columns
 

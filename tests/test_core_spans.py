@@ -163,6 +163,19 @@ def test_chunk_columns_are_the_chunks_with_their_texts_placed(text, options):
     assert next(unplaced, None) is None
 
 
+@given(st.lists(span_texts, max_size=4), semantic_options)
+def test_chunk_columns_into_holds_each_text_after_the_last(texts, options):
+    # A batch's columns (what a worker answers): each text's columns one after another,
+    # its places in that text.
+    chunker = SemanticChunker(**options)
+    batch = chunker.chunk_columns(texts[0]) if texts else None
+    for text in texts[1:]:
+        assert chunker.chunk_columns(text, into=batch) is batch
+    alone = [chunker.chunk_columns(text) for text in texts]
+    for name in ("offsets", "boundaries", "spans", "overlap_spans", "places", "texts"):
+        assert getattr(batch, name, []) == [v for c in alone for v in getattr(c, name)]
+
+
 def test_chunk_columns_check_metadata_as_chunk_does():
     with pytest.raises(TypeError, match="metadata must be a mapping or None, got list"):
         SemanticChunker().chunk_columns("Some text.", [1])
