@@ -4,8 +4,8 @@ Work goes out in batches sized by characters, and only a few batches per process
 flight (pool.py), so a generator of texts larger than memory streams through: memory holds
 what is being cut and what waits to be yielded in order, not the input or the output.
 
-A worker answers each text's chunks as positions in it (`chunk_columns`: offsets, spans and
-where each chunk's text lies), texts only where they are not the input's own characters;
+A worker answers a batch's chunks as positions in its texts (`chunk_columns`: offsets, spans
+and where each chunk's text lies), texts only where they are not the input's own characters;
 the parent, which still holds the batch's texts, makes the records. Records carry their
 texts, so sent whole as much would cross the process boundary as was cut, and the parent
 would spend as long unpickling as a worker did cutting (tests/bench/pipelines.py).
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import time
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -23,7 +24,14 @@ from operator import attrgetter
 from typing import Any, TypeVar
 
 from .recipe import Recipe
-from .records import Chunk, ChunkDraft, DocumentChunk, DocumentChunkDraft, chunk_texts
+from .records import (
+    BoundaryType,
+    Chunk,
+    ChunkColumns,
+    ChunkDraft,
+    DocumentChunk,
+    DocumentChunkDraft,
+)
 from .validation import ArgumentTypeError, require_int
 
 __all__ = ["ChunkedText", "chunk_many", "batched", "default_jobs", "spread"]
@@ -101,24 +109,35 @@ def chunk_many(
 
 
 def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator[ChunkedText]:
-    work: Callable[[Recipe, list[tuple[Any, str]]], list[Positions]] = _positions
-    if recipe.has_budget:
-        work, record = _fields, _records_of_fields(recipe)
-    elif recipe.strategy == "semantic":
-        record = _records_of_semantic
-    else:
-        record = _records_of_engine
-
-    def made(batch: list[tuple[Any, str]], answers: list[Positions]) -> list[ChunkedText]:
-        return [
-            ChunkedText(key, record(text, answer)) for (key, text), answer in zip(batch, answers)
-        ]
-
     # One chunker for the run, not one a batch (`Recipe.cutter` says why).
-    cut_here = partial(_cut_batch, recipe.cutter())
+    cut = recipe.cutter()
+    if jobs == 1 or (jobs is None and default_jobs() == 1):
+        # Each text cut and answered as it comes: a batch's records held until its last
+        # text is cut made this slower than a plain loop (tests/bench/pipelines.py).
+        for key, text in _checked(items):
+            yield _chunked_text(key, tuple(cut(text)))
+        return
+    work, made = _work_of(recipe)
+    cut_here = partial(_cut_batch, cut)
     batches = batched(_checked(items), _text_length)
     for results in spread(batches, jobs, _batch_chars, cut_here, work, recipe, made):
         yield from results
+
+
+# What a worker does with a batch, and what makes its answer the batch's results.
+_Work = tuple[
+    Callable[[Recipe, list[tuple[Any, str]]], Any],
+    Callable[[list[tuple[Any, str]], Any], list[ChunkedText]],
+]
+
+
+def _work_of(recipe: Recipe) -> _Work:
+    """What a worker answers differs by the way `recipe` cuts (each function says)."""
+    if recipe.has_budget:
+        return _fields, partial(_made_of_each, _records_of_fields(recipe))
+    if recipe.strategy == "semantic":
+        return _batch_columns, _records_of_columns
+    return _positions, partial(_made_of_each, _records_of_engine)
 
 
 def spread(
@@ -208,31 +227,137 @@ def _batch_chars(batch: list[tuple[Any, str]]) -> int:
 
 
 def _cut_batch(cut: Callable[[str], list[Any]], batch: list[tuple[Any, str]]) -> list[ChunkedText]:
-    return [ChunkedText(key, tuple(cut(text))) for key, text in batch]
+    return [_chunked_text(key, tuple(cut(text))) for key, text in batch]
 
 
-# What a worker answers for a text: `SemanticChunker` chunks as `ChunkColumns`' columns
-# (offsets, boundaries, spans, overlap spans, places, texts not placed); engine chunks as
-# `(start, end, content or None where it is the text at its span, heading, metadata)`.
-Positions = Any
+class _ChunkedTextDraft(ChunkedText):
+    """A `ChunkedText` being built (records.py's drafts say why: made once a text)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
 
-def _positions(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Positions]:
-    """In a worker: each text's chunks as positions (see `Positions`)."""
-    if recipe.strategy == "semantic":
-        from .semantic_chunker import SemanticChunker
+def _chunked_text(key: Any, chunks: tuple[Any, ...]) -> ChunkedText:
+    result = _ChunkedTextDraft()
+    result.id = key
+    result.chunks = chunks
+    result.__class__ = ChunkedText
+    return result  # type: ignore[no-any-return]  # a draft reads as Any (object's __init__)
 
-        chunker = SemanticChunker(**(recipe.options or {}))
-        answers: list[Positions] = []
-        for _, text in batch:
-            c = chunker.chunk_columns(text)
-            answers.append((c.offsets, c.boundaries, c.spans, c.overlap_spans, c.places, c.texts))
-        return answers
+
+def _made_of_each(
+    record: Callable[[str, Any], tuple[Any, ...]], batch: list[tuple[Any, str]], answers: list[Any]
+) -> list[ChunkedText]:
+    """A batch's results from a worker's answer for each of its texts."""
+    return [_chunked_text(key, record(text, answer)) for (key, text), answer in zip(batch, answers)]
+
+
+# What a worker answers for a batch cut by `SemanticChunker`: its texts' `ChunkColumns`, one
+# after another in one set, the integers as arrays (a pickle of a list writes and reads each
+# integer as an object: the parent's unpickling was a fifth of what a worker's batch cost it,
+# tests/bench/pipelines.py), and where each text's chunks end.
+# (`array[int]` quoted: arrays are subscriptable at run time from Python 3.12.)
+_BatchColumns = tuple[
+    "array[int]",
+    "array[int]",
+    list[BoundaryType],
+    "array[int]",
+    "array[int]",
+    "array[int]",
+    list[str],
+]
+
+
+def _batch_columns(recipe: Recipe, batch: list[tuple[Any, str]]) -> _BatchColumns:
+    """In a worker: a batch's `SemanticChunker` chunks (see `_BatchColumns`)."""
+    from .semantic_chunker import SemanticChunker
+
+    chunker = SemanticChunker(**(recipe.options or {}))
+    columns = ChunkColumns()
+    ends = array("q")
+    for _, text in batch:
+        chunker.chunk_columns(text, into=columns)
+        ends.append(len(columns.boundaries))
+    return (
+        ends,
+        array("q", columns.offsets),
+        columns.boundaries,
+        array("q", columns.spans),
+        array("q", columns.overlap_spans),
+        array("q", columns.places),
+        columns.texts,
+    )
+
+
+def _records_of_columns(batch: list[tuple[Any, str]], answer: _BatchColumns) -> list[ChunkedText]:
+    """The `Chunk`s of a batch that `_batch_columns` describes, made as drafts (records.py
+    says why), read column by column with strides: one pass over the batch's chunks."""
+    ends, offset_column, boundaries, span_column, overlap_column, place_column, unplaced = answer
+    # Lists, not the arrays: a list's slices and items are read faster.
+    offsets, spans, overlaps, places = (
+        column.tolist() for column in (offset_column, span_column, overlap_column, place_column)
+    )
+    rows = zip(
+        offsets[0::2],
+        offsets[1::2],
+        boundaries,
+        spans[0::2],
+        spans[1::2],
+        overlaps[0::2],
+        overlaps[1::2],
+        places[0::4],
+        places[1::4],
+        places[2::4],
+        places[3::4],
+    )
+    rest = iter(unplaced)
+    results: list[ChunkedText] = []
+    done = 0
+    for (key, text), end in zip(batch, ends):
+        chunks = []
+        # `range` first: zip stops there without taking a row of the next text.
+        for index, (
+            start,
+            stop,
+            boundary,
+            span_start,
+            span_end,
+            overlap_from,
+            overlap_to,
+            lead_from,
+            lead_to,
+            own_from,
+            own_to,
+        ) in zip(range(end - done), rows):
+            chunk = ChunkDraft()
+            if lead_from < 0:
+                chunk.text = next(rest)
+            else:
+                chunk.text = text[lead_from:lead_to] + text[own_from:own_to]
+            chunk.index = index
+            chunk.start_offset = start
+            chunk.end_offset = stop
+            chunk.boundary_type = boundary
+            chunk.metadata = None
+            chunk.span = (span_start, span_end)
+            chunk.overlap_span = None if overlap_from < 0 else (overlap_from, overlap_to)
+            chunk.__class__ = Chunk
+            chunks.append(chunk)
+        done = end
+        results.append(_chunked_text(key, tuple(chunks)))
+    return results
+
+
+def _positions(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Any]:
+    """In a worker: each text's engine chunks as `(start, end, content or None where it is
+    the text at its span, heading, metadata)`."""
     cut = recipe.cutter()
     return [[_engine_row(text, chunk) for chunk in cut(text)] for _, text in batch]
 
 
-def _fields(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Positions]:
+def _fields(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Any]:
     """In a worker, with a token budget: each text's records as their fields' values. The
     budget cuts chunks again after they are cut, so the columns do not describe its pieces
     (`chunk_columns` refuses one), and its pieces carry their token counts."""
@@ -241,13 +366,13 @@ def _fields(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Positions]:
     return [[values(chunk) for chunk in cut(text)] for _, text in batch]
 
 
-def _records_of_fields(recipe: Recipe) -> Callable[[str, Positions], tuple[Any, ...]]:
+def _records_of_fields(recipe: Recipe) -> Callable[[str, Any], tuple[Any, ...]]:
     """What makes `_fields`' rows records again, as drafts (records.py says why)."""
     record = _record_of(recipe)
     draft = ChunkDraft if record is Chunk else DocumentChunkDraft
     names = record.__slots__
 
-    def records(text: str, rows: Positions) -> tuple[Any, ...]:
+    def records(text: str, rows: Any) -> tuple[Any, ...]:
         chunks = []
         for row in rows:
             chunk = draft()
@@ -271,29 +396,7 @@ def _engine_row(text: str, chunk: Any) -> tuple[Any, ...]:
     return (start, end, None if at_span else content, chunk.heading, chunk.metadata)
 
 
-def _records_of_semantic(text: str, answer: Positions) -> tuple[Chunk, ...]:
-    """The `Chunk`s a worker's columns describe, made as drafts (records.py says why)."""
-    offsets, boundaries, spans, overlaps, places, texts = answer
-    chunks: list[Chunk] = []
-    for index, (boundary, chunk_text) in enumerate(
-        zip(boundaries, chunk_texts(text, places, texts))
-    ):
-        two = 2 * index
-        chunk = ChunkDraft()
-        chunk.text = chunk_text
-        chunk.index = index
-        chunk.start_offset, chunk.end_offset = offsets[two], offsets[two + 1]
-        chunk.boundary_type = boundary
-        chunk.metadata = None
-        chunk.span = (spans[two], spans[two + 1])
-        overlap_from = overlaps[two]
-        chunk.overlap_span = None if overlap_from < 0 else (overlap_from, overlaps[two + 1])
-        chunk.__class__ = Chunk
-        chunks.append(chunk)
-    return tuple(chunks)
-
-
-def _records_of_engine(text: str, answer: Positions) -> tuple[DocumentChunk, ...]:
+def _records_of_engine(text: str, answer: Any) -> tuple[DocumentChunk, ...]:
     chunks: list[DocumentChunk] = []
     for index, (start, end, content, heading, metadata) in enumerate(answer):
         chunk = DocumentChunkDraft()

@@ -36,7 +36,15 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 # Batches answered or in flight, per process, not yet yielded: what memory holds at most.
-BATCHES_AHEAD = 2
+BATCHES_AHEAD = 3
+
+# Batches sent to a worker and not answered: the one it cuts and the next, waiting in its
+# pipe, so it never waits for this process, busy cutting a batch itself, to send one
+# (tests/bench/pipelines.py, jobs=2).
+QUEUED_A_WORKER = 2
+
+# What `Connection.send_bytes` writes before the bytes: a length (12 bytes above 2 GiB).
+_HEADER_BYTES = 12
 
 # How long stopping waits for workers told to end before it kills them.
 _GRACE_SECONDS = 2.0
@@ -80,7 +88,6 @@ class _Pool(Generic[Item, Result]):
             for _ in range(jobs):
                 tasks_out, tasks_in = context.Pipe(duplex=False)
                 results_out, results_in = context.Pipe(duplex=False)
-                _widen(tasks_in)
                 _widen(results_in)
                 process = context.Process(
                     target=_serve,
@@ -105,20 +112,27 @@ class _Pool(Generic[Item, Result]):
         next_out = 0  # the number of the next item to yield
         limit = (len(self.workers) + 1) * BATCHES_AHEAD
         exhausted = False
+
+        def take_here(number: int, item: Item) -> None:
+            try:
+                waiting[number] = (item, here(item), True, False)
+            except Exception as error:
+                waiting[number] = (item, error, True, True)
+
         while True:
             while not exhausted and next_sent - next_out < limit:
-                # Only to an idle worker: one that has answered all it was sent, so it
-                # reads at once and never waits for the parent to read its answer.
                 worker = min(self.workers, key=_load)
-                if worker.in_flight:
+                if len(worker.in_flight) >= QUEUED_A_WORKER:
                     break
                 item = next(items, _END)
                 if item is _END:
                     exhausted = True
                     break
                 number = next(sent)
-                worker.send(number, item)
                 next_sent = number + 1
+                if not worker.offer(number, item):  # too large to wait in its pipe
+                    take_here(number, item)
+                    break
             if next_out in waiting:
                 while next_out in waiting:
                     item, outcome, done_here, failed = waiting.pop(next_out)
@@ -137,10 +151,7 @@ class _Pool(Generic[Item, Result]):
                 else:
                     number = next(sent)
                     next_sent = number + 1
-                    try:
-                        waiting[number] = (item, here(item), True, False)
-                    except Exception as error:
-                        waiting[number] = (item, error, True, True)
+                    take_here(number, item)
             for reader in wait(list(by_reader), 0 if busy else None):
                 worker = by_reader[reader]  # type: ignore[index]  # wait() answers what it got
                 number, item, outcome, failed = worker.receive()
@@ -161,16 +172,35 @@ class _Pool(Generic[Item, Result]):
 _END: Any = object()
 
 
+def _dumps(item: Any) -> memoryview:
+    """`item` as `Connection.send` pickles it."""
+    from multiprocessing.reduction import ForkingPickler
+
+    return ForkingPickler.dumps(item)
+
+
 class _Worker:
-    __slots__ = ("process", "tasks", "results", "in_flight")
+    __slots__ = ("process", "tasks", "results", "in_flight", "room")
 
     def __init__(self, process: BaseProcess, tasks: Connection, results: Connection) -> None:
         self.process, self.tasks, self.results = process, tasks, results
+        self.room = _widen(tasks)  # bytes its pipe holds unread (0: unknown)
         self.in_flight: deque[tuple[int, Any]] = deque()  # sent, not answered, in order
 
-    def send(self, number: int, item: Any) -> None:
+    def offer(self, number: int, item: Any) -> bool:
+        """Send `item` if this worker is idle, or if it is busy and the item fits whole in
+        its pipe; else send nothing and answer False.
+
+        A busy worker has read what it cuts, so its pipe holds at most the item before this
+        one, which it reads next: a write that fits is done without waiting on it. One that
+        does not fit could wait on a worker that waits, in its turn, for this process to read
+        its answer."""
+        data = _dumps(item)
+        if self.in_flight and len(data) + _HEADER_BYTES > self.room:
+            return False
         self.in_flight.append((number, item))
-        self.tasks.send(item)
+        self.tasks.send_bytes(data)
+        return True
 
     def receive(self) -> tuple[int, Any, Any, bool]:
         """The oldest item in flight, its outcome, and whether that is an exception."""
@@ -193,15 +223,19 @@ class _Worker:
             self.process.terminate()
 
 
-def _widen(connection: Connection) -> None:
+def _widen(connection: Connection) -> int:
     """Give a pipe Linux's largest buffer (1 MiB unless the system says otherwise, instead of
     64 KiB), so a batch crosses in a few writes instead of a switch between the processes
     every 64 KiB (in a profile of the parent over tests/bench/pipelines.py's corpus, its
-    writes took half as long)."""
-    import fcntl
+    writes took half as long); answer the bytes it holds, 0 where that cannot be known."""
+    try:
+        import fcntl
 
-    with suppress(OSError, AttributeError):  # not Linux, or a smaller limit
-        fcntl.fcntl(connection.fileno(), fcntl.F_SETPIPE_SZ, 1 << 20)
+        with suppress(OSError):  # a smaller limit
+            fcntl.fcntl(connection.fileno(), fcntl.F_SETPIPE_SZ, 1 << 20)
+        return int(fcntl.fcntl(connection.fileno(), fcntl.F_GETPIPE_SZ))
+    except (ImportError, OSError, AttributeError):  # not Linux
+        return 0
 
 
 def _load(worker: _Worker) -> int:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkspan import ChunkedText, SemanticChunker, chunk_many, many
+from chunkspan import ChunkedText, SemanticChunker, chunk_many, many, pool
 from chunkspan.many import BATCH_ITEMS
 from chunkspan.pool import BATCHES_AHEAD
 from chunkspan.recipe import Recipe
@@ -94,9 +94,18 @@ def test_jobs_none_stays_in_this_process_for_a_small_input_or_fast_work_or_one_c
 def test_jobs_given_starts_that_many_unless_the_input_is_one_batch(monkeypatch):
     large = [["x" * many.BATCH_CHARS]] * 8
     assert _where(1, large, monkeypatch) == ["here"] * 8
-    # Two processes: a worker takes the first batch, and this one the next while it is busy.
-    assert _where(2, large, monkeypatch)[:2] == ["there", "here"]
+    # Two processes: a worker takes the first batch and the next, which waits in its pipe,
+    # and this one the third while it is busy.
+    assert _where(2, large, monkeypatch)[:3] == ["there", "there", "here"]
     assert _where(3, large[:1], monkeypatch) == ["here"]
+
+
+def test_a_batch_too_large_to_wait_in_a_busy_workers_pipe_is_cut_here(monkeypatch):
+    # Written to a busy worker, it could wait on a worker waiting for this process to read
+    # its answer; so it is cut here, and the worker gets the next batch when it is idle.
+    large = [["x" * many.BATCH_CHARS]] * 8
+    monkeypatch.setattr(pool, "_widen", lambda connection: many.BATCH_CHARS)
+    assert _where(2, large, monkeypatch)[:3] == ["there", "here", "here"]
 
 
 def test_jobs_none_over_slow_work_gives_the_plain_loops_records(small_batches, monkeypatch):
