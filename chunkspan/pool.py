@@ -23,7 +23,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from itertools import count
+from itertools import count, islice
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -36,12 +36,12 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 # Batches answered or in flight, per process, not yet yielded: what memory holds at most.
-BATCHES_AHEAD = 3
+BATCHES_AHEAD = 4
 
-# Batches sent to a worker and not answered: the one it cuts and the next, waiting in its
-# pipe, so it never waits for this process, busy cutting a batch itself, to send one
+# Batches sent to a worker and not answered: the one it cuts and the next two, waiting in
+# its pipe, so it never waits for this process, busy cutting a batch itself, to send one
 # (tests/bench/pipelines.py, jobs=2).
-QUEUED_A_WORKER = 2
+QUEUED_A_WORKER = 3
 
 # What `Connection.send_bytes` writes before the bytes: a length (12 bytes above 2 GiB).
 _HEADER_BYTES = 12
@@ -154,8 +154,13 @@ class _Pool(Generic[Item, Result]):
                     take_here(number, item)
             for reader in wait(list(by_reader), 0 if busy else None):
                 worker = by_reader[reader]  # type: ignore[index]  # wait() answers what it got
-                number, item, outcome, failed = worker.receive()
-                waiting[number] = (item, outcome, False, failed)
+                # Every answer it has ready, not one a pass: each is room for a batch more,
+                # sent before this process cuts one (tests/bench/pipelines.py, jobs=2).
+                while True:
+                    number, item, outcome, failed = worker.receive()
+                    waiting[number] = (item, outcome, False, failed)
+                    if not (worker.in_flight and worker.results.poll()):
+                        break
 
     def stop(self) -> None:
         """End every worker, promptly, whatever the pool was doing."""
@@ -185,20 +190,23 @@ class _Worker:
     def __init__(self, process: BaseProcess, tasks: Connection, results: Connection) -> None:
         self.process, self.tasks, self.results = process, tasks, results
         self.room = _widen(tasks)  # bytes its pipe holds unread (0: unknown)
-        self.in_flight: deque[tuple[int, Any]] = deque()  # sent, not answered, in order
+        # Sent, not answered, in order, each with the bytes it took in the pipe.
+        self.in_flight: deque[tuple[int, Any, int]] = deque()
 
     def offer(self, number: int, item: Any) -> bool:
         """Send `item` if this worker is idle, or if it is busy and the item fits whole in
-        its pipe; else send nothing and answer False.
+        its pipe beside those sent after the oldest; else send nothing and answer False.
 
-        A busy worker has read what it cuts, so its pipe holds at most the item before this
-        one, which it reads next: a write that fits is done without waiting on it. One that
-        does not fit could wait on a worker that waits, in its turn, for this process to read
-        its answer."""
+        This process has every answer before the oldest item in flight, so the worker reads
+        that item, or has: the most it leaves unread, should it wait for this process to read
+        the item's answer, is the items after it. A write that fits with those is done
+        without waiting; one that does not could wait on a worker that waits in its turn."""
         data = _dumps(item)
-        if self.in_flight and len(data) + _HEADER_BYTES > self.room:
+        size = len(data) + _HEADER_BYTES
+        after_oldest = sum(queued for _, _, queued in islice(self.in_flight, 1, None))
+        if self.in_flight and after_oldest + size > self.room:
             return False
-        self.in_flight.append((number, item))
+        self.in_flight.append((number, item, size))
         self.tasks.send_bytes(data)
         return True
 
@@ -212,7 +220,7 @@ class _Worker:
                 f"worker process {self.process.pid} ended without answering "
                 f"(exit code {self.process.exitcode})"
             ) from None
-        number, item = self.in_flight.popleft()
+        number, item, _ = self.in_flight.popleft()
         return number, item, outcome, failed
 
     def close(self) -> None:

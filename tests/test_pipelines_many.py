@@ -94,9 +94,9 @@ def test_jobs_none_stays_in_this_process_for_a_small_input_or_fast_work_or_one_c
 def test_jobs_given_starts_that_many_unless_the_input_is_one_batch(monkeypatch):
     large = [["x" * many.BATCH_CHARS]] * 8
     assert _where(1, large, monkeypatch) == ["here"] * 8
-    # Two processes: a worker takes the first batch and the next, which waits in its pipe,
-    # and this one the third while it is busy.
-    assert _where(2, large, monkeypatch)[:3] == ["there", "there", "here"]
+    # Two processes: a worker takes the first batch and the next two, which wait in its
+    # pipe, and this one the fourth while it is busy.
+    assert _where(2, large, monkeypatch)[:4] == ["there"] * pool.QUEUED_A_WORKER + ["here"]
     assert _where(3, large[:1], monkeypatch) == ["here"]
 
 
@@ -104,8 +104,19 @@ def test_a_batch_too_large_to_wait_in_a_busy_workers_pipe_is_cut_here(monkeypatc
     # Written to a busy worker, it could wait on a worker waiting for this process to read
     # its answer; so it is cut here, and the worker gets the next batch when it is idle.
     large = [["x" * many.BATCH_CHARS]] * 8
-    monkeypatch.setattr(pool, "_widen", lambda connection: many.BATCH_CHARS)
+    widen = pool._widen  # the pipes as wide as ever, said to hold less than a batch
+    monkeypatch.setattr(pool, "_widen", lambda connection: min(widen(connection), many.BATCH_CHARS))
     assert _where(2, large, monkeypatch)[:3] == ["there", "here", "here"]
+
+
+def test_batches_wait_in_a_busy_workers_pipe_only_as_many_as_it_holds(monkeypatch):
+    # The worker may leave unread every batch sent after the one it cuts, should it wait to
+    # write that one's answer: the pipe must hold them all, or the next is cut here.
+    large = [["x" * many.BATCH_CHARS]] * 8
+    one = len(pool._dumps(large[0])) + pool._HEADER_BYTES
+    widen = pool._widen  # the pipes as wide as ever, said to hold one batch and a half
+    monkeypatch.setattr(pool, "_widen", lambda connection: min(widen(connection), one * 3 // 2))
+    assert _where(2, large, monkeypatch)[:3] == ["there", "there", "here"]
 
 
 def test_jobs_none_over_slow_work_gives_the_plain_loops_records(small_batches, monkeypatch):
