@@ -10,12 +10,14 @@ SIGTERM held back until it is done (docs/processes.md).
 
 A worker ignores SIGINT (Ctrl-C reaches the whole process group; the parent alone decides),
 dies with its parent (Linux's parent-death signal; elsewhere at its next read of the closed
-pipe), and is sent a batch only when idle, so the parent never waits on a worker that waits
-for the parent to read its answer.
+pipe), and is sent a batch while busy only if it fits in its pipe beside those it may leave
+unread (`_Worker.offer`), so the parent never waits on a worker that waits for the parent to
+read its answer.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 import signal
 import sys
@@ -36,15 +38,17 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 # Batches answered or in flight, per process, not yet yielded: what memory holds at most.
+# Four, not two: room for a worker's queue beside the batches this process cuts; 3 and 4
+# were best side by side in tests/bench/pipelines.py (jobs=2), 4 by a little.
 BATCHES_AHEAD = 4
 
-# Batches sent to a worker and not answered: the one it cuts and the next two, waiting in
-# its pipe, so it never waits for this process, busy cutting a batch itself, to send one
-# (tests/bench/pipelines.py, jobs=2).
+# Batches sent to a worker and not answered: the one it cuts and up to two more, waiting in
+# its pipe where they fit, so it never waits for this process, busy cutting a batch itself,
+# to send one (tests/bench/pipelines.py, jobs=2).
 QUEUED_A_WORKER = 3
 
-# What `Connection.send_bytes` writes before the bytes: a length (12 bytes above 2 GiB).
-_HEADER_BYTES = 12
+# The unit of a pipe's room (`_Worker.offer`).
+_PAGE_BYTES = mmap.PAGESIZE
 
 # How long stopping waits for workers told to end before it kills them.
 _GRACE_SECONDS = 2.0
@@ -120,6 +124,7 @@ class _Pool(Generic[Item, Result]):
                 waiting[number] = (item, error, True, True)
 
         while True:
+            refused = False  # an item too large to wait in a busy worker's pipe, cut here
             while not exhausted and next_sent - next_out < limit:
                 worker = min(self.workers, key=_load)
                 if len(worker.in_flight) >= QUEUED_A_WORKER:
@@ -130,8 +135,9 @@ class _Pool(Generic[Item, Result]):
                     break
                 number = next(sent)
                 next_sent = number + 1
-                if not worker.offer(number, item):  # too large to wait in its pipe
+                if not worker.offer(number, item):
                     take_here(number, item)
+                    refused = True
                     break
             if next_out in waiting:
                 while next_out in waiting:
@@ -143,8 +149,10 @@ class _Pool(Generic[Item, Result]):
                 continue  # room again: send more before waiting for answers
             if exhausted and next_out == next_sent:
                 return
-            busy = not exhausted and next_sent - next_out < limit  # every worker has work
-            if busy:  # so this process takes the next item, then reads answers unwaited
+            # Every worker has work, so this process takes the next item, then reads answers
+            # unwaited; after a refused item it has cut one, and reads first.
+            busy = not exhausted and next_sent - next_out < limit
+            if busy and not refused:
                 item = next(items, _END)
                 if item is _END:
                     exhausted = True
@@ -185,12 +193,14 @@ def _dumps(item: Any) -> memoryview:
 
 
 class _Worker:
-    __slots__ = ("process", "tasks", "results", "in_flight", "room")
+    __slots__ = ("process", "tasks", "results", "in_flight", "slots")
 
     def __init__(self, process: BaseProcess, tasks: Connection, results: Connection) -> None:
         self.process, self.tasks, self.results = process, tasks, results
-        self.room = _widen(tasks)  # bytes its pipe holds unread (0: unknown)
-        # Sent, not answered, in order, each with the bytes it took in the pipe.
+        # Linux keeps a pipe's unread bytes in a ring of page buffers and blocks a write
+        # when every one is taken, however little each holds: room is counted in them.
+        self.slots = _widen(tasks) // _PAGE_BYTES  # 0: unknown, so an idle worker only
+        # Sent, not answered, in order, each with the page buffers it may take in the pipe.
         self.in_flight: deque[tuple[int, Any, int]] = deque()
 
     def offer(self, number: int, item: Any) -> bool:
@@ -201,12 +211,14 @@ class _Worker:
         that item, or has: the most it leaves unread, should it wait for this process to read
         the item's answer, is the items after it. A write that fits with those is done
         without waiting; one that does not could wait on a worker that waits in its turn."""
+        after_oldest = sum(taken for _, _, taken in islice(self.in_flight, 1, None))
+        if self.in_flight and after_oldest + _slots_taken(1) > self.slots:
+            return False  # full whatever the item: not pickled for nothing
         data = _dumps(item)
-        size = len(data) + _HEADER_BYTES
-        after_oldest = sum(queued for _, _, queued in islice(self.in_flight, 1, None))
-        if self.in_flight and after_oldest + size > self.room:
+        taken = _slots_taken(len(data))
+        if self.in_flight and after_oldest + taken > self.slots:
             return False
-        self.in_flight.append((number, item, size))
+        self.in_flight.append((number, item, taken))
         self.tasks.send_bytes(data)
         return True
 
@@ -215,13 +227,16 @@ class _Worker:
         try:
             failed, outcome = self.results.recv()
         except (EOFError, OSError):
-            self.process.join(_GRACE_SECONDS)
-            raise WorkerError(
-                f"worker process {self.process.pid} ended without answering "
-                f"(exit code {self.process.exitcode})"
-            ) from None
+            raise self._ended() from None
         number, item, _ = self.in_flight.popleft()
         return number, item, outcome, failed
+
+    def _ended(self) -> WorkerError:
+        self.process.join(_GRACE_SECONDS)
+        return WorkerError(
+            f"worker process {self.process.pid} ended without answering "
+            f"(exit code {self.process.exitcode})"
+        )
 
     def close(self) -> None:
         for connection in (self.tasks, self.results):
@@ -244,6 +259,13 @@ def _widen(connection: Connection) -> int:
         return int(fcntl.fcntl(connection.fileno(), fcntl.F_GETPIPE_SZ))
     except (ImportError, OSError, AttributeError):  # not Linux
         return 0
+
+
+def _slots_taken(size: int) -> int:
+    """The most page buffers a message of `size` bytes takes in a Linux pipe:
+    `Connection.send_bytes` writes a length (at most 12 bytes) and then the bytes, and a
+    write joins the last buffer only with its tail, the part past its whole pages."""
+    return 1 + -(-size // _PAGE_BYTES)
 
 
 def _load(worker: _Worker) -> int:
