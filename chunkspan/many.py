@@ -98,6 +98,10 @@ def chunk_many(
         options: the strategy's options by their Python names (`target_size=...`,
             `chunk_size=...`), checked before any text is cut.
 
+    Raises:
+        chunkspan.pool.WorkerError: a worker process died (killed, as when memory runs out);
+            the other workers are stopped.
+
     Example:
         >>> [r.id for r in chunk_many([("a", "One."), ("b", "Two.")], jobs=1)]
         ['a', 'b']

@@ -218,8 +218,11 @@ class _Worker:
         taken = _slots_taken(len(data))
         if self.in_flight and after_oldest + taken > self.slots:
             return False
+        try:
+            self.tasks.send_bytes(data)
+        except OSError:  # its reading end closed: the worker is gone
+            raise self._ended() from None
         self.in_flight.append((number, item, taken))
-        self.tasks.send_bytes(data)
         return True
 
     def receive(self) -> tuple[int, Any, Any, bool]:

@@ -182,3 +182,23 @@ def test_a_script_over_chunk_many_ends_with_its_workers(how, code):
         assert process.returncode == code, stderr
         if how.startswith("ctrl-c"):
             assert stderr.rstrip().endswith(b"KeyboardInterrupt"), stderr
+
+
+def test_a_killed_worker_ends_the_command_line_with_its_name_and_no_partial_file(tmp_path):
+    # As the system's out-of-memory killer ends a worker: the rest stop, and the run says so.
+    corpus = big_corpus(tmp_path)
+    target = tmp_path / "out.jsonl"
+    target.write_text("an earlier run\n")
+    command = [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "3", "-o", str(target)]
+    for _ in range(TRIES):
+        process = start([*command, str(corpus)], lambda _: True)
+        victim = children_of(process.pid)[0]
+        os.kill(victim, signal.SIGKILL)
+        stderr = ended(process)
+        assert process.returncode == 5, stderr
+        assert stderr.decode() == (
+            f"chunkspan: worker process {victim} ended without answering (exit code -9); "
+            f"{target} was not written\n"
+        )
+        assert target.read_text() == "an earlier run\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["big", "out.jsonl"]

@@ -6,6 +6,9 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import operator
+import os
+import signal
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -56,7 +59,14 @@ def test_every_strategy_and_jobs_value_gives_the_plain_loops_records(small_batch
     ]
 
 
-def _where(jobs, batches, monkeypatch, cores=2, speed=None):
+def _slow_concat(shared, batch):
+    """A worker's answer, long enough after its question that this process cuts every batch
+    it can before the first answer comes (module level: a worker must unpickle it)."""
+    time.sleep(0.5)
+    return shared + batch
+
+
+def _where(jobs, batches, monkeypatch, cores=2, speed=None, work=operator.concat):
     """Where `spread` did each batch: "here" (this process) or "there" (a worker)."""
     monkeypatch.setattr(many, "default_jobs", lambda: cores)
     if speed is not None:
@@ -66,7 +76,7 @@ def _where(jobs, batches, monkeypatch, cores=2, speed=None):
         jobs,
         lambda batch: sum(map(len, batch)),
         lambda batch: ("here", batch),
-        operator.concat,  # in a worker: [] + batch
+        work,  # in a worker: [] + batch
         [],
         lambda batch, answer: ("there", answer),
     )
@@ -103,20 +113,46 @@ def test_jobs_given_starts_that_many_unless_the_input_is_one_batch(monkeypatch):
 def test_a_batch_too_large_to_wait_in_a_busy_workers_pipe_is_cut_here(monkeypatch):
     # Written to a busy worker, it could wait on a worker waiting for this process to read
     # its answer; so it is cut here, and the worker gets the next batch when it is idle.
+    # And the next, and the next: while the worker cuts its first, every one is refused.
     large = [["x" * many.BATCH_CHARS]] * 8
     widen = pool._widen  # the pipes as wide as ever, said to hold less than a batch
     monkeypatch.setattr(pool, "_widen", lambda connection: min(widen(connection), many.BATCH_CHARS))
-    assert _where(2, large, monkeypatch)[:3] == ["there", "here", "here"]
+    assert _where(2, large, monkeypatch, work=_slow_concat) == ["there"] + ["here"] * 7
 
 
 def test_batches_wait_in_a_busy_workers_pipe_only_as_many_as_it_holds(monkeypatch):
     # The worker may leave unread every batch sent after the one it cuts, should it wait to
     # write that one's answer: the pipe must hold them all, or the next is cut here.
     large = [["x" * many.BATCH_CHARS]] * 8
-    one = len(pool._dumps(large[0])) + pool._HEADER_BYTES
+    one = pool._slots_taken(len(pool._dumps(large[0]))) * pool._PAGE_BYTES
     widen = pool._widen  # the pipes as wide as ever, said to hold one batch and a half
     monkeypatch.setattr(pool, "_widen", lambda connection: min(widen(connection), one * 3 // 2))
     assert _where(2, large, monkeypatch)[:3] == ["there", "there", "here"]
+
+
+def _die(shared, item):
+    os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+
+
+def test_a_worker_killed_mid_run_is_an_error_naming_it_not_a_hang():
+    with pytest.raises(pool.WorkerError, match=r"worker process \d+ ended without answering"):
+        list(pool.map_in_order(_die, iter(range(100)), 2, None, lambda item: time.sleep(0.01)))
+    assert not multiprocessing.active_children()
+
+
+def test_a_batch_sent_to_a_worker_that_is_gone_is_an_error_naming_it_not_a_broken_pipe():
+    # Not `BrokenPipeError`: the command line takes that for its reader gone (`| head`), and
+    # would end quietly with its output cut short.
+    workers = pool._Pool(_die, None, 1)
+    try:
+        worker = workers.workers[0]
+        worker.process.kill()
+        worker.process.join()
+        with pytest.raises(pool.WorkerError, match=f"worker process {worker.process.pid} ended"):
+            worker.offer(0, "a batch")
+        assert not worker.in_flight  # not counted as sent
+    finally:
+        workers.stop()
 
 
 def test_jobs_none_over_slow_work_gives_the_plain_loops_records(small_batches, monkeypatch):

@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 from ..many import batched, spread
+from ..pool import WorkerError
 from ..recipe import Recipe, options_of
 from .inputs import Source, expand
 from .jsonl import ChunkLines
@@ -79,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_standard_output()
         print(f"chunkspan: {error}", file=sys.stderr)
         return 4
+    except WorkerError as error:
+        print(f"chunkspan: {error}{_not_written(args)}", file=sys.stderr)
+        return 5
 
 
 def _drop_standard_output() -> None:

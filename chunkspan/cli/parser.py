@@ -30,7 +30,9 @@ EXIT_CODES = {
     3: "no inputs: the folders given hold no files (matching --glob); the -o file was not written",
     4: "the output could not be written (named on standard error, and why); an earlier -o "
     "file is kept",
-    130: "interrupted by Ctrl-C (SIGINT); no worker process is left and the -o file was not "
+    5: "a worker process ended without answering (killed, as when memory runs out; named on "
+    "standard error): as 130",
+    130: "interrupted by Ctrl-C (SIGINT): no worker process is left, the -o file was not "
     "written (an earlier one is kept)",
     143: "ended by SIGTERM, as 130",
     141: "standard output was closed before the end (its reader, such as head, left): stopped "
