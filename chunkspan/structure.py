@@ -107,6 +107,8 @@ BACKTICKS_RE = re.compile("```")
 
 def heading_lines(text: str) -> list[int]:
     """Where each heading line starts, in order (inside code blocks too)."""
+    if "#" not in text:  # a memchr, where the pass scans: most documents hold no heading
+        return []  # (tests/bench/pipelines.py, the plain loop)
     found = [0] if HEADING_START_RE.match(text) else []
     found += [line_feed.start() + 1 for line_feed in HEADING_LINE_RE.finditer(text)]
     return found
@@ -114,6 +116,8 @@ def heading_lines(text: str) -> list[int]:
 
 def fence_lines(text: str) -> list[int]:
     """Where each fence line starts, in order: the lines open and close code blocks in turn."""
+    if "`" not in text:  # a memchr, as in `heading_lines`
+        return []
     find, rfind, indent = text.find, text.rfind, FENCE_INDENT_RE.fullmatch
     found = [0] if text.startswith("```") else []
     at = len(found) * 3  # where the scan goes on; every backtick found from it is past 0
