@@ -4,7 +4,9 @@
     python tests/bench/core.py --before CHECKOUT [--runs N] [--rounds N] [--quick]
 
 Inputs: Markdown built from real documents (the Markdown files npm ships) at 100 KB, 1 MB
-and 10 MB; prose with no white space (Chinese); a megabyte of blank lines. Each figure is the
+and 10 MB; prose with no white space (Chinese); a megabyte of blank lines; and the first
+2,000 real documents of 1-20 KB on this machine (tests/support/real_documents.py), cut by
+`chunk_many(jobs=1)`, in documents a second. Each figure is the
 median of several runs after a warm-up run; ours and the original take turns in rounds, and
 each ratio is the median of the rounds' ratios.
 Sizes are characters; MB/s counts a million characters a second. With `--before`, every
@@ -28,9 +30,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunkspan/ and support/
 
-from chunkspan import ChunkingEngine, SemanticChunker  # noqa: E402
+from support.real_documents import real_documents  # noqa: E402
+
+from chunkspan import ChunkingEngine, SemanticChunker, chunk_many  # noqa: E402
 
 ORACLE = ROOT / "tests" / "fixtures" / ".oracle"
 ORIGINAL = "@framers/agentos@0.9.164"
@@ -65,6 +69,49 @@ def inputs(quick: bool) -> dict[str, str]:
     texts["no white space 1 MB"] = ("中文的句子没有空格，每句以句号结束。" * 60_000)[:1_000_000]
     texts["blank lines 1 MB"] = "start\n" + "\n" * 1_000_000 + "end"
     return texts
+
+
+SMALL_DOCUMENTS, SMALLEST, LARGEST = 2_000, 1_000, 20_000
+
+
+def small_documents() -> list[str]:
+    """The first SMALL_DOCUMENTS real documents of SMALLEST to LARGEST characters: a page, a
+    note, a README, what most calls cut."""
+    found = [text for text in real_documents() if SMALLEST <= len(text) <= LARGEST]
+    if len(found) < SMALL_DOCUMENTS:
+        raise SystemExit(f"only {len(found)} real documents of 1-20 KB on this machine")
+    return found[:SMALL_DOCUMENTS]
+
+
+def small_documents_table(documents: list[str], runs: int, rounds: int) -> None:
+    """`chunk_many(jobs=1)` beside LangChain's splitter (defaults) over the same documents,
+    in documents a second, taking turns in rounds."""
+    ours: list[float] = []
+    theirs: list[float] = []
+    try:
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+    except ImportError:
+        RecursiveCharacterTextSplitter = None  # noqa: N806
+    for _ in range(rounds):
+        ours.append(median_seconds(lambda: sum(1 for _ in chunk_many(documents, jobs=1)), runs))
+        if RecursiveCharacterTextSplitter is not None:
+            splitter = RecursiveCharacterTextSplitter()
+            theirs.append(
+                median_seconds(lambda: [splitter.split_text(text) for text in documents], runs)
+            )
+    count = len(documents)
+    print()
+    print(
+        f"chunk_many(jobs=1), default settings, over {count:,} real documents of 1-20 KB "
+        f"({sum(map(len, documents)) / count / 1000:.1f} KB on average; documents a second)"
+    )
+    print()
+    print("| ours | LangChain (defaults) | ours/LangChain |")
+    print("|---|---|---|")
+    langchain = f"{count / statistics.median(theirs):,.0f}" if theirs else "—"
+    mine = statistics.median(ours)
+    versus = ratio(statistics.median(t / o for o, t in zip(ours, theirs))) if theirs else "—"
+    print(f"| {count / mine:,.0f} | {langchain} | {versus} |")
 
 
 def listed(values: list[float]) -> str:
@@ -226,14 +273,20 @@ def engine_table(texts: dict[str, str], runs: int, rounds: int, has_node: bool) 
             sys.stdout.flush()
 
 
-def before_table(before: Path, texts: dict[str, str], runs: int, rounds: int) -> None:
-    """Each chunker's median call, `before`'s code and ours taking turns in `rounds` rounds."""
+def before_table(
+    before: Path, texts: dict[str, str], documents: list[str], runs: int, rounds: int
+) -> None:
+    """Each chunker's median call, and `chunk_many(jobs=1)` over `documents`, `before`'s code
+    and ours taking turns in `rounds` rounds."""
     with tempfile.TemporaryDirectory() as folder:
         named = []
         for number, (name, text) in enumerate(texts.items()):
             path = Path(folder, f"{number}.txt")
             path.write_text(text, encoding="utf-8")
             named.append(f"{name}={path}")
+        path = Path(folder, "documents.json")
+        path.write_text(json.dumps(documents), encoding="utf-8")
+        named.append(f"{len(documents):,} documents of 1-20 KB={path}")
         sides: dict[str, list[dict[str, float]]] = {"before": [], "ours": []}
         for _ in range(rounds):
             for side, checkout in (("before", before), ("ours", ROOT)):
@@ -283,10 +336,11 @@ def main() -> int:
     texts = inputs(args.quick)
     if args.before:
         markdown = {name: text for name, text in texts.items() if name.startswith("markdown")}
-        before_table(args.before, markdown, args.runs, args.rounds)
+        before_table(args.before, markdown, small_documents(), args.runs, args.rounds)
         return 0
     if not args.engine_only:
         semantic_table(texts, args.runs, args.rounds, has_node)
+        small_documents_table(small_documents(), args.runs, args.rounds)
     engine_table(texts, args.runs, args.rounds, has_node)
     return 0
 
