@@ -78,15 +78,13 @@ FENCE_INDENT_RE = re.compile(f"[{_WS_IN_LINE}]*")
 # A heading line's start: "## Setup", "#\tx"; not "#word" nor "####### x".
 HEADING_START_RE = re.compile(f"#{{1,6}}[{_WS_IN_LINE}]")
 # A blank line, matched from the line feed before it: white space alone, up to the next line
-# feed or the end. Its white space is taken whole (a possessive `*+`, Python 3.11 and later):
-# it holds no line feed, so giving any back never makes a match, and not keeping the places
-# to give back costs less at each of the text's line feeds, which the search tries in turn
-# (tests/bench/pipelines.py, the plain loop: step 1 of a small document). Python 3.10 has no
-# possessive quantifiers; MULTILINE's `$` is its cheapest way to say "a line feed or the end".
-BLANK_LINE_RE = (
-    re.compile(rf"\n[{_WS_IN_LINE}]*+(?:\n|\Z)")
-    if sys.version_info >= (3, 11)
-    else re.compile(rf"\n[{_WS_IN_LINE}]*$", re.MULTILINE)
+# feed or the end (MULTILINE's `$`). Its white space is taken whole, possessive (`*+`, Python
+# 3.11 and later): it holds no line feed, so giving any back never makes a match, and not
+# keeping the places to give back costs less at each of the text's line feeds, which the
+# search tries in turn (tests/bench/core.py, its small documents: step 1 half as dear).
+# Python 3.10 has no possessive quantifier and takes the same pattern without it.
+BLANK_LINE_RE = re.compile(
+    rf"\n[{_WS_IN_LINE}]*{'+' if sys.version_info >= (3, 11) else ''}$", re.MULTILINE
 )
 
 # A position past any text, and a valid search bound in 32-bit Pyodide too.
@@ -105,14 +103,13 @@ HEADING_LINE_RE = re.compile(f"\n##{{0,5}}[{_WS_IN_LINE}]")
 BACKTICKS_RE = re.compile("```")
 
 
-# Most documents hold no heading line and no fence (tests/bench/core.py, its 2,000 small
-# documents), so each pass starts at its first hit, which a `str.find` reaches for about half
-# the cost of the pattern's scan (it skips ahead past characters not in what it looks for),
-# and before it a one-character `in`, a memchr, tells a text without a "#" at all.
-
-
 def heading_lines(text: str) -> list[int]:
-    """Where each heading line starts, in order (inside code blocks too)."""
+    """Where each heading line starts, in order (inside code blocks too).
+
+    Most documents hold no heading line (tests/bench/core.py, its small documents): a
+    one-character `in`, a memchr, tells a text without a "#", and the pass starts at the
+    first line feed and "#", which `str.find` reaches for about half the cost of the
+    pattern's scan (it skips ahead past characters not in what it looks for)."""
     if "#" not in text:
         return []
     found = [0] if HEADING_START_RE.match(text) else []
@@ -123,8 +120,10 @@ def heading_lines(text: str) -> list[int]:
 
 
 def fence_lines(text: str) -> list[int]:
-    """Where each fence line starts, in order: the lines open and close code blocks in turn."""
-    at = text.find("```")  # where the scan goes on (see above)
+    """Where each fence line starts, in order: the lines open and close code blocks in turn.
+
+    The pass starts at the first "```", found by `str.find` (see `heading_lines`)."""
+    at = text.find("```")  # where the scan goes on
     if at < 0:
         return []
     find, rfind, indent = text.find, text.rfind, FENCE_INDENT_RE.fullmatch

@@ -9,6 +9,7 @@ read line by line or as the obvious pattern, finds.
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from hypothesis import given
@@ -18,7 +19,7 @@ from support.strategies import texts
 from chunkspan.engine.fixed import LONG_TEXT, _long_steady_ends, _steady_ends, _window_ends
 from chunkspan.locate import _find_spaced
 from chunkspan.semantic_chunker import split_sentences
-from chunkspan.structure import fence_lines, heading_lines
+from chunkspan.structure import BLANK_LINE_RE, fence_lines, heading_lines
 from chunkspan.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
 
 # The sentence break as the spec states it: the white space after `.`, `!` or `?`.
@@ -53,6 +54,31 @@ def test_fence_lines_are_lines_whose_trimmed_text_starts_with_backticks(text):
 def test_heading_lines_are_the_lines_that_start_like_a_heading(text):
     expected = [at for at, line in line_starts(text) if PLAIN_HEADING_RE.match(line)]
     assert heading_lines(text) == expected
+
+
+def first_blank_line(text: str, start: int, stop: int) -> int | None:
+    """Where the first line feed in `text[start:stop]` is that is followed by white space
+    alone up to the next line feed or `stop`: a blank line, read line by line."""
+    for at, line in line_starts(text[:stop]):
+        feed = at - 1  # the line feed before this line
+        if feed >= start and not line.strip(JS_WHITESPACE.replace("\n", "")):
+            return feed
+    return None
+
+
+blank_line_texts = st.text(alphabet="\n \t\r\u00a0\u3000\u2028\ufeffx\x1c")
+
+
+@given(blank_line_texts, st.integers(0, 40), st.integers(0, 40))
+@pytest.mark.parametrize("possessive", [False, True] if sys.version_info >= (3, 11) else [False])
+def test_the_blank_line_search_is_the_rule_read_line_by_line(possessive, text, start, stop):
+    # What step 1 reads of a match is where it starts, searched between two bounds; the
+    # pattern Python 3.10 gets (no possessive quantifier) is checked beside this one's.
+    pattern = BLANK_LINE_RE.pattern
+    pattern = pattern.replace("*+$", "*$") if not possessive else pattern
+    found = re.compile(pattern, re.MULTILINE).search(text, start, stop)
+    stop = min(max(stop, start), len(text))
+    assert (found and found.start()) == first_blank_line(text, start, stop)
 
 
 @given(st.one_of(texts, st.text(alphabet="ab.!? \n\t\u00a0\ufeff\x1c\u2029")))
