@@ -193,13 +193,13 @@ def _dumps(item: Any) -> memoryview:
 
 
 class _Worker:
-    __slots__ = ("process", "tasks", "results", "in_flight", "slots")
+    __slots__ = ("process", "tasks", "results", "in_flight", "pipe_pages")
 
     def __init__(self, process: BaseProcess, tasks: Connection, results: Connection) -> None:
         self.process, self.tasks, self.results = process, tasks, results
         # Linux keeps a pipe's unread bytes in a ring of page buffers and blocks a write
         # when every one is taken, however little each holds: room is counted in them.
-        self.slots = _widen(tasks) // _PAGE_BYTES  # 0: unknown, so an idle worker only
+        self.pipe_pages = _widen(tasks) // _PAGE_BYTES  # 0: unknown, so an idle worker only
         # Sent, not answered, in order, each with the page buffers it may take in the pipe.
         self.in_flight: deque[tuple[int, Any, int]] = deque()
 
@@ -211,12 +211,12 @@ class _Worker:
         that item, or has: the most it leaves unread, should it wait for this process to read
         the item's answer, is the items after it. A write that fits with those is done
         without waiting; one that does not could wait on a worker that waits in its turn."""
-        after_oldest = sum(taken for _, _, taken in islice(self.in_flight, 1, None))
-        if self.in_flight and after_oldest + _slots_taken(1) > self.slots:
+        room = self.pipe_pages - sum(taken for _, _, taken in islice(self.in_flight, 1, None))
+        if self.in_flight and room < _pipe_pages_taken(1):
             return False  # full whatever the item: not pickled for nothing
         data = _dumps(item)
-        taken = _slots_taken(len(data))
-        if self.in_flight and after_oldest + taken > self.slots:
+        taken = _pipe_pages_taken(len(data))
+        if self.in_flight and room < taken:
             return False
         try:
             self.tasks.send_bytes(data)
@@ -264,10 +264,11 @@ def _widen(connection: Connection) -> int:
         return 0
 
 
-def _slots_taken(size: int) -> int:
+def _pipe_pages_taken(size: int) -> int:
     """The most page buffers a message of `size` bytes takes in a Linux pipe:
-    `Connection.send_bytes` writes a length (at most 12 bytes) and then the bytes, and a
-    write joins the last buffer only with its tail, the part past its whole pages."""
+    `Connection.send_bytes` writes a 4-byte length and then the bytes (together or apart),
+    and a write joins the last buffer only with its tail, the part past its whole pages.
+    (Above 2 GiB the length is 12 bytes in two writes; no such message fits a pipe.)"""
     return 1 + -(-size // _PAGE_BYTES)
 
 

@@ -59,14 +59,23 @@ def test_every_strategy_and_jobs_value_gives_the_plain_loops_records(small_batch
     ]
 
 
-def _slow_concat(shared, batch):
-    """A worker's answer, long enough after its question that this process cuts every batch
-    it can before the first answer comes (module level: a worker must unpickle it)."""
-    time.sleep(0.5)
-    return shared + batch
+def _answer_once_released(released, batch):
+    """A worker's answer, given only once the file `released` exists (module level: a worker
+    must unpickle it)."""
+    deadline = time.monotonic() + 60  # only a failing test waits
+    while not os.path.exists(released):
+        assert time.monotonic() < deadline, "never released"
+        time.sleep(0.005)
+    return list(batch)
 
 
-def _where(jobs, batches, monkeypatch, cores=2, speed=None, work=operator.concat):
+def _here(batch):
+    return "here", batch
+
+
+def _where(
+    jobs, batches, monkeypatch, cores=2, speed=None, work=operator.concat, shared=None, here=_here
+):
     """Where `spread` did each batch: "here" (this process) or "there" (a worker)."""
     monkeypatch.setattr(many, "default_jobs", lambda: cores)
     if speed is not None:
@@ -75,9 +84,9 @@ def _where(jobs, batches, monkeypatch, cores=2, speed=None, work=operator.concat
         iter(batches),
         jobs,
         lambda batch: sum(map(len, batch)),
-        lambda batch: ("here", batch),
-        work,  # in a worker: [] + batch
-        [],
+        here,
+        work,  # in a worker, by default: [] + batch
+        [] if shared is None else shared,
         lambda batch, answer: ("there", answer),
     )
     results = list(done)
@@ -110,24 +119,61 @@ def test_jobs_given_starts_that_many_unless_the_input_is_one_batch(monkeypatch):
     assert _where(3, large[:1], monkeypatch) == ["here"]
 
 
-def test_a_batch_too_large_to_wait_in_a_busy_workers_pipe_is_cut_here(monkeypatch):
+def _pipe_of(monkeypatch, pages):
+    """Every worker's pipe as wide as ever, said to hold `pages` page buffers."""
+    widen = pool._widen
+    monkeypatch.setattr(
+        pool, "_widen", lambda connection: min(widen(connection), pages * pool._PAGE_BYTES)
+    )
+
+
+def test_a_batch_too_large_to_wait_in_a_busy_workers_pipe_is_cut_here(monkeypatch, tmp_path):
     # Written to a busy worker, it could wait on a worker waiting for this process to read
-    # its answer; so it is cut here, and the worker gets the next batch when it is idle.
-    # And the next, and the next: while the worker cuts its first, every one is refused.
+    # its answer; so it is cut here. And the next, and the next: while the worker holds its
+    # first (until the seventh is cut here), every one is refused.
+    released = tmp_path / "released"
+    cut_here = []
+
+    def here(batch):
+        cut_here.append(batch)
+        if len(cut_here) == 7:
+            released.touch()
+        return "here", batch
+
     large = [["x" * many.BATCH_CHARS]] * 8
-    widen = pool._widen  # the pipes as wide as ever, said to hold less than a batch
-    monkeypatch.setattr(pool, "_widen", lambda connection: min(widen(connection), many.BATCH_CHARS))
-    assert _where(2, large, monkeypatch, work=_slow_concat) == ["there"] + ["here"] * 7
+    _pipe_of(monkeypatch, many.BATCH_CHARS // pool._PAGE_BYTES)  # less than a batch
+    where = _where(
+        2, large, monkeypatch, work=_answer_once_released, shared=str(released), here=here
+    )
+    assert where == ["there"] + ["here"] * 7
 
 
-def test_batches_wait_in_a_busy_workers_pipe_only_as_many_as_it_holds(monkeypatch):
+def test_after_cutting_a_refused_batch_this_process_reads_answers_before_cutting_another(
+    monkeypatch,
+):
+    # The worker answered its batch while this process cut the refused one: it is idle, and
+    # gets the next, which this process would otherwise cut too.
+    def here(batch):
+        time.sleep(1)  # long beside the worker's answer to a one-character batch
+        return "here", batch
+
+    huge, small = ["x" * 100_000], ["x"]
+    _pipe_of(monkeypatch, 8)  # room for small batches, not the huge one
+    where = _where(2, [small, huge, small, small], monkeypatch, here=here)
+    assert where == ["there", "here", "there", "there"]
+
+
+def test_a_pipe_holds_as_many_batches_as_its_page_buffers_do_not_bytes(monkeypatch):
+    # A length, then the bytes: a batch of a few bytes takes two page buffers, one of a
+    # page and a byte three (a write joins the last buffer only with its tail).
+    assert [
+        pool._pipe_pages_taken(size) for size in (1, pool._PAGE_BYTES, pool._PAGE_BYTES + 1)
+    ] == [2, 2, 3]
     # The worker may leave unread every batch sent after the one it cuts, should it wait to
-    # write that one's answer: the pipe must hold them all, or the next is cut here.
-    large = [["x" * many.BATCH_CHARS]] * 8
-    one = pool._slots_taken(len(pool._dumps(large[0]))) * pool._PAGE_BYTES
-    widen = pool._widen  # the pipes as wide as ever, said to hold one batch and a half
-    monkeypatch.setattr(pool, "_widen", lambda connection: min(widen(connection), one * 3 // 2))
-    assert _where(2, large, monkeypatch)[:3] == ["there", "there", "here"]
+    # write that one's answer: the pipe must hold them all, or the next is cut here. Three
+    # pages hold the second batch (two) but not the third (four), though its bytes would fit.
+    _pipe_of(monkeypatch, 3)
+    assert _where(2, [["x"]] * 6, monkeypatch)[:3] == ["there", "there", "here"]
 
 
 def _die(shared, item):
