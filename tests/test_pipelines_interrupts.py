@@ -2,7 +2,8 @@
 two in quick succession, SIGTERM to the process group or to the parent alone, for
 `chunkspan chunk --jobs 3 -o FILE` and for a script iterating `chunk_many(jobs=3)`: three
 processes, the parent and two workers (the parent cuts too), so that more than one worker
-is stopped; a closed pipe for `--jobs 2`.
+is stopped; a closed pipe for `--jobs 2`; and a worker killed (SIGKILL, as the system does
+when memory runs out), which ends the command line with exit 5.
 
 Ctrl-C is sent as a terminal sends it, to the whole process group. Each case runs several
 times (the hang this guards against came 21 times in 30). No timed assertion: the harness's
