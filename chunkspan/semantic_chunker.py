@@ -26,6 +26,7 @@ from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft
 from .sourcemap import PieceMap, Source, after, joined, to_input
 from .structure import (
     BOUNDARY,
+    NOT_FOUND,
     OFFSET,
     SOURCE,
     SPAN_END,
@@ -43,7 +44,14 @@ from .validation import (
     require_int,
     require_text,
 )
-from .whitespace import JS_WHITESPACE, TEXT_RE, WS_CLASS, is_blank, tight_span
+from .whitespace import (
+    JS_WHITESPACE,
+    TEXT_RE,
+    WHITESPACE_RUN_RE,
+    WS_CLASS,
+    is_blank,
+    tight_span,
+)
 
 if TYPE_CHECKING:
     from .tokens import Tokenizer
@@ -250,31 +258,38 @@ class SemanticChunker:
             segments = self._split_long(text, structure[:-1] if repeated else structure, long)
             ordered = len(segments)
             if repeated:  # as long as the segment it repeats
+                repeats = len(structure) - 3
                 segments += self._split_long(
-                    text, structure[-1:], [0] if len(structure) - 3 in long else []
+                    text, structure[-1:], {0: long[repeats]} if repeats in long else {}
                 )
             return self._build(text, segments, ordered, metadata, columns)
 
-    def _split_long(self, text: str, structure: list[Segment], long: list[int]) -> list[Segment]:
+    def _split_long(
+        self, text: str, structure: list[Segment], long: dict[int, int]
+    ) -> list[Segment]:
         """Step 2 for the segments of `text` at `long` in `structure`, in order: those longer
-        than `max_size`. The others are not visited."""
+        than `max_size`, each with how far into it a blank line may start. The others are not
+        visited."""
         if not long:
             return structure
         segments: list[Segment] = []
         done = 0  # structure[:done] is in segments
-        for at in long:
+        for at, blank_by in long.items():
             segment = structure[at]
             segments += structure[done:at]
             segments += self._split_oversized(
-                segment_text(text, segment), segment[OFFSET], segment[SOURCE]
+                segment_text(text, segment), segment[OFFSET], segment[SOURCE], blank_by
             )
             done = at + 1
         segments += structure[done:]
         return segments
 
-    def _split_oversized(self, text: str, offset: int, source: Source) -> list[Segment]:
-        """Step 2: split at blank lines, falling back to sentences for what is still long."""
-        paragraphs, starts = split_paragraphs(text)
+    def _split_oversized(
+        self, text: str, offset: int, source: Source, blank_by: int
+    ) -> list[Segment]:
+        """Step 2: split at blank lines (each starts before `blank_by`, step 1 found), falling
+        back to sentences for what is still long."""
+        paragraphs, starts = split_paragraphs(text, blank_by)
         if len(paragraphs) == 1:
             return self._split_sentences(text, offset, source)
         return self._pack(
@@ -627,8 +642,10 @@ def _remake(cls: type[SemanticChunker], options: dict[str, Any]) -> SemanticChun
     return chunker
 
 
-def split_paragraphs(text: str) -> tuple[list[str], list[int]]:
+def split_paragraphs(text: str, blank_by: int = NOT_FOUND) -> tuple[list[str], list[int]]:
     """`text` cut at its blank lines, which are dropped, and where each paragraph starts.
+    With `blank_by`, the caller knows that no blank line starts there or later: the search
+    stops at the end of the white space there (a break that starts before it ends in it).
 
     Example:
         >>> split_paragraphs("a\\n\\nb\\n \\n\\nc")
@@ -637,7 +654,11 @@ def split_paragraphs(text: str) -> tuple[list[str], list[int]]:
     paragraphs: list[str] = []
     starts: list[int] = []
     start = 0
-    for found in PARAGRAPH_BREAK_RE.finditer(text):
+    stop = len(text)
+    if blank_by < stop:
+        white = WHITESPACE_RUN_RE.match(text, blank_by)
+        stop = white.end() if white else blank_by
+    for found in PARAGRAPH_BREAK_RE.finditer(text, 0, stop):
         paragraphs.append(text[start : found.start()])
         starts.append(start)
         start = found.end()

@@ -176,25 +176,35 @@ def split_by_structure(
     max_size: int,
     preserve_code_blocks: bool,
     respect_headings: bool,
-) -> tuple[list[Segment], list[int], bool]:
-    """Cut `text` into segments at fences, headings and blank lines, as the module says; list
+) -> tuple[list[Segment], dict[int, int], bool]:
+    """Cut `text` into segments at fences, headings and blank lines, as the module says; map
     where those longer than `max_size` are, for step 2, which then visits only them
-    (tests/bench/core.py, SemanticChunker); and tell whether the last segment is the
-    original's repeat of the one before a code block left open, which is then the
-    segment before that block, again (not listed among the long ones)."""
+    (tests/bench/core.py, SemanticChunker), to how far into each a blank line may start;
+    and tell whether the last segment is the original's repeat of the one before a code
+    block left open, which is then the segment before that block, again (not listed among
+    the long ones).
+
+    How far: the walk searched a segment for a blank line from `least - 1` on (`least`
+    characters into it, or past its leading white space) and found none before the one
+    that ended it, so none starts there or later, and step 2's search for the blank lines
+    between its paragraphs stops there (tests/bench/core.py, its small documents). A code
+    block, and a segment the walk did not search, may hold them anywhere (NOT_FOUND)."""
     length = len(text)
     segments: list[Segment] = []
-    long: list[int] = []
+    long: dict[int, int] = {}
 
     def first_text(at: int) -> int:
         found = TEXT_RE.search(text, at)
         return found.start() if found else NOT_FOUND
 
-    def add(start: int, stop: int, boundary: BoundaryType, text_at: int, added: str = "") -> None:
-        # The segment text[start:stop] + added, whose first text is at text_at.
+    def add(
+        start: int, stop: int, boundary: BoundaryType, text_at: int, added: str, blank_by: int
+    ) -> None:
+        # The segment text[start:stop] + added, whose first text is at text_at; a blank line
+        # starts in it before blank_by, if at all (see above).
         end = span_end(text, text_at, stop)
         if stop - start + len(added) > max_size:
-            long.append(len(segments))
+            long[len(segments)] = blank_by - start
         segments.append((text[start:stop] + added, start, boundary, text_at, end, start))
 
     # Fences pair up in order, whatever stands between them: each opens a block that the next
@@ -225,7 +235,7 @@ def split_by_structure(
                     # it (tests/bench/core.py, SemanticChunker).
                     end = span_end(text, text_at, at - 1)
                     if at - start > max_size:
-                        long.append(len(segments))
+                        long[len(segments)] = least - 1 - start
                     segments.append((at, start, boundary, text_at, end, start))
                     start = position = text.find("\n", at) + 1 or length + 1
                     boundary = "paragraph"
@@ -251,7 +261,7 @@ def split_by_structure(
                 if text[end - 1] in JS_WHITESPACE:
                     end = LAST_TEXT_RE.match(text, gathered_at, end).end()
             if special_at - start > max_size:
-                long.append(len(segments))
+                long[len(segments)] = least - 1 - start
             segments.append((special_at, start, boundary, gathered_at, end, start))
         if special_at == heading_at:
             # Most heading segments end at the next heading, before the next fence and
@@ -267,8 +277,8 @@ def split_by_structure(
                     end -= 1
                     if text[end - 1] in JS_WHITESPACE:
                         end = LAST_TEXT_RE.match(text, start, end).end()
-                if heading_at - start > max_size:
-                    long.append(len(segments))
+                if heading_at - start > max_size:  # not searched: max_size < target_size
+                    long[len(segments)] = NOT_FOUND
                 segments.append((heading_at, start, "heading", start, end, start))
                 start = heading_at
                 next_heading += 1
@@ -280,7 +290,7 @@ def split_by_structure(
         # Past the fence's indent, if any.
         fence_at = special_at if text[special_at] == "`" else first_text(special_at)
         if closer_at == NOT_FOUND:  # a code block left open
-            add(special_at, length, "code-block", fence_at, "\n")
+            add(special_at, length, "code-block", fence_at, "\n", NOT_FOUND)
             if kept:
                 # The original's repeat: the same text, so the same span, out of order.
                 segments.append(segments[-2])
@@ -291,7 +301,7 @@ def split_by_structure(
         # Inlined `add`: the closing fence's line most often ends with its backticks.
         end = span_end(text, fence_at, close_end)
         if close_end - special_at > max_size:
-            long.append(len(segments))
+            long[len(segments)] = NOT_FOUND
         segments.append((close_end, special_at, "code-block", fence_at, end, special_at))
         start = position = close_end + 1
         boundary = "paragraph"
@@ -299,6 +309,6 @@ def split_by_structure(
         while headings[next_heading] < start:
             next_heading += 1
     text_at = start if boundary == "heading" else first_text(start)
-    if text_at < length:
-        add(start, length, boundary, text_at, "\n")
+    if text_at < length:  # searched from `least - 1` to the end
+        add(start, length, boundary, text_at, "\n", least - 1)
     return segments, long, False

@@ -14,12 +14,18 @@ import sys
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support.strategies import texts
+from support.strategies import PIECES, texts
 
 from chunkspan.engine.fixed import LONG_TEXT, _long_steady_ends, _steady_ends, _window_ends
 from chunkspan.locate import _find_spaced
-from chunkspan.semantic_chunker import split_sentences
-from chunkspan.structure import BLANK_LINE_RE, fence_lines, heading_lines
+from chunkspan.semantic_chunker import split_paragraphs, split_sentences
+from chunkspan.structure import (
+    BLANK_LINE_RE,
+    fence_lines,
+    heading_lines,
+    segment_text,
+    split_by_structure,
+)
 from chunkspan.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
 
 # The sentence break as the spec states it: the white space after `.`, `!` or `?`.
@@ -150,3 +156,44 @@ def test_window_ends_of_a_long_text_are_the_plain_loop_s(size, overlap):
     text = "".join(pieces[(at * at + 3 * at) % len(pieces)] for at in range(LONG_TEXT // 20))
     assert len(text) > LONG_TEXT
     assert _window_ends(text, size, overlap) == plain_window_ends(text, size, overlap)
+
+
+# Blank lines of every kind among the pieces, long enough to make segments over max_size.
+blanky_texts = st.lists(
+    st.sampled_from([*PIECES, "\n", "\n\n", "\n \t\n", "\r\n\r\n", "\n\u3000\n", "word " * 9]),
+    max_size=80,
+).map("".join)
+
+
+# A blank line of every kind just before or after `target_size` characters (where step 1
+# starts its search), then a long paragraph: the bound's edge.
+@st.composite
+def blank_line_near_the_target(draw: st.DrawFn) -> tuple[str, int]:
+    target_size = draw(st.integers(4, 60))
+    head = "x" * draw(st.integers(max(0, target_size - 6), target_size + 3))
+    blank = draw(
+        st.sampled_from(["\n\n", "\n \n", "\n\n\n", "\r\n\r\n", "\n\t \n\n", "\n\u3000\n"])
+    )
+    tail = "word " * draw(st.integers(20, 60)) + draw(st.sampled_from(["", "\n", "\n  "]))
+    return draw(st.sampled_from(["", "# T\n", "\n\n"])) + head + blank + tail, target_size
+
+
+@given(
+    st.one_of(
+        st.tuples(st.one_of(texts, blanky_texts), st.integers(1, 120)),
+        blank_line_near_the_target(),
+    ),
+    st.integers(1, 240),
+    st.booleans(),
+    st.booleans(),
+)
+def test_step_2_needs_no_blank_line_past_where_step_1_searched(
+    text_and_target, max_size, code_blocks, headings
+):
+    # Step 1 tells, for each long segment, how far into it a blank line may start; the
+    # paragraphs cut with that bound are the paragraphs cut without it.
+    text, target_size = text_and_target
+    segments, long, _ = split_by_structure(text, target_size, max_size, code_blocks, headings)
+    for at, blank_by in long.items():
+        segment = segment_text(text, segments[at])
+        assert split_paragraphs(segment, blank_by) == split_paragraphs(segment)
