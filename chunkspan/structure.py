@@ -201,10 +201,10 @@ def split_by_structure(
         start: int, stop: int, boundary: BoundaryType, text_at: int, added: str, blank_by: int
     ) -> None:
         # The segment text[start:stop] + added, whose first text is at text_at; a blank line
-        # starts in it before blank_by, if at all (see above).
+        # starts in it blank_by characters in or earlier, if at all (see above).
         end = span_end(text, text_at, stop)
         if stop - start + len(added) > max_size:
-            long[len(segments)] = blank_by - start
+            long[len(segments)] = blank_by
         segments.append((text[start:stop] + added, start, boundary, text_at, end, start))
 
     # Fences pair up in order, whatever stands between them: each opens a block that the next
@@ -310,5 +310,5 @@ def split_by_structure(
             next_heading += 1
     text_at = start if boundary == "heading" else first_text(start)
     if text_at < length:  # searched from `least - 1` to the end
-        add(start, length, boundary, text_at, "\n", least - 1)
+        add(start, length, boundary, text_at, "\n", least - 1 - start)
     return segments, long, False
