@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from support.real_documents import real_documents
 from support.strategies import engine_options, semantic_options, texts
 
-from chunkspan.cli.jsonl import ChunkLines
+from chunkspan.cli.jsonl import ChunkLines, quoted
 from chunkspan.recipe import Recipe
 
 RECIPES = {
@@ -75,3 +75,21 @@ def test_every_line_is_one_json_object_with_the_records_keys(documents):
         record = json.loads(line)
         assert list(record)[:2] == ["source", "text"]
         assert "\n" not in line
+
+
+# Each ASCII character alone and inside ASCII text (json's ASCII encoder takes those), and
+# beside characters that are not ASCII (its other encoder takes those): DEL is the one
+# character the two encoders write apart.
+EVERY_ASCII = [chr(code) for code in range(128)]
+
+
+@pytest.mark.parametrize("around", ["", "plain text ", "naïve 中文 🙂 "])
+def test_quoted_writes_what_json_dumps_writes(around):
+    for character in EVERY_ASCII:
+        text = f"{around}{character}{around}"
+        assert quoted(text) == json.dumps(text, ensure_ascii=False), repr(text)
+
+
+@given(text=st.text())
+def test_quoted_any_text(text):
+    assert quoted(text) == json.dumps(text, ensure_ascii=False)
