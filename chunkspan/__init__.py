@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .lexical_index import LexicalHit, LexicalIndex, LexicalIndexStats
     from .locate import locate_chunks
     from .many import ChunkedText, chunk_many
+    from .pool import WorkerError
     from .records import BoundaryType, ChunkColumns, DocumentChunk
     from .semantic_chunker import SemanticChunker
     from .turns import Passage, Turn, TurnSpan, chunk_turns
@@ -48,6 +49,7 @@ _HOMES: dict[str, str] = {
     "locate_chunks": "locate",
     "ChunkedText": "many",
     "chunk_many": "many",
+    "WorkerError": "pool",
 }
 
 __version__ = "0.1.0"
@@ -68,6 +70,7 @@ __all__ = [
     "Snippet",
     "Turn",
     "TurnSpan",
+    "WorkerError",
     "chunk",
     "chunk_many",
     "chunk_turns",

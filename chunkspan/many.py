@@ -99,7 +99,7 @@ def chunk_many(
             `chunk_size=...`), checked before any text is cut.
 
     Raises:
-        chunkspan.pool.WorkerError: a worker process died (killed, as when memory runs out);
+        chunkspan.WorkerError: a worker process died (killed, as when memory runs out);
             the other workers are stopped.
 
     Example:

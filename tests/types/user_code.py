@@ -30,6 +30,7 @@ from chunkspan import (
     Snippet,
     Turn,
     TurnSpan,
+    WorkerError,
     chunk,
     chunk_many,
     chunk_turns,
@@ -189,6 +190,8 @@ result = next(results)
 result_id: Any = result.id
 result_chunks: Sequence[Chunk | DocumentChunk] = result.chunks
 assert result_id == "a" and result_chunks
+# What `chunk_many` raises should a worker process die (jobs > 1): one error to catch.
+worker_error: RuntimeError = WorkerError("worker process 1 ended without answering")
 
 
 # A token budget: the two options, and each record's count (a function counts here, so
