@@ -87,6 +87,9 @@ class _Pool(Generic[Item, Result]):
         import multiprocessing  # heavy, and absent in the browser, which never gets here
 
         context = multiprocessing.get_context()
+        # The process a worker's parent should be, to die with: this one, but for a fork
+        # server's worker (Python 3.14's default on Linux), a child of the server.
+        parent = None if context.get_start_method() == "forkserver" else os.getpid()
         self.workers: list[_Worker] = []
         with _signals_held():  # a Ctrl-C now would leave a worker half started
             for _ in range(jobs):
@@ -95,7 +98,7 @@ class _Pool(Generic[Item, Result]):
                 _widen(results_in)
                 process = context.Process(
                     target=_serve,
-                    args=(tasks_out, results_in, function, shared, os.getpid()),
+                    args=(tasks_out, results_in, function, shared, parent),
                     daemon=True,  # multiprocessing ends it at exit, should all else fail
                 )
                 process.start()
@@ -295,7 +298,7 @@ def _serve(
     results: Connection,
     function: Callable[[Any, Any], Any],
     shared: Any,
-    parent: int,
+    parent: int | None,
 ) -> None:
     """A worker's life: each item read, `function(shared, item)` or its exception answered,
     until the parent closes the pipe."""
@@ -319,9 +322,14 @@ def _serve(
     os._exit(0)  # no atexit, no flushing of what the parent's stdio held when it forked
 
 
-def _die_with_parent(parent: int) -> None:
+def _die_with_parent(parent: int | None) -> None:
     """Ask Linux to send this process SIGKILL when its parent dies (as by SIGKILL), so no
-    worker outlives it; elsewhere a worker ends at its next read of the closed pipe."""
+    worker outlives it; elsewhere a worker ends at its next read of the closed pipe.
+
+    `parent` is the process that started this one, which it checks is still its parent once
+    the signal is asked for (that process may have died before). None: a fork server started
+    it, and is its parent; the server ends as soon as the process that uses it does, so the
+    signal comes then (a server gone before the call is not seen; the pipe still ends it)."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -329,5 +337,5 @@ def _die_with_parent(parent: int) -> None:
     with suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() != parent:  # it died before the call
+        if parent is not None and os.getppid() != parent:  # it died before the call
             os._exit(1)

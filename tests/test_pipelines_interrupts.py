@@ -6,8 +6,10 @@ is stopped; a closed pipe for `--jobs 2`; and a worker killed (SIGKILL, as the s
 when memory runs out), which ends the command line with exit 5.
 
 Ctrl-C is sent as a terminal sends it, to the whole process group. Each case runs several
-times (the hang this guards against came 21 times in 30). No timed assertion: the harness's
-timeouts only stop a hung run from hanging the suite."""
+times (the hang this guards against came 21 times in 30), under each way multiprocessing
+starts a process: `fork` (Linux's default before Python 3.14), `forkserver` (its default from
+3.14: the workers are a server's children, not the run's) and `spawn` (macOS's). No timed
+assertion: the harness's timeouts only stop a hung run from hanging the suite."""
 
 from __future__ import annotations
 
@@ -29,9 +31,18 @@ ENV = {
 TRIES = 4
 HARNESS_TIMEOUT = 60  # seconds: far beyond a prompt end, so only a hang reaches it
 
+START_METHODS = ["fork", "forkserver", "spawn"]
+
+# `python -m chunkspan`, and a user's script, under a start method given as sys.argv[1].
+COMMAND_LINE = (
+    "import multiprocessing, sys; multiprocessing.set_start_method(sys.argv.pop(1)); "
+    "from chunkspan.cli import main; sys.exit(main())"
+)
 SCRIPT = """
-import itertools, sys
+import itertools, multiprocessing, sys
 from chunkspan import chunk_many
+
+multiprocessing.set_start_method(sys.argv[1])
 
 def texts():
     for number in itertools.count():
@@ -66,6 +77,26 @@ def children_of(pid: int) -> list[int]:
         return []
 
 
+def workers_of(pid: int) -> list[int]:
+    """The worker processes of run `pid`: its children, or its fork server's, but not the
+    resource tracker that `spawn` and `forkserver` start beside them."""
+    found = []
+    for child in children_of(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:  # gone
+            continue
+        if b"forkserver" in command:
+            found += children_of(child)
+        elif b"resource_tracker" not in command:
+            found.append(child)
+    return found
+
+
+def chunkspan_command(method: str, *arguments: str) -> list[str]:
+    return [sys.executable, "-c", COMMAND_LINE, method, *arguments]
+
+
 def start(command: list[str], ready: Callable[[subprocess.Popen], bool]) -> subprocess.Popen:
     """`command` in a process group of its own, SIGINT at its default (a run started in the
     background inherits it ignored), once `ready(process)` and its two workers are up (it
@@ -80,7 +111,7 @@ def start(command: list[str], ready: Callable[[subprocess.Popen], bool]) -> subp
     )
     deadline = time.monotonic() + HARNESS_TIMEOUT
     is_ready = False
-    while not (is_ready and len(children_of(process.pid)) >= 2):
+    while not (is_ready and len(workers_of(process.pid)) >= 2):
         is_ready = is_ready or ready(process)
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the run never got going"
@@ -124,11 +155,12 @@ def big_corpus(folder: Path) -> Path:
     ("how", "code"),
     [("ctrl-c", 130), ("ctrl-c twice", 130), ("sigterm", 143), ("sigterm parent", 143)],
 )
-def test_the_command_line_stops_its_workers_and_writes_no_partial_file(tmp_path, how, code):
+@pytest.mark.parametrize("method", START_METHODS)
+def test_the_command_line_stops_its_workers_and_writes_no_partial_file(tmp_path, how, code, method):
     corpus = big_corpus(tmp_path)
     target = tmp_path / "out.jsonl"
     target.write_text("an earlier run\n")
-    command = [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "3", "-o", str(target)]
+    command = chunkspan_command(method, "chunk", "--jobs", "3", "-o", str(target))
 
     def writing(_: subprocess.Popen) -> bool:
         return any(p.name.endswith(".part") and p.stat().st_size for p in tmp_path.iterdir())
@@ -143,12 +175,13 @@ def test_the_command_line_stops_its_workers_and_writes_no_partial_file(tmp_path,
         assert sorted(p.name for p in tmp_path.iterdir()) == ["big", "out.jsonl"]
 
 
-def test_a_closed_pipe_ends_the_workers_quietly(tmp_path):
+@pytest.mark.parametrize("method", START_METHODS)
+def test_a_closed_pipe_ends_the_workers_quietly(tmp_path, method):
     corpus = big_corpus(tmp_path)
     for _ in range(TRIES):
         reader, writer = os.pipe()
         process = subprocess.Popen(
-            [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "2", str(corpus)],
+            chunkspan_command(method, "chunk", "--jobs", "2", str(corpus)),
             stdout=writer,
             stderr=subprocess.PIPE,
             env=ENV,
@@ -170,13 +203,14 @@ def test_a_closed_pipe_ends_the_workers_quietly(tmp_path):
         ("sigterm parent", -signal.SIGTERM),
     ],
 )
-def test_a_script_over_chunk_many_ends_with_its_workers(how, code):
+@pytest.mark.parametrize("method", START_METHODS)
+def test_a_script_over_chunk_many_ends_with_its_workers(how, code, method):
     def cutting(process: subprocess.Popen) -> bool:  # its first result is in: it is cutting
         assert process.stdout.readline() == b"cutting\n"
         return True
 
     for _ in range(TRIES):
-        process = start([sys.executable, "-c", SCRIPT], cutting)
+        process = start([sys.executable, "-c", SCRIPT, method], cutting)
         send(process, how)
         stderr = ended(process)
         # Python ends an uncaught KeyboardInterrupt by SIGINT, after its traceback.
@@ -185,15 +219,16 @@ def test_a_script_over_chunk_many_ends_with_its_workers(how, code):
             assert stderr.rstrip().endswith(b"KeyboardInterrupt"), stderr
 
 
-def test_a_killed_worker_ends_the_command_line_with_its_name_and_no_partial_file(tmp_path):
+@pytest.mark.parametrize("method", START_METHODS)
+def test_a_killed_worker_ends_the_command_line_with_its_name_and_no_partial_file(tmp_path, method):
     # As the system's out-of-memory killer ends a worker: the rest stop, and the run says so.
     corpus = big_corpus(tmp_path)
     target = tmp_path / "out.jsonl"
     target.write_text("an earlier run\n")
-    command = [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "3", "-o", str(target)]
+    command = chunkspan_command(method, "chunk", "--jobs", "3", "-o", str(target))
     for _ in range(TRIES):
         process = start([*command, str(corpus)], lambda _: True)
-        victim = children_of(process.pid)[0]
+        victim = workers_of(process.pid)[0]
         os.kill(victim, signal.SIGKILL)
         stderr = ended(process)
         assert process.returncode == 5, stderr

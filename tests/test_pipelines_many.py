@@ -95,6 +95,25 @@ def _where(
     return [where for where, _ in results]
 
 
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+@pytest.mark.parametrize("strategy", ["semantic", "fixed", "hierarchical", "layout"])
+def test_workers_started_any_way_give_the_plain_loops_records(
+    small_batches, monkeypatch, strategy, method
+):
+    # Every other test's workers are forked (Linux's default before Python 3.14); a fork
+    # server's (3.14's default) are not this process's children, and `spawn` (macOS's)
+    # starts a new interpreter that imports what it is sent.
+    get_context = multiprocessing.get_context
+    monkeypatch.setattr(
+        multiprocessing, "get_context", lambda name=None: get_context(name or method)
+    )
+    pairs = [(f"id-{n}", text) for n, text in enumerate(TEXTS)]
+    recipe = Recipe(strategy, OPTIONS[strategy])
+    plain = [[c.to_dict(spans=True) for c in recipe.cut(text)] for _, text in pairs]
+    results = list(chunk_many(iter(pairs), jobs=3, strategy=strategy, **OPTIONS[strategy]))
+    assert [[c.to_dict(spans=True) for c in r.chunks] for r in results] == plain
+
+
 def test_jobs_none_stays_in_this_process_for_a_small_input_or_fast_work_or_one_core(
     monkeypatch,
 ):
