@@ -99,6 +99,9 @@ def chunk_many(
             `chunk_size=...`), checked before any text is cut.
 
     Raises:
+        TypeError: `jobs` above 1 and an option that worker processes cannot be sent (a
+            lambda `tokenizer` where multiprocessing starts them by `spawn` or `forkserver`,
+            which pickle what they run; `jobs=None` then cuts in this process).
         chunkspan.WorkerError: a worker process died (killed, as when memory runs out);
             the other workers are stopped.
 
@@ -109,7 +112,24 @@ def chunk_many(
     recipe = Recipe(strategy, options)  # a bad option fails here, before any work
     if jobs is not None:
         require_int("jobs", jobs, minimum=1)
+    if jobs != 1 and (jobs is not None or default_jobs() > 1) and _pickles_what_it_runs():
+        problem = recipe.unsendable()
+        if problem is not None:
+            if jobs is not None:
+                raise problem
+            jobs = 1  # `None` decides from the work, and this work stays here
     return _chunked(recipe, iter(items), jobs)
+
+
+def _pickles_what_it_runs() -> bool:
+    """Whether multiprocessing sends a worker what it runs by pickle: it does unless it forks
+    (`spawn`, macOS's default; `forkserver`, Linux's from Python 3.14)."""
+    import multiprocessing  # only when processes may start: never in the browser
+
+    # Read without fixing it, which `get_start_method()` would do (a user's later
+    # `set_start_method` would fail): unset, the default is the first of them all.
+    method = multiprocessing.get_start_method(allow_none=True)
+    return (method or multiprocessing.get_all_start_methods()[0]) != "fork"
 
 
 def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator[ChunkedText]:

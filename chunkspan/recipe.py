@@ -117,6 +117,26 @@ class Recipe:
         options = self.options or {}
         return options.get("max_tokens") is not None or options.get("tokenizer") is not None
 
+    def unsendable(self) -> ArgumentTypeError | None:
+        """Why this recipe cannot be pickled, naming the option that cannot (a function not
+        at a module's top level, such as a lambda `tokenizer`), or None if it can: worker
+        processes started by `spawn` or `forkserver` are sent it by pickle."""
+        for name, value in (self.options or {}).items():
+            if value is None or isinstance(value, (str, int, float)):
+                continue  # pickles, and is most options: pickle not imported for them
+            import pickle
+
+            try:
+                pickle.dumps(value)
+            except Exception as error:  # pickle raises several kinds, by the value's
+                return ArgumentTypeError(
+                    name,
+                    f"{name}={value!r:.80} cannot be sent to worker processes, which are sent "
+                    f"what they run by pickle ({error}): give one defined at a module's top "
+                    "level, or jobs=1",
+                )
+        return None
+
     def cut(self, text: str) -> list[Chunk] | list[DocumentChunk]:
         """The chunks of `text`: `Chunk`s for `semantic`, `DocumentChunk`s for the others."""
         return self.cutter()(text)

@@ -8,7 +8,10 @@ import multiprocessing
 import operator
 import os
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -95,6 +98,15 @@ def _where(
     return [where for where, _ in results]
 
 
+def started_by(monkeypatch: pytest.MonkeyPatch, method: str) -> None:
+    """Worker processes started by `method`, as if it were multiprocessing's default."""
+    get_context = multiprocessing.get_context
+    monkeypatch.setattr(
+        multiprocessing, "get_context", lambda name=None: get_context(name or method)
+    )
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: method)
+
+
 @pytest.mark.parametrize("method", ["forkserver", "spawn"])
 @pytest.mark.parametrize("strategy", ["semantic", "fixed", "hierarchical", "layout"])
 def test_workers_started_any_way_give_the_plain_loops_records(
@@ -103,15 +115,50 @@ def test_workers_started_any_way_give_the_plain_loops_records(
     # Every other test's workers are forked (Linux's default before Python 3.14); a fork
     # server's (3.14's default) are not this process's children, and `spawn` (macOS's)
     # starts a new interpreter that imports what it is sent.
-    get_context = multiprocessing.get_context
-    monkeypatch.setattr(
-        multiprocessing, "get_context", lambda name=None: get_context(name or method)
-    )
+    started_by(monkeypatch, method)
     pairs = [(f"id-{n}", text) for n, text in enumerate(TEXTS)]
     recipe = Recipe(strategy, OPTIONS[strategy])
     plain = [[c.to_dict(spans=True) for c in recipe.cut(text)] for _, text in pairs]
     results = list(chunk_many(iter(pairs), jobs=3, strategy=strategy, **OPTIONS[strategy]))
     assert [[c.to_dict(spans=True) for c in r.chunks] for r in results] == plain
+
+
+def words_of(text: str) -> int:  # at the top level of a module: it pickles
+    return len(text.split())
+
+
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_an_option_workers_cannot_be_sent_is_named_or_cut_here(small_batches, monkeypatch, method):
+    # Workers not forked are sent their recipe by pickle, and a lambda does not pickle.
+    started_by(monkeypatch, method)
+    counted = {"max_tokens": 12, "tokenizer": lambda text: len(text.split())}
+    with pytest.raises(TypeError, match=r"^tokenizer=<function .*lambda.* jobs=1$") as caught:
+        chunk_many(TEXTS, jobs=2, **counted)  # at the call, before any text is cut
+    assert caught.value.field == "tokenizer"
+    plain = [tuple(SemanticChunker(**counted).chunk(text)) for text in TEXTS]
+    assert [r.chunks for r in chunk_many(TEXTS, **counted)] == plain  # None: cut here
+    sendable = {"max_tokens": 12, "tokenizer": words_of}
+    assert [r.chunks for r in chunk_many(TEXTS, jobs=2, **sendable)] == plain
+
+
+def test_forked_workers_take_any_option(small_batches, monkeypatch):
+    started_by(monkeypatch, "fork")
+    counted = {"max_tokens": 12, "tokenizer": lambda text: len(text.split())}
+    plain = [tuple(SemanticChunker(**counted).chunk(text)) for text in TEXTS]
+    assert [r.chunks for r in chunk_many(TEXTS, jobs=2, **counted)] == plain
+
+
+def test_chunk_many_leaves_the_start_method_for_its_caller_to_set():
+    # Reading the default with get_start_method() would fix it, and the script's own
+    # set_start_method, after its first chunk_many, would fail.
+    script = (
+        "import multiprocessing; from chunkspan import chunk_many; "
+        "list(chunk_many(['x. ' * 9] * 3, jobs=2, tokenizer=len)); "
+        "multiprocessing.set_start_method('spawn'); print('set')"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert (done.returncode, done.stdout) == (0, "set\n"), done.stderr
 
 
 def test_jobs_none_stays_in_this_process_for_a_small_input_or_fast_work_or_one_core(
