@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, islice
@@ -135,16 +135,24 @@ def _pickles_what_it_runs() -> bool:
 def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator[ChunkedText]:
     # One chunker for the run, not one a batch (`Recipe.cutter` says why).
     cut = recipe.cutter()
-    if jobs == 1 or (jobs is None and default_jobs() == 1):
-        # Each text cut and answered as it comes: a batch's records held until its last
-        # text is cut made this slower than a plain loop (tests/bench/pipelines.py).
-        for key, text in _checked(items):
-            yield _chunked_text(key, tuple(cut(text)))
+    checked = _checked(items)
+    # Each text cut and answered as it comes, here: a batch's records held until its last
+    # text is cut made this slower than a plain loop (tests/bench/pipelines.py), so the
+    # texts that `jobs=None` cuts while it decides are cut so too.
+    cut_here = partial(_cut_text, cut)
+    if jobs is None and default_jobs() > 1:
+        pays = yield from _probe(checked, _text_length, cut_here)
+        if pays is None:  # the input ended
+            return
+        jobs = default_jobs() if pays else 1
+    if jobs == 1 or jobs is None:  # None: one core only
+        for pair in checked:
+            yield cut_here(pair)
         return
     work, made = _work_of(recipe)
-    cut_here = partial(_cut_batch, cut)
-    batches = batched(_checked(items), _text_length)
-    for results in spread(batches, jobs, _batch_chars, cut_here, work, recipe, made):
+    batches = batched(checked, _text_length)
+    cut_batch = partial(_cut_batch, cut)
+    for results in spread(batches, jobs, _batch_chars, cut_batch, work, recipe, made):
         yield from results
 
 
@@ -187,16 +195,10 @@ def spread(
     cores = default_jobs() if jobs is None else jobs
     head: list[list[Item]] = []
     if jobs is None and cores > 1:
-        cut = 0
-        started = time.perf_counter()
-        for batch in batches:
-            cut += size(batch)
-            yield here(batch)
-            if cut >= PROCESSES_FROM_CHARS:
-                break
-        else:
+        pays = yield from _probe(batches, size, here)
+        if pays is None:  # the input ended
             return
-        if cut / max(time.perf_counter() - started, 1e-9) >= PROCESSES_BELOW_CHARS_A_SECOND:
+        if not pays:
             cores = 1
     elif cores > 1:
         head = list(islice(batches, 2))
@@ -210,6 +212,24 @@ def spread(
 
     for batch, answer, done_here in map_in_order(work, chain(head, batches), cores, shared, here):
         yield answer if done_here else made(batch, answer)
+
+
+def _probe(
+    units: Iterator[Item], size: Callable[[Item], int], here: Callable[[Item], Result]
+) -> Generator[Result, None, bool | None]:
+    """`here(unit)` for each unit, in this process, until `PROCESSES_FROM_CHARS` characters
+    (`size`) are cut, timed; then whether processes pay for the rest, by `jobs=None`'s rule
+    (`spread`): the work was slower than `PROCESSES_BELOW_CHARS_A_SECOND`. None if the units
+    ended first."""
+    cut = 0
+    started = time.perf_counter()
+    for unit in units:
+        cut += size(unit)
+        yield here(unit)
+        if cut >= PROCESSES_FROM_CHARS:
+            elapsed = max(time.perf_counter() - started, 1e-9)
+            return cut / elapsed < PROCESSES_BELOW_CHARS_A_SECOND
+    return None
 
 
 def _checked(items: Iterator[Any]) -> Iterator[tuple[Any, str]]:
@@ -248,6 +268,10 @@ def _text_length(pair: tuple[Any, str]) -> int:
 
 def _batch_chars(batch: list[tuple[Any, str]]) -> int:
     return sum(len(text) for _, text in batch)
+
+
+def _cut_text(cut: Callable[[str], list[Any]], pair: tuple[Any, str]) -> ChunkedText:
+    return _chunked_text(pair[0], tuple(cut(pair[1])))
 
 
 def _cut_batch(cut: Callable[[str], list[Any]], batch: list[tuple[Any, str]]) -> list[ChunkedText]:

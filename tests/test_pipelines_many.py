@@ -321,6 +321,30 @@ def test_the_input_is_read_only_as_fast_as_results_are_taken():
     results.close()
 
 
+@pytest.mark.parametrize("speed", [1, float("inf")])
+def test_jobs_none_cuts_text_by_text_here_as_jobs_1_does(monkeypatch, speed):
+    # While it decides, and after it decides to stay (fast work: speed 1 character a second
+    # is slower than any), jobs=None reads a text a result, as jobs=1 does: a batch gathered
+    # and held made it slower than jobs=1 (tests/bench/pipelines.py).
+    monkeypatch.setattr(many, "default_jobs", lambda: 2)
+    monkeypatch.setattr(many, "PROCESSES_FROM_CHARS", 100)
+    monkeypatch.setattr(many, "PROCESSES_BELOW_CHARS_A_SECOND", speed)
+    pulled = 0
+
+    def texts():
+        nonlocal pulled
+        for number in range(2_000):
+            pulled += 1
+            yield f"Text {number}."
+
+    results = chunk_many(texts())
+    for taken in range(1, 15):  # past the first 100 characters
+        assert next(results).id == taken - 1
+        if speed == 1 or taken * 8 < 100:  # staying here, or still deciding
+            assert pulled == taken
+    results.close()
+
+
 def test_a_generator_of_100000_documents_holds_a_few_batches_only():
     pulled = 0
 
