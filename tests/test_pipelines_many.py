@@ -304,59 +304,53 @@ def test_a_wrong_item_is_named_by_its_position():
         list(chunk_many([b"bytes"], jobs=2))
 
 
+class Counted:
+    """An input that counts the texts taken from it."""
+
+    def __init__(self, texts):
+        self.texts, self.pulled = iter(texts), 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        text = next(self.texts)
+        self.pulled += 1
+        return text
+
+
 def test_the_input_is_read_only_as_fast_as_results_are_taken():
-    pulled = 0
-
-    def endless():
-        nonlocal pulled
-        for number in itertools.count():
-            pulled += 1
-            yield f"Text {number}."
-
-    results = chunk_many(endless(), jobs=2)
+    endless = Counted(f"Text {number}." for number in itertools.count())
+    results = chunk_many(endless, jobs=2)
     first = next(results)
     assert first.id == 0
     # What is in flight: a few batches per process, and the batch being gathered.
-    assert pulled <= (2 * BATCHES_AHEAD + 2) * BATCH_ITEMS
+    assert endless.pulled <= (2 * BATCHES_AHEAD + 2) * BATCH_ITEMS
     results.close()
 
 
 @pytest.mark.parametrize("speed", [1, float("inf")])
 def test_jobs_none_cuts_text_by_text_here_as_jobs_1_does(monkeypatch, speed):
-    # While it decides, and after it decides to stay (fast work: speed 1 character a second
-    # is slower than any), jobs=None reads a text a result, as jobs=1 does: a batch gathered
-    # and held made it slower than jobs=1 (tests/bench/pipelines.py).
+    # While it decides, and after it decides to stay (speed 1: all work is faster than one
+    # character a second, so it stays), jobs=None reads a text a result, as jobs=1 does: a
+    # batch gathered and held made it slower than jobs=1 (tests/bench/pipelines.py).
     monkeypatch.setattr(many, "default_jobs", lambda: 2)
     monkeypatch.setattr(many, "PROCESSES_FROM_CHARS", 100)
     monkeypatch.setattr(many, "PROCESSES_BELOW_CHARS_A_SECOND", speed)
-    pulled = 0
-
-    def texts():
-        nonlocal pulled
-        for number in range(2_000):
-            pulled += 1
-            yield f"Text {number}."
-
-    results = chunk_many(texts())
+    texts = Counted(f"Text {number}." for number in range(2_000))
+    results = chunk_many(texts)
     for taken in range(1, 15):  # past the first 100 characters
         assert next(results).id == taken - 1
         if speed == 1 or taken * 8 < 100:  # staying here, or still deciding
-            assert pulled == taken
+            assert texts.pulled == taken
     results.close()
 
 
 def test_a_generator_of_100000_documents_holds_a_few_batches_only():
-    pulled = 0
-
-    def documents():
-        nonlocal pulled
-        for number in range(100_000):
-            pulled += 1
-            yield f"# {number}\n\nText {number}. More text."
-
+    documents = Counted(f"# {number}\n\nText {number}. More text." for number in range(100_000))
     held = 0
-    for taken, result in enumerate(chunk_many(documents(), jobs=2), 1):  # noqa: B007
-        held = max(held, pulled - taken)
+    for taken, result in enumerate(chunk_many(documents, jobs=2), 1):  # noqa: B007
+        held = max(held, documents.pulled - taken)
     assert taken == 100_000
     assert result.id == 99_999  # the last one taken
     # In flight: BATCHES_AHEAD per process, the batches read ahead to decide, the one gathered.
