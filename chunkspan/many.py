@@ -112,13 +112,17 @@ def chunk_many(
     recipe = Recipe(strategy, options)  # a bad option fails here, before any work
     if jobs is not None:
         require_int("jobs", jobs, minimum=1)
-    if jobs != 1 and (jobs is not None or default_jobs() > 1) and _pickles_what_it_runs():
+    if jobs is not None and jobs > 1 and _pickles_what_it_runs():
         problem = recipe.unsendable()
         if problem is not None:
-            if jobs is not None:
-                raise problem
-            jobs = 1  # `None` decides from the work, and this work stays here
+            raise problem
     return _chunked(recipe, iter(items), jobs)
+
+
+def _sendable(recipe: Recipe) -> bool:
+    """Whether worker processes can be sent `recipe` (`Recipe.unsendable`): forked ones
+    inherit it, whatever it holds."""
+    return not _pickles_what_it_runs() or recipe.unsendable() is None
 
 
 def _pickles_what_it_runs() -> bool:
@@ -144,7 +148,8 @@ def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator
         pays = yield from _probe(checked, _text_length, cut_here)
         if pays is None:  # the input ended
             return
-        jobs = default_jobs() if pays else 1
+        # Checked only now, as processes would start: the check pickles the options.
+        jobs = default_jobs() if pays and _sendable(recipe) else 1
     if jobs == 1 or jobs is None:  # None: one core only
         for pair in checked:
             yield cut_here(pair)

@@ -82,6 +82,39 @@ def options_of(strategy: str) -> dict[str, Any]:
     }
 
 
+class _FromMain(Exception):
+    """Raised by `_pickling_problem`'s pickler at a function or class of `__main__`."""
+
+
+def _pickling_problem(value: Any) -> str | None:
+    """What stops `value` from reaching a worker that is sent it by pickle, or None. A
+    function or class is pickled as its module and name, so one of a `__main__` that has no
+    file (`python -c`, the interactive prompt, a notebook) pickles but cannot be found there.
+    Errors that are not pickle's own are left for multiprocessing to judge: it sends some
+    things, such as a `multiprocessing.Lock`, only as it starts a worker."""
+    import io
+    import pickle
+    import sys
+
+    main_has_file = getattr(sys.modules.get("__main__"), "__file__", None) is not None
+
+    class Finder(pickle.Pickler):
+        def persistent_id(self, obj: Any) -> None:  # every object pickled passes here
+            module = getattr(obj, "__module__", None)
+            if module == "__main__" and not main_has_file and hasattr(obj, "__qualname__"):
+                raise _FromMain(obj.__qualname__)
+
+    try:
+        Finder(io.BytesIO()).dump(value)
+    except _FromMain as found:
+        return f"{found} is defined in a __main__ that they cannot import"
+    except (pickle.PicklingError, AttributeError, TypeError) as error:
+        return str(error)
+    except Exception:  # not pickle's own: multiprocessing's to judge (see above)
+        return None
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Recipe:
     """How to cut: a strategy and its options, checked when made. Picklable, so it can be sent
@@ -118,21 +151,20 @@ class Recipe:
         return options.get("max_tokens") is not None or options.get("tokenizer") is not None
 
     def unsendable(self) -> ArgumentTypeError | None:
-        """Why this recipe cannot be pickled, naming the option that cannot (a function not
-        at a module's top level, such as a lambda `tokenizer`), or None if it can: worker
-        processes started by `spawn` or `forkserver` are sent it by pickle."""
+        """Why worker processes that multiprocessing does not fork cannot be sent this recipe
+        (they are sent it by pickle), naming the option, or None if they can: an option that
+        does not pickle (a lambda `tokenizer`), or one that is, or holds, a function or class
+        of a `__main__` that they cannot import (`python -c`, the interactive prompt, a
+        notebook)."""
         for name, value in (self.options or {}).items():
             if value is None or isinstance(value, (str, int, float)):
                 continue  # pickles, and is most options: pickle not imported for them
-            import pickle
-
-            try:
-                pickle.dumps(value)
-            except Exception as error:  # pickle raises several kinds, by the value's
+            problem = _pickling_problem(value)
+            if problem is not None:
                 return ArgumentTypeError(
                     name,
                     f"{name}={value!r:.80} cannot be sent to worker processes, which are sent "
-                    f"what they run by pickle ({error}): give one defined at a module's top "
+                    f"what they run by pickle ({problem}): give one defined at a module's top "
                     "level, or jobs=1",
                 )
         return None

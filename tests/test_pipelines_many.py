@@ -127,8 +127,39 @@ def words_of(text: str) -> int:  # at the top level of a module: it pickles
     return len(text.split())
 
 
+class LockedCount:
+    """A tokenizer holding a lock: multiprocessing sends one only as a worker starts, so plain
+    pickle refuses it, and `chunk_many` must not."""
+
+    def __init__(self):
+        self.lock = multiprocessing.get_context().Lock()  # of the context workers start in
+
+    def __call__(self, text: str) -> int:
+        with self.lock:
+            return len(text.split())
+
+
+@pytest.fixture
+def decides_processes(monkeypatch):
+    """`jobs=None` on two cores, deciding for processes once 20,000 characters are cut; and
+    what `spread` was called with, if at all (a list of its `jobs`)."""
+    monkeypatch.setattr(many, "default_jobs", lambda: 2)
+    monkeypatch.setattr(many, "PROCESSES_FROM_CHARS", 20_000)
+    monkeypatch.setattr(many, "PROCESSES_BELOW_CHARS_A_SECOND", float("inf"))
+    spread, called = many.spread, []
+
+    def spy(batches, jobs, *rest):
+        called.append(jobs)
+        return spread(batches, jobs, *rest)
+
+    monkeypatch.setattr(many, "spread", spy)
+    return called
+
+
 @pytest.mark.parametrize("method", ["forkserver", "spawn"])
-def test_an_option_workers_cannot_be_sent_is_named_or_cut_here(small_batches, monkeypatch, method):
+def test_an_option_workers_cannot_be_sent_is_named_or_cut_here(
+    small_batches, monkeypatch, decides_processes, method
+):
     # Workers not forked are sent their recipe by pickle, and a lambda does not pickle.
     started_by(monkeypatch, method)
     counted = {"max_tokens": 12, "tokenizer": lambda text: len(text.split())}
@@ -136,9 +167,37 @@ def test_an_option_workers_cannot_be_sent_is_named_or_cut_here(small_batches, mo
         chunk_many(TEXTS, jobs=2, **counted)  # at the call, before any text is cut
     assert caught.value.field == "tokenizer"
     plain = [tuple(SemanticChunker(**counted).chunk(text)) for text in TEXTS]
-    assert [r.chunks for r in chunk_many(TEXTS, **counted)] == plain  # None: cut here
-    sendable = {"max_tokens": 12, "tokenizer": words_of}
-    assert [r.chunks for r in chunk_many(TEXTS, jobs=2, **sendable)] == plain
+    # None: processes would pay (see the fixture), but this work stays here.
+    assert [r.chunks for r in chunk_many(TEXTS, **counted)] == plain
+    assert decides_processes == []
+    for tokenizer in (words_of, LockedCount()):  # these go
+        sendable = {"max_tokens": 12, "tokenizer": tokenizer}
+        assert [r.chunks for r in chunk_many(TEXTS, jobs=2, **sendable)] == plain
+        assert [r.chunks for r in chunk_many(TEXTS, **sendable)] == plain
+    assert decides_processes == [2, 2, 2, 2]
+
+
+def test_a_function_of_a_main_without_a_file_is_named_too():
+    # `python -c` (as the interactive prompt and a notebook): its functions pickle by name,
+    # and a spawned worker cannot find them, so they count as not sendable.
+    script = (
+        "import multiprocessing, sys\n"
+        "from chunkspan import chunk_many, many\n"
+        "multiprocessing.set_start_method('spawn')\n"
+        "def words(text): return len(text.split())\n"
+        "texts = ['A sentence of words. ' * 2000] * 40\n"
+        "try:\n"
+        "    chunk_many(texts, jobs=2, max_tokens=50, tokenizer=words)\n"
+        "except TypeError as error:\n"
+        "    print(error.field, 'defined in a __main__' in str(error))\n"
+        "many.PROCESSES_BELOW_CHARS_A_SECOND = float('inf')\n"
+        "print(len(list(chunk_many(texts, max_tokens=50, tokenizer=words))))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert (done.returncode, done.stdout) == (0, "tokenizer True\n40\n"), done.stderr
 
 
 def test_forked_workers_take_any_option(small_batches, monkeypatch):
@@ -339,7 +398,7 @@ def test_jobs_none_cuts_text_by_text_here_as_jobs_1_does(monkeypatch, speed):
     monkeypatch.setattr(many, "PROCESSES_BELOW_CHARS_A_SECOND", speed)
     texts = Counted(f"Text {number}." for number in range(2_000))
     results = chunk_many(texts)
-    for taken in range(1, 15):  # past the first 100 characters
+    for taken in range(1, 40):  # past the first 100 characters, and on
         assert next(results).id == taken - 1
         if speed == 1 or taken * 8 < 100:  # staying here, or still deciding
             assert texts.pulled == taken
