@@ -91,12 +91,7 @@ class _Pool(Generic[Item, Result]):
         # server's worker (Python 3.14's default on Linux), a child of the server.
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
         self.workers: list[_Worker] = []
-        # A Ctrl-C now would leave a worker half started. A worker that is not forked starts
-        # a new interpreter, which takes Ctrl-C as KeyboardInterrupt until it reaches `_serve`
-        # (a traceback on the run's standard error): started with SIGINT ignored, it keeps
-        # ignoring it, as a fork server started now does; a Ctrl-C in those moments is lost.
-        forked = context.get_start_method() == "fork"
-        with _signals_held(), _interrupts_ignored(not forked):
+        with _signals_held():  # a Ctrl-C now would leave a worker half started
             for _ in range(jobs):
                 tasks_out, tasks_in = context.Pipe(duplex=False)
                 results_out, results_in = context.Pipe(duplex=False)
@@ -282,22 +277,6 @@ def _pipe_pages_taken(size: int) -> int:
 
 def _load(worker: _Worker) -> int:
     return len(worker.in_flight)
-
-
-@contextmanager
-def _interrupts_ignored(ignored: bool) -> Iterator[None]:
-    """SIGINT ignored in this block, if `ignored`: processes started in it ignore it too,
-    even across `exec` (a handler is reset there, an ignored signal stays ignored), and Python
-    leaves it so as it starts."""
-    main_thread = threading.current_thread() is threading.main_thread()
-    if not (ignored and main_thread and signal.getsignal(signal.SIGINT) is not None):
-        yield  # handlers are set in the main thread only, and one set outside Python stays
-        return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)
 
 
 @contextmanager
