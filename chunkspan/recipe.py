@@ -86,32 +86,41 @@ class _FromMain(Exception):
     """Raised by `_pickling_problem`'s pickler at a function or class of `__main__`."""
 
 
+class _Discarded:
+    """Where `_pickling_problem` pickles to: nothing is kept."""
+
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+
 def _pickling_problem(value: Any) -> str | None:
     """What stops `value` from reaching a worker that is sent it by pickle, or None. A
     function or class is pickled as its module and name, so one of a `__main__` that has no
     file (`python -c`, the interactive prompt, a notebook) pickles but cannot be found there.
-    Errors that are not pickle's own are left for multiprocessing to judge: it sends some
-    things, such as a `multiprocessing.Lock`, only as it starts a worker."""
-    import io
+    multiprocessing sends some things only as it starts a worker, such as a
+    `multiprocessing.Lock`, which refuses plain pickle with a `RuntimeError`: that is left
+    for it to judge; any other error stops the value."""
     import pickle
     import sys
+    from types import FunctionType
 
-    main_has_file = getattr(sys.modules.get("__main__"), "__file__", None) is not None
+    pickler = pickle.Pickler
+    if getattr(sys.modules.get("__main__"), "__file__", None) is None:
 
-    class Finder(pickle.Pickler):
-        def persistent_id(self, obj: Any) -> None:  # every object pickled passes here
-            module = getattr(obj, "__module__", None)
-            if module == "__main__" and not main_has_file and hasattr(obj, "__qualname__"):
-                raise _FromMain(obj.__qualname__)
+        class Finder(pickle.Pickler):
+            def persistent_id(self, obj: Any) -> None:  # every object pickled passes here
+                if isinstance(obj, (type, FunctionType)) and obj.__module__ == "__main__":
+                    raise _FromMain(obj.__qualname__)
 
+        pickler = Finder
     try:
-        Finder(io.BytesIO()).dump(value)
+        pickler(_Discarded()).dump(value)
     except _FromMain as found:
         return f"{found} is defined in a __main__ that they cannot import"
-    except (pickle.PicklingError, AttributeError, TypeError) as error:
-        return str(error)
-    except Exception:  # not pickle's own: multiprocessing's to judge (see above)
+    except RuntimeError:  # multiprocessing's to judge (see above)
         return None
+    except Exception as error:  # pickle raises several kinds, by the value's
+        return f"{type(error).__name__}: {error}"
     return None
 
 

@@ -139,6 +139,18 @@ class LockedCount:
             return len(text.split())
 
 
+class WithPointer:
+    """A tokenizer holding a ctypes pointer, which does not pickle."""
+
+    def __init__(self):
+        import ctypes
+
+        self.pointer = ctypes.c_char_p(b"x")
+
+    def __call__(self, text: str) -> int:
+        return len(text.split())
+
+
 @pytest.fixture
 def decides_processes(monkeypatch):
     """`jobs=None` on two cores, deciding for processes once 20,000 characters are cut; and
@@ -175,6 +187,19 @@ def test_an_option_workers_cannot_be_sent_is_named_or_cut_here(
         assert [r.chunks for r in chunk_many(TEXTS, jobs=2, **sendable)] == plain
         assert [r.chunks for r in chunk_many(TEXTS, **sendable)] == plain
     assert decides_processes == [2, 2, 2, 2]
+
+
+def test_only_what_multiprocessing_may_send_as_it_starts_passes_a_pickling_error():
+    # A Lock refuses plain pickle with a RuntimeError and goes as a worker starts; a ctypes
+    # pointer refuses it with a ValueError, and multiprocessing with the same.
+    import ctypes
+
+    from chunkspan.recipe import Recipe
+
+    pointer = Recipe("semantic", {"tokenizer": WithPointer(), "max_tokens": 40}).unsendable()
+    assert pointer is not None and pointer.field == "tokenizer"
+    assert "ValueError" in str(pointer) and isinstance(WithPointer().pointer, ctypes.c_char_p)
+    assert Recipe("semantic", {"tokenizer": LockedCount(), "max_tokens": 40}).unsendable() is None
 
 
 def test_a_function_of_a_main_without_a_file_is_named_too():
