@@ -91,6 +91,8 @@ class _Pool(Generic[Item, Result]):
         # server's worker (Python 3.14's default on Linux), a child of the server.
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
         self.workers: list[_Worker] = []
+        if context.get_start_method() != "fork":
+            _helpers_started(context.get_start_method())
         with _signals_held():  # a Ctrl-C now would leave a worker half started
             for _ in range(jobs):
                 tasks_out, tasks_in = context.Pipe(duplex=False)
@@ -277,6 +279,21 @@ def _pipe_pages_taken(size: int) -> int:
 
 def _load(worker: _Worker) -> int:
     return len(worker.in_flight)
+
+
+def _helpers_started(method: str) -> None:
+    """Start, if not yet running, the processes multiprocessing starts once, on first use,
+    for workers it does not fork: its resource tracker and, for `forkserver`, the server.
+    Started later, while `_signals_held` holds SIGINT and SIGTERM, the fork server kept them
+    held for every process it then forked, a user's own among them (`terminate()` did not
+    end one), and the tracker's start released them in this process midway."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    if method == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 @contextmanager

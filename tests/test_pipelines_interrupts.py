@@ -238,3 +238,33 @@ def test_a_killed_worker_ends_the_command_line_with_its_name_and_no_partial_file
         )
         assert target.read_text() == "an earlier run\n"
         assert sorted(p.name for p in tmp_path.iterdir()) == ["big", "out.jsonl"]
+
+
+AFTERWARDS = """
+import multiprocessing, sys, time
+from chunkspan import chunk_many
+
+multiprocessing.set_start_method(sys.argv[1])
+queue = multiprocessing.Queue()  # multiprocessing's helpers started first, as a program may
+assert len(list(chunk_many(["A sentence of the corpus. " * 20_000] * 40, jobs=2))) == 40
+own = multiprocessing.Process(target=time.sleep, args=(60,))
+own.start()
+time.sleep(0.2)
+own.terminate()
+own.join(30)
+print(own.exitcode)
+"""
+
+
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_a_programs_own_processes_take_signals_after_chunk_many(method):
+    # Started while the run held SIGINT and SIGTERM back, a fork server kept them held for
+    # every process it forked later: a program's own process ignored terminate().
+    done = subprocess.run(
+        [sys.executable, "-c", AFTERWARDS, method],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=HARNESS_TIMEOUT,
+    )
+    assert (done.returncode, done.stdout) == (0, f"{-signal.SIGTERM}\n"), done.stderr
