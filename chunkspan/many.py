@@ -14,6 +14,7 @@ would spend as long unpickling as a worker did cutting (tests/bench/pipelines.py
 from __future__ import annotations
 
 import os
+import sys
 import time
 from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -71,7 +72,11 @@ class ChunkedText:
 
 def default_jobs() -> int:
     """The cores this process may use (its CPU affinity, which `taskset` and containers
-    narrow), or all the machine's where that cannot be read."""
+    narrow), or all the machine's where that cannot be read; 1 in a daemonic process (a
+    `multiprocessing.Pool`'s worker), which may start none."""
+    multiprocessing = sys.modules.get("multiprocessing")  # imported in any of its processes
+    if multiprocessing is not None and multiprocessing.current_process().daemon:
+        return 1
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

@@ -117,9 +117,11 @@ def _pickling_problem(value: Any) -> str | None:
         pickler(_Discarded()).dump(value)
     except _FromMain as found:
         return f"{found} is defined in a __main__ that they cannot import"
-    except RuntimeError:  # multiprocessing's to judge (see above)
-        return None
     except Exception as error:  # pickle raises several kinds, by the value's
+        # multiprocessing's own refusal (`assert_spawning`), not a RecursionError (a
+        # RuntimeError too): that one is for multiprocessing to judge (see above).
+        if type(error) is RuntimeError and "through inheritance" in str(error):
+            return None
         return f"{type(error).__name__}: {error}"
     return None
 

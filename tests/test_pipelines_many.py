@@ -202,6 +202,33 @@ def test_only_what_multiprocessing_may_send_as_it_starts_passes_a_pickling_error
     assert Recipe("semantic", {"tokenizer": LockedCount(), "max_tokens": 40}).unsendable() is None
 
 
+def test_a_value_too_deep_to_pickle_is_named_not_left_to_multiprocessing():
+    # A RecursionError is a RuntimeError, as multiprocessing's own refusal is; it stops the
+    # value here, or jobs=None would start processes and fail as they started.
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    tokenizer = WithPointer()
+    tokenizer.pointer = deep
+    problem = Recipe("semantic", {"tokenizer": tokenizer, "max_tokens": 40}).unsendable()
+    assert problem is not None and problem.field == "tokenizer"
+    assert "RecursionError" in str(problem)
+
+
+def _cut_in_a_pool_worker(texts):
+    # As jobs=None would decide for processes, were they allowed (see the test below).
+    many.PROCESSES_FROM_CHARS, many.PROCESSES_BELOW_CHARS_A_SECOND = 1_000, float("inf")
+    many.BATCH_CHARS = 5_000  # dozens of batches: processes would have something to share
+    return [r.chunks for r in chunk_many(texts)]
+
+
+def test_jobs_none_in_a_daemonic_process_stays_there():
+    # A multiprocessing.Pool's worker is daemonic and may start no process of its own.
+    with multiprocessing.get_context("fork").Pool(1) as workers:
+        cut = workers.apply(_cut_in_a_pool_worker, (TEXTS,))
+    assert cut == [tuple(SemanticChunker().chunk(text)) for text in TEXTS]
+
+
 def test_a_function_of_a_main_without_a_file_is_named_too():
     # `python -c` (as the interactive prompt and a notebook): its functions pickle by name,
     # and a spawned worker cannot find them, so they count as not sendable.
