@@ -149,20 +149,21 @@ def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator
     # text is cut made this slower than a plain loop (tests/bench/pipelines.py), so the
     # texts that `jobs=None` cuts while it decides are cut so too.
     cut_here = partial(_cut_text, cut)
-    if jobs is None and default_jobs() > 1:
+    cores = default_jobs() if jobs is None else jobs
+    if jobs is None and cores > 1:
         pays = yield from _probe(checked, _text_length, cut_here)
         if pays is None:  # the input ended
             return
         # Checked only now, as processes would start: the check pickles the options.
-        jobs = default_jobs() if pays and _sendable(recipe) else 1
-    if jobs == 1 or jobs is None:  # None: one core only
+        cores = cores if pays and _sendable(recipe) else 1
+    if cores == 1:
         for pair in checked:
             yield cut_here(pair)
         return
     work, made = _work_of(recipe)
     batches = batched(checked, _text_length)
     cut_batch = partial(_cut_batch, cut)
-    for results in spread(batches, jobs, _batch_chars, cut_batch, work, recipe, made):
+    for results in spread(batches, cores, _batch_chars, cut_batch, work, recipe, made):
         yield from results
 
 

@@ -87,12 +87,13 @@ class _Pool(Generic[Item, Result]):
         import multiprocessing  # heavy, and absent in the browser, which never gets here
 
         context = multiprocessing.get_context()
+        method = context.get_start_method()
         # The process a worker's parent should be, to die with: this one, but for a fork
         # server's worker (Python 3.14's default on Linux), a child of the server.
-        parent = None if context.get_start_method() == "forkserver" else os.getpid()
+        parent = None if method == "forkserver" else os.getpid()
         self.workers: list[_Worker] = []
-        if context.get_start_method() != "fork":
-            _helpers_started(context.get_start_method())
+        if method != "fork":
+            _helpers_started(method)
         with _signals_held():  # a Ctrl-C now would leave a worker half started
             for _ in range(jobs):
                 tasks_out, tasks_in = context.Pipe(duplex=False)
