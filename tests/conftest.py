@@ -76,10 +76,20 @@ def browser() -> Iterator[Any]:
 
     from tools.chromium import chromium_options
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(**chromium_options())
+    # A renderer that crashes ("Target crashed", seen twice in full runs, never alone) says why
+    # on the browser's standard error: Playwright's driver passes it on with DEBUG=pw:browser,
+    # and pytest shows it under a failing test only.
+    options = chromium_options()
+    options["args"] = [*options["args"], "--enable-logging=stderr"]
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DEBUG", "pw:browser")  # read as the driver starts
+        playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(**options)
         yield browser
         browser.close()
+    finally:
+        playwright.stop()
 
 
 @pytest.fixture
