@@ -33,7 +33,7 @@ from .records import (
     DocumentChunk,
     DocumentChunkDraft,
 )
-from .validation import ArgumentTypeError, require_int
+from .validation import ArgumentTypeError, ArgumentValueError, require_int
 
 __all__ = ["ChunkedText", "chunk_many", "batched", "default_jobs", "spread"]
 
@@ -107,6 +107,9 @@ def chunk_many(
         TypeError: `jobs` above 1 and an option that worker processes cannot be sent (a
             lambda `tokenizer` where multiprocessing starts them by `spawn` or `forkserver`,
             which pickle what they run; `jobs=None` then cuts in this process).
+        ValueError: `jobs` above 1 where those workers cannot run this program's `__main__`
+            again, as they must first (a script read from standard input: `python - <
+            script.py`); `jobs=None` then cuts in this process.
         chunkspan.WorkerError: a worker process died (killed, as when memory runs out);
             the other workers are stopped.
 
@@ -117,28 +120,56 @@ def chunk_many(
     recipe = Recipe(strategy, options)  # a bad option fails here, before any work
     if jobs is not None:
         require_int("jobs", jobs, minimum=1)
-    if jobs is not None and jobs > 1 and _pickles_what_it_runs():
-        problem = recipe.unsendable()
+    if jobs is not None and jobs > 1:
+        problem = _unstartable(recipe, jobs)
         if problem is not None:
             raise problem
     return _chunked(recipe, iter(items), jobs)
 
 
-def _sendable(recipe: Recipe) -> bool:
-    """Whether worker processes can be sent `recipe` (`Recipe.unsendable`): forked ones
-    inherit it, whatever it holds."""
-    return not _pickles_what_it_runs() or recipe.unsendable() is None
-
-
-def _pickles_what_it_runs() -> bool:
-    """Whether multiprocessing sends a worker what it runs by pickle: it does unless it forks
-    (`spawn`, macOS's default; `forkserver`, Linux's from Python 3.14)."""
+def _unstartable(recipe: Recipe, jobs: int | None) -> ArgumentTypeError | ArgumentValueError | None:
+    """Why worker processes cannot run `recipe`, or None if they can. Forked ones inherit
+    all they need. Those that multiprocessing does not fork (`spawn`, macOS's default;
+    `forkserver`, Linux's from Python 3.14) first run this program's `__main__` again, and
+    are sent `recipe` by pickle (`Recipe.unsendable`)."""
     import multiprocessing  # only when processes may start: never in the browser
 
     # Read without fixing it, which `get_start_method()` would do (a user's later
     # `set_start_method` would fail): unset, the default is the first of them all.
     method = multiprocessing.get_start_method(allow_none=True)
-    return (method or multiprocessing.get_all_start_methods()[0]) != "fork"
+    method = method or multiprocessing.get_all_start_methods()[0]
+    if method == "fork":
+        return None
+    main = _unreadable_main()
+    if main is not None:
+        return ArgumentValueError(
+            "jobs",
+            f"jobs={jobs} starts worker processes by {method!r}, which first run this "
+            f"program's __main__ again from its file, and it has none they can read "
+            f"({main!r}: a script read from standard input): run the script from a file, "
+            "or give jobs=1",
+        )
+    return recipe.unsendable()
+
+
+def _unreadable_main() -> str | None:
+    """The file this program's `__main__` says it was read from, when a worker that is not
+    forked cannot read it there, else None. Such a worker runs `__main__` again by its
+    module's name (`python -m`), else from that file (multiprocessing's own rule,
+    `spawn.get_preparation_data`); a `__main__` with neither (`python -c`, the prompt) is not
+    run again. A script read from standard input (`python - < script.py`) is "<stdin>", and
+    every worker would die of it."""
+    import multiprocessing.process
+
+    main = sys.modules.get("__main__")
+    if getattr(getattr(main, "__spec__", None), "name", None) is not None:
+        return None
+    path = getattr(main, "__file__", None)
+    # A relative path is read from where the program started (typeshed lacks the name).
+    started_in = getattr(multiprocessing.process, "ORIGINAL_DIR", None) or ""
+    if path is None or os.path.exists(os.path.join(started_in, path)):
+        return None
+    return str(path)
 
 
 def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator[ChunkedText]:
@@ -155,7 +186,7 @@ def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator
         if pays is None:  # the input ended
             return
         # Checked only now, as processes would start: the check pickles the options.
-        cores = cores if pays and _sendable(recipe) else 1
+        cores = cores if pays and _unstartable(recipe, None) is None else 1
     if cores == 1:
         for pair in checked:
             yield cut_here(pair)

@@ -252,6 +252,36 @@ def test_a_function_of_a_main_without_a_file_is_named_too():
     assert (done.returncode, done.stdout) == (0, "tokenizer True\n40\n"), done.stderr
 
 
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_a_script_read_from_standard_input_is_told_or_cut_here(method):
+    # `python - < script.py`: such workers run __main__ again from its file, "<stdin>", and
+    # each would die of it, whatever the options. jobs=2 is told so at the call; jobs=None,
+    # deciding for processes, cuts here; forked workers need no file.
+    script = (
+        "import multiprocessing, sys\n"
+        "from chunkspan import chunk_many, many\n"
+        "if __name__ == '__main__':\n"
+        "    texts = ['A sentence of words. ' * 2000] * 40\n"
+        f"    multiprocessing.set_start_method({method!r})\n"
+        "    try:\n"
+        "        chunk_many(texts, jobs=2)\n"
+        "    except ValueError as error:\n"
+        "        print(error.field, str(error).startswith(\n"
+        f"            \"jobs=2 starts worker processes by '{method}'\"), \"('<stdin>'\" in str(error))\n"
+        "    many.PROCESSES_FROM_CHARS = 1_000\n"
+        "    many.PROCESSES_BELOW_CHARS_A_SECOND = float('inf')\n"
+        "    print(len(list(chunk_many(texts))))\n"
+        "    multiprocessing.set_start_method('fork', force=True)\n"
+        "    print(len(list(chunk_many(texts, jobs=2))))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-"], input=script, capture_output=True, text=True, env=env, timeout=120
+    )
+    assert (done.returncode, done.stdout) == (0, "jobs True True\n40\n40\n"), done.stderr
+    assert done.stderr == ""
+
+
 def test_forked_workers_take_any_option(small_batches, monkeypatch):
     started_by(monkeypatch, "fork")
     counted = {"max_tokens": 12, "tokenizer": lambda text: len(text.split())}
