@@ -107,9 +107,10 @@ def chunk_many(
         TypeError: `jobs` above 1 and an option that worker processes cannot be sent (a
             lambda `tokenizer` where multiprocessing starts them by `spawn` or `forkserver`,
             which pickle what they run; `jobs=None` then cuts in this process).
-        ValueError: `jobs` above 1 where those workers cannot run this program's `__main__`
-            again, as they must first (a script read from standard input: `python - <
-            script.py`); `jobs=None` then cuts in this process.
+        ValueError: `jobs` above 1 and an input that needs processes, where those workers
+            cannot run this program's `__main__` again, as they must first (a script read
+            from standard input: `python - < script.py`); at the first result, before any
+            text is cut; `jobs=None` then cuts in this process.
         chunkspan.WorkerError: a worker process died (killed, as when memory runs out);
             the other workers are stopped.
 
@@ -120,54 +121,65 @@ def chunk_many(
     recipe = Recipe(strategy, options)  # a bad option fails here, before any work
     if jobs is not None:
         require_int("jobs", jobs, minimum=1)
-    if jobs is not None and jobs > 1:
-        problem = _unstartable(recipe, jobs)
+    if jobs is not None and jobs > 1 and _start_method() != "fork":
+        problem = recipe.unsendable()
         if problem is not None:
             raise problem
     return _chunked(recipe, iter(items), jobs)
 
 
-def _unstartable(recipe: Recipe, jobs: int | None) -> ArgumentTypeError | ArgumentValueError | None:
-    """Why worker processes cannot run `recipe`, or None if they can. Forked ones inherit
-    all they need. Those that multiprocessing does not fork (`spawn`, macOS's default;
-    `forkserver`, Linux's from Python 3.14) first run this program's `__main__` again, and
-    are sent `recipe` by pickle (`Recipe.unsendable`)."""
+def _sendable(recipe: Recipe) -> bool:
+    """Whether worker processes can be sent `recipe` (`Recipe.unsendable`): forked ones
+    inherit it, whatever it holds."""
+    return _start_method() == "fork" or recipe.unsendable() is None
+
+
+def _start_method() -> str:
+    """How multiprocessing starts a worker. One it does not fork (`spawn`, macOS's default;
+    `forkserver`, Linux's from Python 3.14) is sent what it runs by pickle, and first runs
+    this program's `__main__` again (`_unreadable_main`)."""
     import multiprocessing  # only when processes may start: never in the browser
 
     # Read without fixing it, which `get_start_method()` would do (a user's later
     # `set_start_method` would fail): unset, the default is the first of them all.
     method = multiprocessing.get_start_method(allow_none=True)
-    method = method or multiprocessing.get_all_start_methods()[0]
-    if method == "fork":
+    return method or multiprocessing.get_all_start_methods()[0]
+
+
+def _unstartable_main(jobs: int | None) -> ArgumentValueError | None:
+    """Why `jobs` worker processes cannot start for this program, or None if they can."""
+    method = _start_method()
+    path = None if method == "fork" else _unreadable_main()
+    if path is None:
         return None
-    main = _unreadable_main()
-    if main is not None:
-        return ArgumentValueError(
-            "jobs",
-            f"jobs={jobs} starts worker processes by {method!r}, which first run this "
-            f"program's __main__ again from its file, and it has none they can read "
-            f"({main!r}: a script read from standard input): run the script from a file, "
-            "or give jobs=1",
-        )
-    return recipe.unsendable()
+    why = "a script read from standard input" if path == "<stdin>" else "it is not there"
+    return ArgumentValueError(
+        "jobs",
+        f"jobs={jobs} starts worker processes by {method!r}, which first run this program's "
+        f"__main__ again from its file, {path!r}, and cannot ({why}): run the script from a "
+        "file, or give jobs=1",
+    )
 
 
 def _unreadable_main() -> str | None:
-    """The file this program's `__main__` says it was read from, when a worker that is not
-    forked cannot read it there, else None. Such a worker runs `__main__` again by its
-    module's name (`python -m`), else from that file (multiprocessing's own rule,
-    `spawn.get_preparation_data`); a `__main__` with neither (`python -c`, the prompt) is not
-    run again. A script read from standard input (`python - < script.py`) is "<stdin>", and
-    every worker would die of it."""
+    """The file this program's `__main__` was read from, when a worker that is not forked
+    would fail to run it again, else None. multiprocessing's rule (`spawn.py`,
+    `get_preparation_data` and `_fixup_main_from_path`): `__main__` is run again by its
+    module's name (`python -m`), else from its file, but for a frozen program (the worker is
+    the program itself) and IPython; one with neither (`python -c`, the prompt) is not run
+    again. A script read from standard input (`python - < script.py`) is "<stdin>"."""
     import multiprocessing.process
 
     main = sys.modules.get("__main__")
     if getattr(getattr(main, "__spec__", None), "name", None) is not None:
         return None
     path = getattr(main, "__file__", None)
+    if path is None or getattr(sys, "frozen", False):
+        return None
     # A relative path is read from where the program started (typeshed lacks the name).
     started_in = getattr(multiprocessing.process, "ORIGINAL_DIR", None) or ""
-    if path is None or os.path.exists(os.path.join(started_in, path)):
+    where = os.path.normpath(os.path.join(started_in, path))
+    if os.path.splitext(os.path.basename(where))[0] == "ipython" or os.path.exists(where):
         return None
     return str(path)
 
@@ -186,7 +198,7 @@ def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator
         if pays is None:  # the input ended
             return
         # Checked only now, as processes would start: the check pickles the options.
-        cores = cores if pays and _unstartable(recipe, None) is None else 1
+        cores = cores if pays and _sendable(recipe) and _unstartable_main(None) is None else 1
     if cores == 1:
         for pair in checked:
             yield cut_here(pair)
@@ -232,7 +244,9 @@ def spread(
     (`default_jobs`); else it cuts the first `PROCESSES_FROM_CHARS` characters itself,
     timing them, and starts a worker per core for the rest only if it cut slower than
     `PROCESSES_BELOW_CHARS_A_SECOND`: faster work than that costs the parent more to send
-    and receive than the workers save (docs/processes.md).
+    and receive than the workers save (docs/processes.md). Where workers cannot start for
+    this program (`_unstartable_main`), `jobs` given raises as they would start, and None
+    stays in this process.
     """
     cores = default_jobs() if jobs is None else jobs
     head: list[list[Item]] = []
@@ -240,12 +254,16 @@ def spread(
         pays = yield from _probe(batches, size, here)
         if pays is None:  # the input ended
             return
-        if not pays:
+        if not pays or _unstartable_main(None) is not None:
             cores = 1
     elif cores > 1:
         head = list(islice(batches, 2))
         if len(head) < 2:
             cores = 1
+        else:  # as processes would start, not before: a small input never needs them
+            problem = _unstartable_main(cores)
+            if problem is not None:
+                raise problem
     if cores == 1:
         for batch in chain(head, batches):
             yield here(batch)

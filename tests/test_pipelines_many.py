@@ -255,19 +255,23 @@ def test_a_function_of_a_main_without_a_file_is_named_too():
 @pytest.mark.parametrize("method", ["forkserver", "spawn"])
 def test_a_script_read_from_standard_input_is_told_or_cut_here(method):
     # `python - < script.py`: such workers run __main__ again from its file, "<stdin>", and
-    # each would die of it, whatever the options. jobs=2 is told so at the call; jobs=None,
-    # deciding for processes, cuts here; forked workers need no file.
+    # each would die of it, whatever the options. jobs=2 is told so as they would start (a
+    # small input needs none); jobs=None, deciding for processes, cuts here; forked workers
+    # need no file. Two cores whatever this machine has: one would decide for none.
     script = (
         "import multiprocessing, sys\n"
         "from chunkspan import chunk_many, many\n"
         "if __name__ == '__main__':\n"
+        "    many.default_jobs = lambda: 2\n"
         "    texts = ['A sentence of words. ' * 2000] * 40\n"
         f"    multiprocessing.set_start_method({method!r})\n"
+        "    results = chunk_many(texts, jobs=2)\n"
         "    try:\n"
-        "        chunk_many(texts, jobs=2)\n"
+        "        next(results)\n"
         "    except ValueError as error:\n"
         "        print(error.field, str(error).startswith(\n"
-        f"            \"jobs=2 starts worker processes by '{method}'\"), \"('<stdin>'\" in str(error))\n"
+        f"            \"jobs=2 starts worker processes by '{method}'\"), \"'<stdin>'\" in str(error))\n"
+        "    print(len(list(chunk_many(texts[:1], jobs=2))))\n"
         "    many.PROCESSES_FROM_CHARS = 1_000\n"
         "    many.PROCESSES_BELOW_CHARS_A_SECOND = float('inf')\n"
         "    print(len(list(chunk_many(texts))))\n"
@@ -278,8 +282,32 @@ def test_a_script_read_from_standard_input_is_told_or_cut_here(method):
     done = subprocess.run(
         [sys.executable, "-"], input=script, capture_output=True, text=True, env=env, timeout=120
     )
-    assert (done.returncode, done.stdout) == (0, "jobs True True\n40\n40\n"), done.stderr
-    assert done.stderr == ""
+    assert (done.returncode, done.stdout) == (0, "jobs True True\n1\n40\n40\n"), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_which_mains_workers_cannot_run_again(monkeypatch, tmp_path):
+    # multiprocessing's rule: by module name, else from its file, but never for a frozen
+    # program (its workers are the program) or IPython; no file, nothing to run again.
+    import types
+
+    def unreadable(file=None, spec_name=None, frozen=False):
+        main = types.ModuleType("__main__")
+        main.__spec__ = None if spec_name is None else types.SimpleNamespace(name=spec_name)
+        if file is not None:
+            main.__file__ = file
+        monkeypatch.setitem(sys.modules, "__main__", main)
+        monkeypatch.setattr(sys, "frozen", frozen, raising=False)
+        return many._unreadable_main()
+
+    there = tmp_path / "script.py"
+    there.write_text("")
+    gone = str(tmp_path / "gone.py")
+    assert unreadable("<stdin>") == "<stdin>" and unreadable(gone) == gone
+    assert unreadable(str(there)) is None and unreadable() is None
+    assert unreadable(gone, spec_name="tool.cli") is None
+    assert unreadable(gone, frozen=True) is None
+    assert unreadable(str(tmp_path / "ipython.py")) is None
 
 
 def test_forked_workers_take_any_option(small_batches, monkeypatch):
