@@ -229,6 +229,21 @@ def test_jobs_none_in_a_daemonic_process_stays_there():
     assert cut == [tuple(SemanticChunker().chunk(text)) for text in TEXTS]
 
 
+def run_python(
+    *arguments: str, standard_input: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """This Python run with `arguments` to its end, this checkout's chunkspan importable."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.run(
+        [sys.executable, *arguments],
+        input=standard_input,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
 def test_a_function_of_a_main_without_a_file_is_named_too():
     # `python -c` (as the interactive prompt and a notebook): its functions pickle by name,
     # and a spawned worker cannot find them, so they count as not sendable.
@@ -245,10 +260,7 @@ def test_a_function_of_a_main_without_a_file_is_named_too():
         "many.PROCESSES_BELOW_CHARS_A_SECOND = float('inf')\n"
         "print(len(list(chunk_many(texts, max_tokens=50, tokenizer=words))))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
-    )
+    done = run_python("-c", script)
     assert (done.returncode, done.stdout) == (0, "tokenizer True\n40\n"), done.stderr
 
 
@@ -278,10 +290,7 @@ def test_a_script_read_from_standard_input_is_told_or_cut_here(method):
         "    multiprocessing.set_start_method('fork', force=True)\n"
         "    print(len(list(chunk_many(texts, jobs=2))))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    done = subprocess.run(
-        [sys.executable, "-"], input=script, capture_output=True, text=True, env=env, timeout=120
-    )
+    done = run_python("-", standard_input=script)
     assert (done.returncode, done.stdout) == (0, "jobs True True\n1\n40\n40\n"), done.stderr
     assert "Traceback" not in done.stderr
 
@@ -325,8 +334,7 @@ def test_chunk_many_leaves_the_start_method_for_its_caller_to_set():
         "list(chunk_many(['x. ' * 9] * 3, jobs=2, tokenizer=len)); "
         "multiprocessing.set_start_method('spawn'); print('set')"
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    done = run_python("-c", script)
     assert (done.returncode, done.stdout) == (0, "set\n"), done.stderr
 
 
