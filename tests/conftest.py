@@ -82,7 +82,8 @@ def browser() -> Iterator[Any]:
     options = chromium_options()
     options["args"] = [*options["args"], "--enable-logging=stderr"]
     with pytest.MonkeyPatch.context() as env:
-        env.setenv("DEBUG", "pw:browser")  # read as the driver starts
+        # Read as the driver starts; a developer's own DEBUG namespaces are kept.
+        env.setenv("DEBUG", ",".join(filter(None, [os.environ.get("DEBUG"), "pw:browser"])))
         playwright = sync_playwright().start()
     try:
         browser = playwright.chromium.launch(**options)
