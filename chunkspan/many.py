@@ -121,17 +121,17 @@ def chunk_many(
     recipe = Recipe(strategy, options)  # a bad option fails here, before any work
     if jobs is not None:
         require_int("jobs", jobs, minimum=1)
-    if jobs is not None and jobs > 1 and _start_method() != "fork":
-        problem = recipe.unsendable()
+    if jobs is not None and jobs > 1:
+        problem = _unsendable(recipe)
         if problem is not None:
             raise problem
     return _chunked(recipe, iter(items), jobs)
 
 
-def _sendable(recipe: Recipe) -> bool:
-    """Whether worker processes can be sent `recipe` (`Recipe.unsendable`): forked ones
-    inherit it, whatever it holds."""
-    return _start_method() == "fork" or recipe.unsendable() is None
+def _unsendable(recipe: Recipe) -> ArgumentTypeError | None:
+    """Why worker processes cannot be sent `recipe` (`Recipe.unsendable`), or None: forked
+    ones inherit it, whatever it holds."""
+    return None if _start_method() == "fork" else recipe.unsendable()
 
 
 def _start_method() -> str:
@@ -198,7 +198,8 @@ def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator
         if pays is None:  # the input ended
             return
         # Checked only now, as processes would start: the check pickles the options.
-        cores = cores if pays and _sendable(recipe) and _unstartable_main(None) is None else 1
+        if not pays or _unsendable(recipe) or _unstartable_main(None):
+            cores = 1
     if cores == 1:
         for pair in checked:
             yield cut_here(pair)
