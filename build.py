@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """Build, serve, test and measure chunker. Standard library only; Python 3.11+ (tomllib).
 
-python build.py wheel               the py3-none-any wheel, into dist/
-python build.py web                 the static site, into site/ (incremental)
-python build.py package             the npm package, dist/chunker-web-<version>.tgz
-python build.py serve               build what is stale, then serve site/ on 127.0.0.1:8000
-python build.py test [ARGS]         install the test tools, build, run pytest with ARGS;
+python3 build.py wheel               the py3-none-any wheel, into dist/
+python3 build.py web                 the static site, into site/ (incremental)
+python3 build.py package             the npm package, dist/chunker-web-<version>.tgz
+python3 build.py serve               build what is stale, then serve site/ on 127.0.0.1:8000
+python3 build.py test [ARGS]         install the test tools, build, run pytest with ARGS;
                                     with no selection in ARGS, the core suite on Python
                                     3.10 too (when the machine has a python3.10)
-python build.py test --core [ARGS]  the core suite alone (tests/test_core_*.py): no Node,
+python3 build.py test --core [ARGS]  the core suite alone (tests/test_core_*.py): no Node,
                                     no Chromium, no build
-python build.py bench               the benchmarks (CPython and Node, then the browser)
+python3 build.py bench               the benchmarks (CPython and Node, then the browser)
 """
 
 from __future__ import annotations

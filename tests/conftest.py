@@ -12,7 +12,7 @@
 
 The core tests (tests/test_core_*.py) need none of these: build.py's modules (tools/, which
 need Python 3.11+) and Playwright are imported by the fixtures that use them, so the core
-suite runs on Python 3.10 and without Node or Chromium (`python build.py test --core`).
+suite runs on Python 3.10 and without Node or Chromium (`python3 build.py test --core`).
 
 Pages run under the site's CSP, which forbids `eval`; `page.evaluate` goes over CDP and is
 not bound by it, so tests drive pages with it (and not `wait_for_function`, which evals).
@@ -32,7 +32,7 @@ from support.facade import BOOT_TIMEOUT_MS, LOAD_FACADE
 from support.paths import ROOT
 from support.recorder import Recorder
 
-sys.path.insert(0, str(ROOT))  # chunkspan/ and build.py's modules (tools/), as from the root
+sys.path.insert(0, str(ROOT))  # chunker/ and build.py's modules (tools/), as from the root
 
 # No deadline: speed is measured in the benchmarks, and a loaded machine would fail an example
 # that is merely slow. CI explores fresh examples on every run like a developer's machine does,

@@ -9,9 +9,9 @@ import json
 import pytest
 from support.reply import read_reply
 
-from chunkspan import ChunkingEngine
-from chunkspan.bridge import handle, handle_async
-from chunkspan.bridge.packing import pack_document_chunks
+from chunker import ChunkingEngine
+from chunker.bridge import handle, handle_async
+from chunker.bridge.packing import pack_document_chunks
 
 TEXT = "# Title\n\nOne sentence here. Another one 😀 there.\n\n| a | b |\n|---|---|\n\nLast."
 

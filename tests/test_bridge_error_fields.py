@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from support.reply import read_reply
 
-from chunkspan.bridge import handle
+from chunker.bridge import handle
 
 GOOD_JSON = {"version": 1, "k1": 1.2, "b": 0.75, "documents": []}
 

@@ -7,7 +7,7 @@ import ast
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
-BRIDGE = Path(__file__).resolve().parent.parent / "chunkspan" / "bridge"
+BRIDGE = Path(__file__).resolve().parent.parent / "chunker" / "bridge"
 
 
 def imports_of(path: Path) -> set[str]:

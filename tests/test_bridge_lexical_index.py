@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from support.offsets import as_javascript, js_length, utf16le
 from support.reply import read_reply
 
-from chunkspan import LexicalIndex, lexical_tokens, match_spans, snippet_around
-from chunkspan.bridge import JsString, handle
+from chunker import LexicalIndex, lexical_tokens, match_spans, snippet_around
+from chunker.bridge import JsString, handle
 
 
 def call(operation: str, args: dict[str, Any], text: str | None = None, key: str = "text") -> Any:

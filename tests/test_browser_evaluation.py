@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from support.offsets import utf16_offset
 
-from chunkspan.evaluation import EvaluationSet, Question, evaluate, sweep
+from chunker.evaluation import EvaluationSet, Question, evaluate, sweep
 
 CHROMA = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "chroma-general-evaluation"
 

@@ -15,7 +15,7 @@ from support.facade import LOAD_FACADE, call
 from support.offsets import as_javascript, code_units, utf16_offset
 from support.serving import serving
 
-from chunkspan import (
+from chunker import (
     ChunkingEngine,
     SemanticChunker,
     chunk_turns,
@@ -51,7 +51,7 @@ def test_loader_reports_each_stage_then_ready(chunker_session):
     assert all(isinstance(stage["message"], str) and stage["message"] for stage in stages)
     versions = page.evaluate("api.versions")
     assert versions["pyodide"] == "314.0.7"
-    assert versions["chunker"] == __import__("chunkspan").__version__
+    assert versions["chunker"] == __import__("chunker").__version__
     assert versions["python"].startswith("3.")
 
 

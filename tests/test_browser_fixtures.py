@@ -16,7 +16,7 @@ import pytest
 from support.offsets import utf16_offset
 from support.paths import FIXTURES
 
-from chunkspan import ChunkingEngine
+from chunker import ChunkingEngine
 
 BATCH = 100
 

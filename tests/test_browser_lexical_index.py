@@ -12,7 +12,7 @@ import pytest
 from support.fixture_cases import load
 from support.lexical_index_steps import ANSWERING
 
-from chunkspan import LexicalIndex, match_spans
+from chunker import LexicalIndex, match_spans
 
 # Replays a case of lexical_index.json (`c`) in the page; answers each step's answer.
 REPLAY = """async (json) => {

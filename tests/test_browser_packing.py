@@ -20,9 +20,9 @@ from support.paths import ROOT
 from support.reply import read_reply
 from support.strategies import semantic_options, texts
 
-from chunkspan import ChunkingEngine, SemanticChunker
-from chunkspan.bridge import OPTION_NAMES, JsString, astral_positions, handle
-from chunkspan.bridge.packing import DOCUMENT_SECTIONS, SECTIONS
+from chunker import ChunkingEngine, SemanticChunker
+from chunker.bridge import OPTION_NAMES, JsString, astral_positions, handle
+from chunker.bridge.packing import DOCUMENT_SECTIONS, SECTIONS
 
 JS_NAMES = {python: js for js, python in OPTION_NAMES["SemanticChunker.chunk"].items()}
 

@@ -14,9 +14,9 @@ from typing import Any
 from support.paths import ROOT
 from support.readme import readme_block
 
-from chunkspan import ChunkingEngine, LexicalIndex, SemanticChunker, chunk_turns
+from chunker import ChunkingEngine, LexicalIndex, SemanticChunker, chunk_turns
 
-COMMANDS = readme_block("python build.py serve")
+COMMANDS = readme_block("python3 build.py serve")
 EXAMPLE = readme_block("import { loadChunker } from '/chunker.js';")
 # A statement whose answer the example shows or uses: an `await` or a `text.slice`, alone on its
 # line. Example: `await index.dispose();   // frees it in the worker`.
@@ -68,7 +68,7 @@ def test_the_browser_example_answers_as_python_does(new_page, site_url):
 
 def test_the_first_command_serves_the_playground(built_site):
     command = COMMANDS.splitlines()[0].split("#")[0].split()
-    assert command == ["python", "build.py", "serve"]
+    assert command == ["python3", "build.py", "serve"]
     # On another port than the README's 8000, which another program may hold on this machine.
     server = subprocess.Popen(
         [sys.executable, *command[1:], "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, text=True
@@ -84,7 +84,7 @@ def test_the_first_command_serves_the_playground(built_site):
         with urllib.request.urlopen(url[1], timeout=60) as answer:
             page = answer.read().decode()
             assert "default-src 'none'" in answer.headers["Content-Security-Policy"]
-        assert "<title>chunkspan playground</title>" in page
+        assert "<title>chunker playground</title>" in page
     finally:
         server.send_signal(signal.SIGINT)  # as Ctrl-C: it closes its socket and ends
         ended = server.wait(timeout=60)

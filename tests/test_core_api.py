@@ -9,8 +9,8 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-import chunkspan
-from chunkspan import (
+import chunker
+from chunker import (
     Chunk,
     ChunkingEngine,
     DocumentChunk,
@@ -77,14 +77,14 @@ def test_turn_records_and_snake_case_keys_read_like_the_original_keys():
 
 
 def test_version_and_repr():
-    assert chunkspan.__version__.count(".") == 2
+    assert chunker.__version__.count(".") == 2
     assert repr(SemanticChunker(overlap=0)).startswith("SemanticChunker(target_size=1000")
 
 
 def test_imports_nothing_outside_the_standard_library():
     probe = (
-        "import sys; before = set(sys.modules); import chunkspan, chunkspan.bridge; "
-        "[getattr(chunkspan, name) for name in chunkspan.__all__]; "
+        "import sys; before = set(sys.modules); import chunker, chunker.bridge; "
+        "[getattr(chunker, name) for name in chunker.__all__]; "
         "print('\\n'.join(sorted(set(sys.modules) - before)))"
     )
     loaded = subprocess.run(
@@ -93,28 +93,28 @@ def test_imports_nothing_outside_the_standard_library():
     third_party = [
         name
         for name in loaded
-        if not name.startswith("chunkspan") and name.split(".")[0] not in sys.stdlib_module_names
+        if not name.startswith("chunker") and name.split(".")[0] not in sys.stdlib_module_names
     ]
     assert third_party == []
 
 
 def test_every_exported_name_resolves_and_is_listed():
-    names = set(dir(chunkspan))
-    for name in chunkspan.__all__:
-        assert getattr(chunkspan, name) is not None
+    names = set(dir(chunker))
+    for name in chunker.__all__:
+        assert getattr(chunker, name) is not None
         assert name in names
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
-        chunkspan.nope  # noqa: B018
+        chunker.nope  # noqa: B018
 
 
 def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
-    # The browser worker imports chunkspan.bridge before it reports ready; the other
+    # The browser worker imports chunker.bridge before it reports ready; the other
     # operations' modules (and their patterns and dataclasses) load on their first call.
     probe = (
-        "import sys, json, chunkspan.bridge as b; "
-        "first = sorted(m for m in sys.modules if m.startswith('chunkspan')); "
+        "import sys, json, chunker.bridge as b; "
+        "first = sorted(m for m in sys.modules if m.startswith('chunker')); "
         "b.handle('lexicalTokens', json.dumps({'text': 'x'})); "
-        "print(json.dumps([first, sorted(m for m in sys.modules if m.startswith('chunkspan'))]))"
+        "print(json.dumps([first, sorted(m for m in sys.modules if m.startswith('chunker'))]))"
     )
     first, later = json.loads(
         subprocess.run(
@@ -122,26 +122,26 @@ def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
         ).stdout
     )
     assert first == [
-        "chunkspan",
-        "chunkspan.bridge",
-        "chunkspan.bridge.operations",
-        "chunkspan.bridge.options",
-        "chunkspan.bridge.packing",
-        "chunkspan.bridge.protocol",
-        "chunkspan.bridge.utf16",
-        "chunkspan.collector",
-        "chunkspan.limits",
-        "chunkspan.records",
-        "chunkspan.semantic_chunker",
-        "chunkspan.sourcemap",
-        "chunkspan.structure",
-        "chunkspan.validation",
-        "chunkspan.whitespace",
+        "chunker",
+        "chunker.bridge",
+        "chunker.bridge.operations",
+        "chunker.bridge.options",
+        "chunker.bridge.packing",
+        "chunker.bridge.protocol",
+        "chunker.bridge.utf16",
+        "chunker.collector",
+        "chunker.limits",
+        "chunker.records",
+        "chunker.semantic_chunker",
+        "chunker.sourcemap",
+        "chunker.structure",
+        "chunker.validation",
+        "chunker.whitespace",
     ]
-    assert "chunkspan.lexical" in later and "chunkspan.engine" not in later
+    assert "chunker.lexical" in later and "chunker.engine" not in later
 
 
 def test_type_hints_resolve():
     import typing
 
-    assert typing.get_type_hints(chunkspan.chunk)["return"] == list[chunkspan.Chunk]
+    assert typing.get_type_hints(chunker.chunk)["return"] == list[chunker.Chunk]

@@ -1,6 +1,6 @@
 """No bare `raise ValueError(...)` or `raise TypeError(...)` in the package (issue 25, item 4).
 
-Every error about an argument carries it as `field` (`chunkspan/validation.py`), so that the
+Every error about an argument carries it as `field` (`chunker/validation.py`), so that the
 facade's reply and a form can put the message at that argument. A bare `ValueError` would
 reach the page as `field: null`: this walk finds one wherever it is added. The CLI is left
 out: its errors are messages for a terminal, about its own flags.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "chunkspan"
+PACKAGE = Path(__file__).resolve().parent.parent / "chunker"
 BARE = {"ValueError", "TypeError"}
 # Where a bare error is the rule: the errors are made there, or are not about an argument.
 EXEMPT = {PACKAGE / "validation.py", PACKAGE / "cli"}
@@ -44,7 +44,7 @@ def test_errors_name_their_argument(path):
     found = bare_raises(path.read_text(encoding="utf-8"))
     assert found == [], (
         f"{path.name}: raise ArgumentValueError/ArgumentTypeError (or a require_* helper of "
-        f"chunkspan/validation.py) so the error carries its field, at lines {found}"
+        f"chunker/validation.py) so the error carries its field, at lines {found}"
     )
 
 

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from chunkspan import ChunkingEngine, SemanticChunker
-from chunkspan.bridge import JsString, handle
-from chunkspan.collector import collector_paused
+from chunker import ChunkingEngine, SemanticChunker
+from chunker.bridge import JsString, handle
+from chunker.collector import collector_paused
 
 TEXT = "# Title\n\nOne paragraph. Another sentence.\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n"
 

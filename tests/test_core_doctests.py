@@ -1,4 +1,4 @@
-"""The examples in the docstrings of `chunkspan` run, and answer what they show (the README's
+"""The examples in the docstrings of `chunker` run, and answer what they show (the README's
 examples: test_core_readme.py)."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import pkgutil
 
 import pytest
 
-import chunkspan
+import chunker
 
 # Not the core's: the command line's entry point runs as it is imported, and the adapters
 # need their packages (their examples run in test_pipelines_doctests.py).
-NOT_CORE = {"chunkspan.__main__", "chunkspan.langchain", "chunkspan.llama_index", "chunkspan.spark"}
-MODULES = [chunkspan] + [
+NOT_CORE = {"chunker.__main__", "chunker.langchain", "chunker.llama_index", "chunker.spark"}
+MODULES = [chunker] + [
     importlib.import_module(found.name)
-    for found in pkgutil.walk_packages(chunkspan.__path__, "chunkspan.")
+    for found in pkgutil.walk_packages(chunker.__path__, "chunker.")
     if found.name not in NOT_CORE
 ]
 # Each docstring with examples, found in the module that defines it (not where it is imported).

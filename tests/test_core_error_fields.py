@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkspan import (
+from chunker import (
     ChunkingEngine,
     SemanticChunker,
     Turn,
@@ -21,7 +21,7 @@ from chunkspan import (
     locate_chunks,
     snippet_around,
 )
-from chunkspan.validation import ArgumentTypeError, ArgumentValueError, field_of
+from chunker.validation import ArgumentTypeError, ArgumentValueError, field_of
 
 engine = ChunkingEngine()
 TWO_SENTENCES = "A b. C d."

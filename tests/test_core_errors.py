@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 import pytest
 
-from chunkspan import (
+from chunker import (
     ChunkingEngine,
     SemanticChunker,
     Turn,

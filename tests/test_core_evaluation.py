@@ -1,4 +1,4 @@
-"""chunkspan.evaluation: the figures against a computation on character sets, hand cases,
+"""chunker.evaluation: the figures against a computation on character sets, hand cases,
 retrieval equal to LexicalIndex.search, Chroma's set read, bad input named."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkspan import LexicalIndex
-from chunkspan.evaluation import CorpusSpans, EvaluationSet, Question, evaluate, score, sweep
-from chunkspan.validation import ArgumentValueError
+from chunker import LexicalIndex
+from chunker.evaluation import CorpusSpans, EvaluationSet, Question, evaluate, score, sweep
+from chunker.validation import ArgumentValueError
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMA = ROOT.parent / "shared" / "datasets" / "chroma-general-evaluation"
@@ -128,7 +128,7 @@ def test_json_round_trip_and_records():
     data = small_set()
     assert EvaluationSet.from_json(data.to_json()) == data
     by_records = evaluate(data, strategy="fixed", chunk_size=20, chunk_overlap=0)
-    from chunkspan.recipe import Recipe
+    from chunker.recipe import Recipe
 
     recipe = Recipe("fixed", {"chunk_size": 20, "chunk_overlap": 0})
     given = {cid: recipe.cut(text) for cid, text in data.corpora.items()}

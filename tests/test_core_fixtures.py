@@ -17,7 +17,7 @@ from support.fixture_cases import (
     snake,
 )
 
-from chunkspan import ChunkingEngine, chunk_turns, lexical_tokens, snippet_around
+from chunker import ChunkingEngine, chunk_turns, lexical_tokens, snippet_around
 
 
 @pytest.mark.parametrize("case", params("semantic_chunker.json"))

@@ -14,7 +14,7 @@ from support.paths import ROOT
 CHECKS = {
     "ruff check": ["ruff", "check", "."],
     "ruff format": ["ruff", "format", "--check", "."],
-    "mypy": ["mypy", "chunkspan"],
+    "mypy": ["mypy", "chunker"],
 }
 # The adapters' modules and the package each needs: one whose package is not installed here
 # (the oldest Python's venv holds the core's tools alone) is checked where it is.
@@ -34,7 +34,7 @@ def test_the_tree_passes(check: str, tmp_path: Path) -> None:
     command = [sys.executable, "-m", *CHECKS[check]]
     if check == "mypy":
         command += ["--cache-dir", str(tmp_path / "cache")]
-        command += [f"--exclude=^chunkspan/{module}\\.py$" for module in missing_adapters()]
+        command += [f"--exclude=^chunker/{module}\\.py$" for module in missing_adapters()]
     result = subprocess.run(
         command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
     )

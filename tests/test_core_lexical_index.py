@@ -15,9 +15,9 @@ from support.bm25_reference import reference_search, reference_stats
 from support.fixture_cases import load, params
 from support.lexical_index_steps import ANSWERING, index_answers
 
-import chunkspan
-from chunkspan import LexicalHit, LexicalIndex, lexical_tokens, match_spans, snippet_around
-from chunkspan.lexical import word_re
+import chunker
+from chunker import LexicalHit, LexicalIndex, lexical_tokens, match_spans, snippet_around
+from chunker.lexical import word_re
 
 
 @pytest.mark.parametrize("case", params("lexical_index.json"))
@@ -45,7 +45,7 @@ def test_match_spans_rules(case):
 
 def test_names_are_exported_lazily():
     for name in ("LexicalIndex", "LexicalHit", "LexicalIndexStats", "match_spans"):
-        assert name in chunkspan.__all__ and getattr(chunkspan, name) is not None
+        assert name in chunker.__all__ and getattr(chunker, name) is not None
 
 
 def test_hit_to_dict_leaves_out_missing_metadata():

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from support.invariants import is_subsequence, visible
 from support.strategies import documents, engine_options, semantic_options, texts, turns
 
-from chunkspan import (
+from chunker import (
     ChunkingEngine,
     SemanticChunker,
     chunk_turns,
@@ -19,8 +19,8 @@ from chunkspan import (
     locate_chunks,
     snippet_around,
 )
-from chunkspan.lexical import word_re
-from chunkspan.whitespace import JS_WHITESPACE, is_blank
+from chunker.lexical import word_re
+from chunker.whitespace import JS_WHITESPACE, is_blank
 
 
 def round_trips(records) -> bool:

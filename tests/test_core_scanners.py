@@ -16,17 +16,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.strategies import PIECES, texts
 
-from chunkspan.engine.fixed import LONG_TEXT, _long_steady_ends, _steady_ends, _window_ends
-from chunkspan.locate import _find_spaced
-from chunkspan.semantic_chunker import split_paragraphs, split_sentences
-from chunkspan.structure import (
+from chunker.engine.fixed import LONG_TEXT, _long_steady_ends, _steady_ends, _window_ends
+from chunker.locate import _find_spaced
+from chunker.semantic_chunker import split_paragraphs, split_sentences
+from chunker.structure import (
     BLANK_LINE_RE,
     fence_lines,
     heading_lines,
     segment_text,
     split_by_structure,
 )
-from chunkspan.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
+from chunker.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
 
 # The sentence break as the spec states it: the white space after `.`, `!` or `?`.
 PLAIN_SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+")

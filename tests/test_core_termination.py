@@ -6,7 +6,7 @@ import pytest
 from support.fixture_cases import ENGINE_OPTIONS, lookup_embed_fn, params, snake
 from support.invariants import is_subsequence, visible
 
-from chunkspan import ChunkingEngine
+from chunker import ChunkingEngine
 
 
 @pytest.mark.parametrize("case", params("engine_hangs.json"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from chunkspan import Passage, TurnSpan, chunk_turns
+from chunker import Passage, TurnSpan, chunk_turns
 
 TRANSCRIPT = [
     {"seq": 1, "itemId": "a", "text": "aaaa", "startMs": 0, "endMs": 10},

@@ -1,5 +1,5 @@
 """What a user's type checker sees: tests/types/user_code.py, which reads every public
-attribute of chunkspan's classes and results, checks under `mypy --strict` and runs, and it
+attribute of chunker's classes and results, checks under `mypy --strict` and runs, and it
 keeps reading every one as attributes are added."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from support.paths import ROOT
 
-import chunkspan
+import chunker
 
 USER_CODE = ROOT / "tests" / "types" / "user_code.py"
 
@@ -62,7 +62,7 @@ def public_attributes(cls: type) -> set[str]:
     if dataclasses.is_dataclass(cls):
         names.update(field.name for field in dataclasses.fields(cls))
     for base in cls.__mro__:
-        if base.__module__.startswith("chunkspan"):
+        if base.__module__.startswith("chunker"):
             names.update(name for name in vars(base) if not name.startswith("_"))
     return names
 
@@ -70,8 +70,8 @@ def public_attributes(cls: type) -> set[str]:
 def test_the_users_code_reads_every_public_attribute() -> None:
     code = USER_CODE.read_text(encoding="utf-8")
     missing = []
-    for name in chunkspan.__all__:
-        value = getattr(chunkspan, name)
+    for name in chunker.__all__:
+        value = getattr(chunker, name)
         if not re.search(rf"\b{re.escape(name)}\b", code):
             missing.append(name)
         if inspect.isclass(value):

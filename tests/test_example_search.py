@@ -8,7 +8,7 @@ import pytest
 from support.paths import ROOT
 from support.playground import wait_until
 
-from chunkspan import LexicalIndex, SemanticChunker, lexical_tokens, match_spans, snippet_around
+from chunker import LexicalIndex, SemanticChunker, lexical_tokens, match_spans, snippet_around
 
 SOURCES = ["../samples/handbook.md", "../samples/indexer-guide.md"]
 

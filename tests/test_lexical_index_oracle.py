@@ -14,7 +14,7 @@ from support.fixture_cases import load
 from support.lexical_index_steps import ANSWERING, index_answers, texts_of
 from support.paths import FIXTURES
 
-from chunkspan import lexical_tokens
+from chunker import lexical_tokens
 
 
 def original_answers(cases: list[dict[str, Any]]) -> dict[str, list[Any]]:

@@ -17,7 +17,7 @@ from support.fixture_cases import (
     snake,
 )
 
-from chunkspan import ChunkingEngine
+from chunker import ChunkingEngine
 
 GENERATED = ("semantic_chunker.json", "chunking_engine.json", "engine_hangs.json")
 

@@ -1,4 +1,4 @@
-"""The npm package: what `python build.py package` puts in the .tgz, a site a page author
+"""The npm package: what `python3 build.py package` puts in the .tgz, a site a page author
 builds from that file alone (installed offline, served by Python's own server, run in
 Chromium), its types as a project resolves them, its copy command for a bundler's site
 (tests/test_package_vite.py builds one), and the other way in (docs/browser.md): a page with
@@ -23,9 +23,9 @@ from support.readme import README, doc_block, readme_block
 from support.recorder import Recorder
 from support.typescript import EXAMPLE, run_tsc
 
-import chunkspan
-from chunkspan import SemanticChunker, chunk, lexical_tokens, snippet_around
-from chunkspan.tokens import count_tokens
+import chunker
+from chunker import SemanticChunker, chunk, lexical_tokens, snippet_around
+from chunker.tokens import count_tokens
 from tools.package import (
     COPY_COMMAND,
     COPY_SCRIPT,
@@ -36,7 +36,7 @@ from tools.package import (
 from tools.paths import NODE_MODULES, SITE
 from tools.site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB, TOKENIZER_WHEEL
 
-WHEEL = f"chunkspan-{chunkspan.__version__}-py3-none-any.whl"
+WHEEL = f"chunkspan-{chunker.__version__}-py3-none-any.whl"
 TEXT = (
     "# Refunds\n\nRefunds go back to the card that paid. They take five to ten business days."
     "\n\n# Shipping\n\nOrders ship within two days of payment. Tracking comes by mail.\n"
@@ -78,7 +78,7 @@ def project(tarball: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarball):
-    assert tarball.name == f"{NAME}-{chunkspan.__version__}.tgz"
+    assert tarball.name == f"{NAME}-{chunker.__version__}.tgz"
     with tarfile.open(tarball) as archive:
         names = {m.name.removeprefix("package/") for m in archive.getmembers() if m.isfile()}
         manifest = json.load(archive.extractfile("package/package.json"))
@@ -92,7 +92,7 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
     shipped = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text())
     assert lock == {"info": shipped["info"], "packages": {}}
 
-    assert manifest["name"] == NAME and manifest["version"] == chunkspan.__version__
+    assert manifest["name"] == NAME and manifest["version"] == chunker.__version__
     assert manifest["type"] == "module"
     root = manifest["exports"]["."]
     assert list(root) == ["types", "default"], "types must come first"
@@ -203,7 +203,7 @@ def test_a_site_built_from_the_tarball_alone_chunks_and_snippets(browser, exampl
     snippet = snippet_around(TEXT, ["tracking"], before=20, after=30)
     assert got["snippet"] == snippet.to_dict() and snippet.at > 0
     assert shown == snippet.text
-    assert got["versions"]["chunker"] == chunkspan.__version__
+    assert got["versions"]["chunker"] == chunker.__version__
     assert got["tokens"] == count_tokens(TEXT, "o200k_base")  # the tokenizer comes with it
     # Nothing failed or logged and no request left the origin, but for the icon every
     # browser asks a site for, which this one has not.

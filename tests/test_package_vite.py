@@ -28,7 +28,7 @@ from support.facade import BOOT_TIMEOUT_MS
 from support.readme import readme_block
 from support.recorder import Recorder
 
-from chunkspan import SemanticChunker
+from chunker import SemanticChunker
 from tools.paths import CACHE
 
 # The Vite the app builds with, and no other: a test-only dependency, from the npm registry.

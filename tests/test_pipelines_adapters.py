@@ -20,11 +20,11 @@ from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import MetadataMode, NodeRelationship
 from support.strategies import engine_options, semantic_options, texts
 
-from chunkspan import ChunkingEngine, DocumentChunk, SemanticChunker
-from chunkspan.langchain import ChunkerTextSplitter
-from chunkspan.llama_index import ChunkerNodeParser
-from chunkspan.recipe import PIPELINE_STRATEGIES, Recipe, covered, fields
-from chunkspan.validation import field_of
+from chunker import ChunkingEngine, DocumentChunk, SemanticChunker
+from chunker.langchain import ChunkerTextSplitter
+from chunker.llama_index import ChunkerNodeParser
+from chunker.recipe import PIPELINE_STRATEGIES, Recipe, covered, fields
+from chunker.validation import field_of
 
 REPEATED = "The same sentence, word for word. It comes back later."
 DOCUMENTS = [
@@ -242,9 +242,9 @@ def test_recipe_is_what_the_adapters_cut_with():
 @pytest.mark.parametrize(
     ("module", "package", "extra"),
     [
-        ("chunkspan.langchain", "langchain_text_splitters", "langchain"),
-        ("chunkspan.llama_index", "llama_index", "llama-index"),
-        ("chunkspan.spark", "pyspark", "spark"),
+        ("chunker.langchain", "langchain_text_splitters", "langchain"),
+        ("chunker.llama_index", "llama_index", "llama-index"),
+        ("chunker.spark", "pyspark", "spark"),
     ],
 )
 def test_an_adapter_without_its_package_says_which_extra_to_install(module, package, extra):

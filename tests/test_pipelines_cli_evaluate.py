@@ -1,4 +1,4 @@
-"""`chunkspan evaluate`: its JSON equals Python's figures; a sweep's refused cell is reported;
+"""`chunker evaluate`: its JSON equals Python's figures; a sweep's refused cell is reported;
 a set that cannot be read is named with exit 1; a bad option value is a usage error."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from chunkspan.cli import main
-from chunkspan.evaluation import EvaluationSet, Question, sweep
+from chunker.cli import main
+from chunker.evaluation import EvaluationSet, Question, sweep
 
 
 @pytest.fixture
@@ -62,7 +62,7 @@ def test_unreadable_set_is_named(tmp_path, capsys):
     path = tmp_path / "broken.json"
     path.write_text('{"corpora": {"a": "x"}, "questions": []}', encoding="utf-8")
     assert main(["evaluate", str(path)]) == 1
-    assert capsys.readouterr().err.startswith(f"chunkspan: {path}: ")
+    assert capsys.readouterr().err.startswith(f"chunker: {path}: ")
 
 
 def test_bad_option_value_is_usage_error(set_file, capsys):

@@ -1,4 +1,4 @@
-"""The command line's JSON Lines writer (chunkspan/cli/jsonl.py) writes the text `json.dumps`
+"""The command line's JSON Lines writer (chunker/cli/jsonl.py) writes the text `json.dumps`
 writes of each record, for every strategy, with and without a token budget, on real
 documents and on generated ones, and after a trip through pickle (as it goes to a worker)."""
 
@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from support.real_documents import real_documents
 from support.strategies import engine_options, semantic_options, texts
 
-from chunkspan.cli.jsonl import ChunkLines, quoted
-from chunkspan.recipe import Recipe
+from chunker.cli.jsonl import ChunkLines, quoted
+from chunker.recipe import Recipe
 
 RECIPES = {
     "semantic": Recipe("semantic"),

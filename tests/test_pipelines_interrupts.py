@@ -1,6 +1,6 @@
 """Interrupts end a run over worker processes promptly and leave nothing behind: one Ctrl-C,
 two in quick succession, SIGTERM to the process group or to the parent alone, for
-`chunkspan chunk --jobs 3 -o FILE` and for a script iterating `chunk_many(jobs=3)`: three
+`chunker chunk --jobs 3 -o FILE` and for a script iterating `chunk_many(jobs=3)`: three
 processes, the parent and two workers (the parent cuts too), so that more than one worker
 is stopped; a closed pipe for `--jobs 2`; and a worker killed (SIGKILL, as the system does
 when memory runs out), which ends the command line with exit 5.
@@ -33,14 +33,14 @@ HARNESS_TIMEOUT = 60  # seconds: far beyond a prompt end, so only a hang reaches
 
 START_METHODS = ["fork", "forkserver", "spawn"]
 
-# `python -m chunkspan`, and a user's script, under a start method given as sys.argv[1].
+# `python -m chunker`, and a user's script, under a start method given as sys.argv[1].
 COMMAND_LINE = (
     "import multiprocessing, sys; multiprocessing.set_start_method(sys.argv.pop(1)); "
-    "from chunkspan.cli import main; sys.exit(main())"
+    "from chunker.cli import main; sys.exit(main())"
 )
 SCRIPT = """
 import itertools, multiprocessing, sys
-from chunkspan import chunk_many
+from chunker import chunk_many
 
 multiprocessing.set_start_method(sys.argv[1])
 
@@ -93,7 +93,7 @@ def workers_of(pid: int) -> list[int]:
     return found
 
 
-def chunkspan_command(method: str, *arguments: str) -> list[str]:
+def chunker_command(method: str, *arguments: str) -> list[str]:
     return [sys.executable, "-c", COMMAND_LINE, method, *arguments]
 
 
@@ -160,7 +160,7 @@ def test_the_command_line_stops_its_workers_and_writes_no_partial_file(tmp_path,
     corpus = big_corpus(tmp_path)
     target = tmp_path / "out.jsonl"
     target.write_text("an earlier run\n")
-    command = chunkspan_command(method, "chunk", "--jobs", "3", "-o", str(target))
+    command = chunker_command(method, "chunk", "--jobs", "3", "-o", str(target))
 
     def writing(_: subprocess.Popen) -> bool:
         return any(p.name.endswith(".part") and p.stat().st_size for p in tmp_path.iterdir())
@@ -170,7 +170,7 @@ def test_the_command_line_stops_its_workers_and_writes_no_partial_file(tmp_path,
         send(process, how)
         stderr = ended(process)
         assert process.returncode == code, stderr
-        assert stderr.endswith(f"chunkspan: interrupted; {target} was not written\n".encode())
+        assert stderr.endswith(f"chunker: interrupted; {target} was not written\n".encode())
         assert target.read_text() == "an earlier run\n"
         assert sorted(p.name for p in tmp_path.iterdir()) == ["big", "out.jsonl"]
 
@@ -181,7 +181,7 @@ def test_a_closed_pipe_ends_the_workers_quietly(tmp_path, method):
     for _ in range(TRIES):
         reader, writer = os.pipe()
         process = subprocess.Popen(
-            chunkspan_command(method, "chunk", "--jobs", "2", str(corpus)),
+            chunker_command(method, "chunk", "--jobs", "2", str(corpus)),
             stdout=writer,
             stderr=subprocess.PIPE,
             env=ENV,
@@ -225,7 +225,7 @@ def test_a_killed_worker_ends_the_command_line_with_its_name_and_no_partial_file
     corpus = big_corpus(tmp_path)
     target = tmp_path / "out.jsonl"
     target.write_text("an earlier run\n")
-    command = chunkspan_command(method, "chunk", "--jobs", "3", "-o", str(target))
+    command = chunker_command(method, "chunk", "--jobs", "3", "-o", str(target))
     for _ in range(TRIES):
         process = start([*command, str(corpus)], lambda _: True)
         victim = workers_of(process.pid)[0]
@@ -233,7 +233,7 @@ def test_a_killed_worker_ends_the_command_line_with_its_name_and_no_partial_file
         stderr = ended(process)
         assert process.returncode == 5, stderr
         assert stderr.decode() == (
-            f"chunkspan: worker process {victim} ended without answering (exit code -9); "
+            f"chunker: worker process {victim} ended without answering (exit code -9); "
             f"{target} was not written\n"
         )
         assert target.read_text() == "an earlier run\n"
@@ -242,7 +242,7 @@ def test_a_killed_worker_ends_the_command_line_with_its_name_and_no_partial_file
 
 AFTERWARDS = """
 import multiprocessing, sys, time
-from chunkspan import chunk_many
+from chunker import chunk_many
 
 multiprocessing.set_start_method(sys.argv[1])
 queue = multiprocessing.Queue()  # multiprocessing's helpers started first, as a program may

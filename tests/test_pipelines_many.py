@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkspan import ChunkedText, SemanticChunker, chunk_many, many, pool
-from chunkspan.many import BATCH_ITEMS
-from chunkspan.pool import BATCHES_AHEAD
-from chunkspan.recipe import Recipe
+from chunker import ChunkedText, SemanticChunker, chunk_many, many, pool
+from chunker.many import BATCH_ITEMS
+from chunker.pool import BATCHES_AHEAD
+from chunker.recipe import Recipe
 
 TEXTS = [f"# Doc {n}\n\n" + f"Sentence {n} 😀 of the text. " * (n % 40 + 1) for n in range(300)]
 
@@ -194,7 +194,7 @@ def test_only_what_multiprocessing_may_send_as_it_starts_passes_a_pickling_error
     # pointer refuses it with a ValueError, and multiprocessing with the same.
     import ctypes
 
-    from chunkspan.recipe import Recipe
+    from chunker.recipe import Recipe
 
     pointer = Recipe("semantic", {"tokenizer": WithPointer(), "max_tokens": 40}).unsendable()
     assert pointer is not None and pointer.field == "tokenizer"
@@ -232,7 +232,7 @@ def test_jobs_none_in_a_daemonic_process_stays_there():
 def run_python(
     *arguments: str, standard_input: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """This Python run with `arguments` to its end, this checkout's chunkspan importable."""
+    """This Python run with `arguments` to its end, this checkout's chunker importable."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     return subprocess.run(
         [sys.executable, *arguments],
@@ -249,7 +249,7 @@ def test_a_function_of_a_main_without_a_file_is_named_too():
     # and a spawned worker cannot find them, so they count as not sendable.
     script = (
         "import multiprocessing, sys\n"
-        "from chunkspan import chunk_many, many\n"
+        "from chunker import chunk_many, many\n"
         "multiprocessing.set_start_method('spawn')\n"
         "def words(text): return len(text.split())\n"
         "texts = ['A sentence of words. ' * 2000] * 40\n"
@@ -272,7 +272,7 @@ def test_a_script_read_from_standard_input_is_told_or_cut_here(method):
     # need no file. Two cores whatever this machine has: one would decide for none.
     script = (
         "import multiprocessing, sys\n"
-        "from chunkspan import chunk_many, many\n"
+        "from chunker import chunk_many, many\n"
         "if __name__ == '__main__':\n"
         "    many.default_jobs = lambda: 2\n"
         "    texts = ['A sentence of words. ' * 2000] * 40\n"
@@ -330,7 +330,7 @@ def test_chunk_many_leaves_the_start_method_for_its_caller_to_set():
     # Reading the default with get_start_method() would fix it, and the script's own
     # set_start_method, after its first chunk_many, would fail.
     script = (
-        "import multiprocessing; from chunkspan import chunk_many; "
+        "import multiprocessing; from chunker import chunk_many; "
         "list(chunk_many(['x. ' * 9] * 3, jobs=2, tokenizer=len)); "
         "multiprocessing.set_start_method('spawn'); print('set')"
     )

@@ -16,7 +16,7 @@ from support.readme import needs_extras, readme_block, run_block, runnable_block
 from test_core_readme import docs_blocks
 
 # The command line's examples run in a folder holding what they name.
-COMMANDS = readme_block("chunkspan chunk docs/")
+COMMANDS = readme_block("chunker chunk docs/")
 HANDBOOK = "# Refunds\n\nRefunds go back to the card that paid.\n\n# Shipping\n\nTwo days.\n"
 TURNS = [{"seq": 1, "text": "Hello."}, {"seq": 2, "text": "My refund is late."}]
 
@@ -46,8 +46,8 @@ def test_the_command_lines_run_as_shown(tmp_path):
     (tmp_path / "docs" / "skipped.txt").write_text("not Markdown, not matched by --glob")
     (tmp_path / "notes.md").write_text(HANDBOOK)
     (tmp_path / "call.json").write_text(json.dumps(TURNS))
-    # `chunkspan` as the command the wheel installs: this checkout's, by `python -m`.
-    define = f'chunkspan() {{ {shlex.quote(sys.executable)} -m chunkspan "$@"; }}\n'
+    # `chunker` as the command the wheel installs: this checkout's, by `python -m`.
+    define = f'chunker() {{ {shlex.quote(sys.executable)} -m chunker "$@"; }}\n'
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     answers = []
     for line in COMMANDS.splitlines():

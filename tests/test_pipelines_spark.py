@@ -11,10 +11,10 @@ import pytest
 from pyspark.sql import types as T
 from support.spark import local_session
 
-from chunkspan import chunk_many
-from chunkspan import spark as spark_module
-from chunkspan.recipe import FIELDS, fields
-from chunkspan.spark import chunk_dataframe
+from chunker import chunk_many
+from chunker import spark as spark_module
+from chunker.recipe import FIELDS, fields
+from chunker.spark import chunk_dataframe
 
 DOCUMENT_COUNT = 2_400
 # What the session needs set only while it starts; read when this module is collected.
@@ -32,7 +32,7 @@ def document(number: int) -> str:
 @pytest.fixture(scope="module")
 def spark():
     if shutil.which("java") is None:
-        pytest.fail("Spark needs Java 17 (.ci/run installs openjdk-17-jre-headless)")
+        pytest.fail("Spark needs Java 17+ (`python3 build.py test` installs one: tools/java.py)")
     session = local_session("chunker-tests")
     yield session
     session.stop()
@@ -40,7 +40,7 @@ def spark():
 
 def test_the_session_leaves_the_environment_as_it_found_it(spark):
     # Left set, they made every later subprocess import this checkout, and a fresh venv's pip
-    # take the checkout's chunkspan.egg-info for chunkspan installed.
+    # take the checkout's chunkspan.egg-info for chunker installed.
     assert {name: os.environ.get(name) for name in STARTING_ENVIRONMENT} == STARTING_ENVIRONMENT
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pyspark
 from support.readme import readme_block
 
-from chunkspan import chunk_many
-from chunkspan.recipe import fields
+from chunker import chunk_many
+from chunker.recipe import fields
 from tools.wheel import build_wheel
 
 
@@ -37,8 +37,8 @@ OPTIONS = next(
 
 def test_spark_submit_with_the_wheel_as_py_files(tmp_path):
     wheel = build_wheel()
-    assert f"cp dist/{wheel.name} chunkspan.zip" in readme_block("cp dist/")  # as the README
-    shipped = tmp_path / "chunkspan.zip"
+    assert f"cp dist/{wheel.name} chunker.zip" in readme_block("cp dist/")  # as the README
+    shipped = tmp_path / "chunker.zip"
     shipped.write_bytes(wheel.read_bytes())
     job = tmp_path / "chunk_corpus.py"
     job.write_text(SUBMITTED_JOB)

@@ -16,13 +16,13 @@ from llama_index.core.ingestion import IngestionPipeline
 from llama_index.core.schema import MetadataMode
 from support.paths import DATASETS, ROOT
 
-from chunkspan import chunk_many
-from chunkspan.langchain import CHARS_PER_TOKEN, ChunkerTextSplitter
-from chunkspan.llama_index import ChunkerNodeParser
-from chunkspan.many import BATCH_CHARS
-from chunkspan.recipe import Recipe
-from chunkspan.tokens import count_tokens
-from chunkspan.validation import ArgumentValueError, field_of
+from chunker import chunk_many
+from chunker.langchain import CHARS_PER_TOKEN, ChunkerTextSplitter
+from chunker.llama_index import ChunkerNodeParser
+from chunker.many import BATCH_CHARS
+from chunker.recipe import Recipe
+from chunker.tokens import count_tokens
+from chunker.validation import ArgumentValueError, field_of
 
 CORPUS = (DATASETS / "chroma-general-evaluation" / "corpora" / "state_of_the_union.md").read_text(
     encoding="utf-8"
@@ -141,7 +141,7 @@ def test_the_command_line_takes_max_tokens_and_tokenizer(tmp_path):
             [
                 sys.executable,
                 "-m",
-                "chunkspan",
+                "chunker",
                 "chunk",
                 str(source),
                 "--quiet",
@@ -169,7 +169,7 @@ def test_the_command_line_takes_max_tokens_and_tokenizer(tmp_path):
         [
             sys.executable,
             "-m",
-            "chunkspan",
+            "chunker",
             "turns",
             str(transcript),
             "--quiet",
@@ -185,7 +185,7 @@ def test_the_command_line_takes_max_tokens_and_tokenizer(tmp_path):
     assert len(passages) > 3
     assert all(p["tokenCount"] == count_tokens(p["text"]) <= 20 for p in passages)
     bad = subprocess.run(
-        [sys.executable, "-m", "chunkspan", "chunk", str(source), "--max-tokens", "0"],
+        [sys.executable, "-m", "chunker", "chunk", str(source), "--max-tokens", "0"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -1,5 +1,5 @@
 """The wheel and the pipelines: the wheel for pip carries the command line and the adapters
-(and the `chunkspan` console script); the wheel the page loads carries neither, and nothing in
+(and the `chunker` console script); the wheel the page loads carries neither, and nothing in
 it imports LangChain, LlamaIndex or PySpark."""
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from pathlib import Path
 import pytest
 from support.fresh_venv import install_in_fresh_venv, users_environment
 
-import chunkspan
-from chunkspan import SemanticChunker
+import chunker
+from chunker import SemanticChunker
 from tools.wheel import build_wheel
 
 # Not `_extras.py`: the page counts tokens too, and `tokens.py` names its extra through it.
 PIPELINE_MODULES = {
-    "chunkspan/__main__.py",
-    "chunkspan/langchain.py",
-    "chunkspan/llama_index.py",
-    "chunkspan/spark.py",
+    "chunker/__main__.py",
+    "chunker/langchain.py",
+    "chunker/llama_index.py",
+    "chunker/spark.py",
 }
 ADAPTER_PACKAGES = {
     "langchain",
@@ -57,9 +57,9 @@ def test_the_pages_wheel_holds_no_adapter_and_no_command_line(wheel, built_site)
     with zipfile.ZipFile(served) as archive:
         names = set(archive.namelist())
         sources = {n: archive.read(n) for n in names if n.endswith(".py")}
-    assert "chunkspan/__init__.py" in names and "chunkspan/semantic_chunker.py" in names
+    assert "chunker/__init__.py" in names and "chunker/semantic_chunker.py" in names
     assert not names & PIPELINE_MODULES
-    assert not [n for n in names if n.startswith("chunkspan/cli/")]
+    assert not [n for n in names if n.startswith("chunker/cli/")]
     assert not [n for n in names if n.endswith("entry_points.txt")]
     for name, source in sources.items():
         assert not imported_top_levels(source) & ADAPTER_PACKAGES, name
@@ -68,11 +68,11 @@ def test_the_pages_wheel_holds_no_adapter_and_no_command_line(wheel, built_site)
 def test_the_wheel_for_pip_has_the_pipelines_and_the_console_script(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-        info = f"chunkspan-{chunkspan.__version__}.dist-info"
+        info = f"chunkspan-{chunker.__version__}.dist-info"
         entry_points = archive.read(f"{info}/entry_points.txt").decode()
         metadata = archive.read(f"{info}/METADATA").decode()
-    assert names >= PIPELINE_MODULES and "chunkspan/cli/__init__.py" in names
-    assert entry_points == "[console_scripts]\nchunkspan = chunkspan.cli:main\n"
+    assert names >= PIPELINE_MODULES and "chunker/cli/__init__.py" in names
+    assert entry_points == "[console_scripts]\nchunker = chunker.cli:main\n"
     for extra in ("langchain", "llama-index", "spark"):
         assert f"Provides-Extra: {extra}\n" in metadata
     # The core's modules import none of the adapters' packages; only the adapters do.
@@ -87,12 +87,12 @@ def test_the_console_script_runs_from_a_fresh_venv(wheel, tmp_path, monkeypatch,
     if stray:  # what a checkout holds after `pip install .`, on a PYTHONPATH a test left set
         info = tmp_path / "checkout" / "chunkspan.egg-info"
         info.mkdir(parents=True)
-        (info / "PKG-INFO").write_text(f"Name: chunkspan\nVersion: {chunkspan.__version__}\n")
+        (info / "PKG-INFO").write_text(f"Name: chunkspan\nVersion: {chunker.__version__}\n")
         monkeypatch.setenv("PYTHONPATH", str(info.parent))
     bin_folder = install_in_fresh_venv(wheel, tmp_path)
     text = "# Title\n\nA paragraph. 😀\n\n## Next\n\nMore."
     result = subprocess.run(
-        [str(bin_folder / "chunkspan"), "chunk", "--overlap", "0", "-"],
+        [str(bin_folder / "chunker"), "chunk", "--overlap", "0", "-"],
         input=text.encode(),
         capture_output=True,
         cwd=tmp_path,

@@ -34,7 +34,7 @@ from support.playground import (
     wait_until,
 )
 
-from chunkspan import (
+from chunker import (
     ChunkingEngine,
     LexicalIndex,
     SemanticChunker,

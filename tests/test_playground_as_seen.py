@@ -25,7 +25,7 @@ from support.playground import (
     wait_until,
 )
 
-from chunkspan import ChunkingEngine, SemanticChunker, chunk_turns
+from chunker import ChunkingEngine, SemanticChunker, chunk_turns
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import pytest
 from support.playground import choose, open_playground, put_text, runs, settled, wait_until
 
-from chunkspan import ChunkingEngine, SemanticChunker, chunk_turns
+from chunker import ChunkingEngine, SemanticChunker, chunk_turns
 
 PYTHON_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")  # snake_case: a Python name, not the page's
 TEXT = "\n\n".join(f"Paragraph {i}. " + "Words follow words here. " * 12 for i in range(40))

@@ -87,7 +87,7 @@ def in_javascript(mode: str, lines: list[str], text: str) -> list[str]:
 
 
 def run_python(code: str, cwd: Any) -> list[str]:
-    """Run copied Python with the checkout's chunkspan, in `cwd`; answer its lines."""
+    """Run copied Python with the checkout's chunker, in `cwd`; answer its lines."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True

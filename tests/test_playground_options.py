@@ -1,5 +1,5 @@
 """The playground's options are Python's (issue 25, item 5): site/playground/options.js is
-written by the build from chunkspan (tools/playground_options.py), and the page adds only
+written by the build from chunker (tools/playground_options.py), and the page adds only
 labels, help and slider ranges (web/playground/settings.js).
 
 Each test changes a fact in Python (a default, a least value, a pair at odds, a new option)
@@ -19,12 +19,12 @@ import pytest
 from support.paths import ROOT
 from support.playground import open_playground
 
-from chunkspan import ChunkingEngine, SemanticChunker, chunk_turns
-from chunkspan.bridge.options import OPTION_NAMES
-from chunkspan.engine import STRATEGIES
-from chunkspan.limits import AT_ODDS, MINIMUMS, AtOdds
-from chunkspan.recipe import options_of
-from chunkspan.validation import ArgumentValueError
+from chunker import ChunkingEngine, SemanticChunker, chunk_turns
+from chunker.bridge.options import OPTION_NAMES
+from chunker.engine import STRATEGIES
+from chunker.limits import AT_ODDS, MINIMUMS, AtOdds
+from chunker.recipe import options_of
+from chunker.validation import ArgumentValueError
 from tools.playground_options import (
     MODES,
     OPTIONS_MODULE,
@@ -144,7 +144,7 @@ def test_what_python_does_not_say_stops_the_build(monkeypatch):
     with_option(monkeypatch, "max_words", 256)
     with pytest.raises(OptionTableError, match=r"max_words has no JavaScript name"):
         option_table()
-    # ...and its check must read its least value from chunkspan.limits.
+    # ...and its check must read its least value from chunker.limits.
     monkeypatch.setitem(OPTION_NAMES["SemanticChunker.chunk"], "maxWords", "max_words")
     with pytest.raises(OptionTableError, match=r"max_words has no least value"):
         option_table()

@@ -24,7 +24,7 @@ from support.playground import (
     wait_until,
 )
 
-from chunkspan import SemanticChunker
+from chunker import SemanticChunker
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 CLIPBOARD = ["clipboard-read", "clipboard-write"]

@@ -11,7 +11,7 @@ import pytest
 from support.paths import ROOT
 from support.playground import on_the_guide, runs, set_settings, settled, wait_until
 
-from chunkspan import LexicalIndex, SemanticChunker, lexical_tokens, match_spans, snippet_around
+from chunker import LexicalIndex, SemanticChunker, lexical_tokens, match_spans, snippet_around
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 

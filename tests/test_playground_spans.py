@@ -25,7 +25,7 @@ from support.playground import (
     show_text,
 )
 
-from chunkspan import ChunkingEngine, SemanticChunker
+from chunker import ChunkingEngine, SemanticChunker
 
 # Merges (a short paragraph joins the one before after a blank line the input lacks), splits
 # at sentence ends followed by several spaces, blank runs of spaces and tabs, emoji.

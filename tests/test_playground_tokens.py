@@ -32,7 +32,7 @@ from support.playground import (
     wait_until,
 )
 
-from chunkspan import ChunkingEngine, SemanticChunker
+from chunker import ChunkingEngine, SemanticChunker
 
 # Paragraphs of a few sizes, one long, so that a budget of a few dozen tokens leaves some
 # chunks within it and flags (or cuts) others; emoji count more than one token.

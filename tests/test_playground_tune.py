@@ -13,7 +13,7 @@ import pytest
 from support.paths import ROOT
 from support.playground import on_the_guide, runs, set_mode, set_settings, settled, wait_until
 
-from chunkspan.evaluation import EvaluationSet, Question, evaluate, sweep
+from chunker.evaluation import EvaluationSet, Question, evaluate, sweep
 
 GUIDE_NAME = "indexer-guide.md"
 GUIDE = (ROOT / "web/samples" / GUIDE_NAME).read_text(encoding="utf-8")

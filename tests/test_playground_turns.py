@@ -17,7 +17,7 @@ from support.offsets import utf16_offset
 from support.paths import FIXTURES
 from support.playground import open_playground, runs, settled
 
-from chunkspan import chunk_turns
+from chunker import chunk_turns
 
 # Blank turns of several kinds, seqs repeated and out of order, ids repeated and missing,
 # times missing on some turns, emoji (two JavaScript units), and U+0085 (not blank to trim()).

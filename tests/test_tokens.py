@@ -1,4 +1,4 @@
-"""`chunkspan.tokens`: counts equal to tiktoken's own, the tokenizers it takes, its errors."""
+"""`chunker.tokens`: counts equal to tiktoken's own, the tokenizers it takes, its errors."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from support.paths import DATASETS
 from support.strategies import texts as chunker_texts
 from support.tiktoken_local import tiktoken_encoding
 
-from chunkspan.tokens import TOKENIZER_NAMES, Budget, TokenCounter, count_tokens, counter_of
-from chunkspan.validation import ArgumentTypeError, ArgumentValueError, field_of
+from chunker.tokens import TOKENIZER_NAMES, Budget, TokenCounter, count_tokens, counter_of
+from chunker.validation import ArgumentTypeError, ArgumentValueError, field_of
 
 CORPORA = sorted((DATASETS / "chroma-general-evaluation" / "corpora").glob("*.md"))
 

@@ -1,4 +1,4 @@
-"""The token budget (chunkspan/budget.py) on every chunker: no chunk over it, exact spans,
+"""The token budget (chunker/budget.py) on every chunker: no chunk over it, exact spans,
 nothing lost, the chunks within it left as they were, and its errors."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from support.invariants import visible
 from support.strategies import engine_options, semantic_options, turns
 from support.strategies import texts as chunker_texts
 
-from chunkspan import Chunk, ChunkingEngine, SemanticChunker, chunk_turns
-from chunkspan.tokens import count_tokens
-from chunkspan.validation import ArgumentValueError, field_of
-from chunkspan.whitespace import JS_WHITESPACE
+from chunker import Chunk, ChunkingEngine, SemanticChunker, chunk_turns
+from chunker.tokens import count_tokens
+from chunker.validation import ArgumentValueError, field_of
+from chunker.whitespace import JS_WHITESPACE
 
 # Texts that put chunks over small budgets: the chunkers' own, and long words, code, emoji,
 # CJK and combining marks, which take many tokens a character.
@@ -247,7 +247,7 @@ def test_the_engine_keeps_the_budget_with_or_without_embeddings_async_or_not(str
 
 def test_chunk_columns_refuses_a_budget_it_does_not_apply():
     # Columns do not count tokens: asked to, they say so (the facade packs a budget's
-    # chunks from their records instead, chunkspan.bridge.packing.columns_of).
+    # chunks from their records instead, chunker.bridge.packing.columns_of).
     with pytest.raises(ArgumentValueError, match="use chunk\\(\\)") as raised:
         SemanticChunker(max_tokens=64).chunk_columns("Some text.")
     assert field_of(raised.value) == "max_tokens"

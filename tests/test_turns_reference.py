@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from support.fixture_cases import FIXTURES, TURN_OPTIONS, snake
 
-from chunkspan import chunk_turns
+from chunker import chunk_turns
 
 REFERENCE = FIXTURES / "turns_reference.mjs"
 

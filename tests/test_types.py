@@ -70,7 +70,7 @@ def test_every_name_the_facade_answers_is_declared(chunker_page):
 
 def test_the_declared_options_are_the_bridges(built_site):
     """The option names in the types are the ones the bridge takes, plus `spans`."""
-    from chunkspan.bridge import OPTION_NAMES
+    from chunker.bridge import OPTION_NAMES
 
     for interface, operation in (
         ("SemanticChunkerConfig", "SemanticChunker.chunk"),

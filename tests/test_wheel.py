@@ -18,8 +18,8 @@ from support.fresh_venv import install_in_fresh_venv, users_environment
 from support.paths import ROOT
 from support.reply import read_reply
 
-import chunkspan
-from chunkspan.bridge import handle
+import chunker
+from chunker.bridge import handle
 from tools.paths import CACHE, NODE_MODULES
 from tools.site import MICROPIP_WHEEL, PYODIDE_LOCK, PYODIDE_STDLIB
 from tools.wheel import build_page_wheel, build_wheel
@@ -33,7 +33,7 @@ def wheel() -> Path:
 
 
 def test_wheel_is_reproducible_and_named_for_any_python(wheel):
-    assert wheel.name == f"chunkspan-{chunkspan.__version__}-py3-none-any.whl"
+    assert wheel.name == f"chunkspan-{chunker.__version__}-py3-none-any.whl"
     first = wheel.read_bytes()
     assert build_wheel().read_bytes() == first
 
@@ -41,7 +41,7 @@ def test_wheel_is_reproducible_and_named_for_any_python(wheel):
 def test_wheel_metadata_record_and_files(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-        info = f"chunkspan-{chunkspan.__version__}.dist-info"
+        info = f"chunkspan-{chunker.__version__}.dist-info"
         metadata = Parser().parsestr(archive.read(f"{info}/METADATA").decode())
         wheel_file = Parser().parsestr(archive.read(f"{info}/WHEEL").decode())
         record = list(csv.reader(io.StringIO(archive.read(f"{info}/RECORD").decode())))
@@ -52,16 +52,16 @@ def test_wheel_metadata_record_and_files(wheel):
             data = archive.read(path)
             expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
             assert (digest, int(size)) == (f"sha256={expected.decode()}", len(data)), path
-    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "chunkspan").rglob("*.py")}
-    assert sources | {"chunkspan/py.typed"} <= names
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "chunker").rglob("*.py")}
+    assert sources | {"chunker/py.typed"} <= names
     # The package alone: the build tools (tools/) and the tests stay out.
-    assert all(name.startswith(("chunkspan/", f"{info}/")) for name in names)
+    assert all(name.startswith(("chunker/", f"{info}/")) for name in names)
     assert {row[0] for row in record} == names
     assert metadata["Name"] == "chunkspan"
     # PEP 639, as setuptools 77+ writes it from `license = "MIT"` (the table form is deprecated).
     assert (metadata["Metadata-Version"], metadata["License-Expression"]) == ("2.4", "MIT")
     assert metadata["License"] is None
-    assert metadata["Version"] == chunkspan.__version__
+    assert metadata["Version"] == chunker.__version__
     assert metadata["Requires-Python"] == ">=3.10"
     assert metadata.get_all("Requires-Dist") is None or all(
         "extra ==" in requirement for requirement in metadata.get_all("Requires-Dist")
@@ -72,12 +72,12 @@ def test_wheel_metadata_record_and_files(wheel):
 def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
     python = install_in_fresh_venv(wheel, tmp_path) / "python"
     script = (
-        "import chunkspan, importlib.metadata as m, json\n"
-        "from chunkspan import SemanticChunker\n"
-        "print(json.dumps([chunkspan.__file__, m.version('chunkspan'),"
+        "import chunker, importlib.metadata as m, json\n"
+        "from chunker import SemanticChunker\n"
+        "print(json.dumps([chunker.__file__, m.version('chunkspan'),"
         f" [c.to_dict() for c in SemanticChunker(overlap=0).chunk({TEXT!r})]]))"
     )
-    # Run from the venv's folder, so the checkout's own chunkspan/ cannot be imported instead.
+    # Run from the venv's folder, so the checkout's own chunker/ cannot be imported instead.
     out = subprocess.run(
         [str(python), "-c", script],
         cwd=tmp_path,
@@ -88,8 +88,8 @@ def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
     ).stdout
     where, version, chunks = json.loads(out)
     assert where.startswith(str(tmp_path / "venv"))
-    assert version == chunkspan.__version__
-    expected = [c.to_dict() for c in chunkspan.SemanticChunker(overlap=0).chunk(TEXT)]
+    assert version == chunker.__version__
+    expected = [c.to_dict() for c in chunker.SemanticChunker(overlap=0).chunk(TEXT)]
     assert chunks == expected
 
 
@@ -124,7 +124,7 @@ def test_the_sites_wheels_run_under_pyodide_in_node(wheel, built_site):
         timeout=300,
     ).stdout
     answer = json.loads(out)
-    assert answer["bytecode"] is True, "chunkspan was installed without its compiled bytecode"
+    assert answer["bytecode"] is True, "chunker was installed without its compiled bytecode"
     # The same bridge, the same answer to the byte, in CPython and in Pyodide.
     reply = base64.b64decode(answer["reply"])
     assert reply == handle("SemanticChunker.chunk", request)

@@ -1,9 +1,9 @@
-"""The playground's option table, site/playground/options.js, written from chunkspan itself.
+"""The playground's option table, site/playground/options.js, written from chunker itself.
 
 Each mode's options are the parameters of the Python it runs, in their order, named in
-JavaScript by the facade's table (`chunkspan.bridge.options.OPTION_NAMES`), with the
-signature's default, the least value the check takes (`chunkspan.limits.MINIMUMS`), the
-strategies of the engine, and the pairs at odds (`chunkspan.limits.AT_ODDS`). The page's
+JavaScript by the facade's table (`chunker.bridge.options.OPTION_NAMES`), with the
+signature's default, the least value the check takes (`chunker.limits.MINIMUMS`), the
+strategies of the engine, and the pairs at odds (`chunker.limits.AT_ODDS`). The page's
 settings.js adds only labels, help and slider ranges, and refuses to load when an option has
 none (docs/playground-options.md). A fact Python's table lacks stops the build, naming it.
 """
@@ -15,11 +15,11 @@ import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from chunkspan.bridge.options import OPTION_NAMES
-from chunkspan.engine import STRATEGIES, ChunkingEngine
-from chunkspan.limits import AT_ODDS, MINIMUMS
-from chunkspan.semantic_chunker import SemanticChunker
-from chunkspan.turns import chunk_turns
+from chunker.bridge.options import OPTION_NAMES
+from chunker.engine import STRATEGIES, ChunkingEngine
+from chunker.limits import AT_ODDS, MINIMUMS
+from chunker.semantic_chunker import SemanticChunker
+from chunker.turns import chunk_turns
 
 # Where the module is in site/, and so what settings.js imports.
 OPTIONS_MODULE = "playground/options.js"
@@ -29,7 +29,7 @@ class Mode(NamedTuple):
     """What a mode of the page runs in Python."""
 
     chunker: str
-    """Its key in `chunkspan.limits`' tables."""
+    """Its key in `chunker.limits`' tables."""
     call: Callable[..., Any]
     """What takes the options: its signature gives their order and defaults."""
     operation: str
@@ -84,7 +84,7 @@ def options_module() -> str:
     """The text of site/playground/options.js: the table as an ES module of two constants."""
     table = option_table()
     return (
-        "// Written by `python build.py web` from chunkspan (tools/playground_options.py): each\n"
+        "// Written by `python3 build.py web` from chunker (tools/playground_options.py): each\n"
         "// option of each mode with its Python name, kind, default and least value, and the\n"
         "// pairs of options at odds. Not to be edited: change Python, and the page follows.\n"
         f"export const OPTIONS = {_by_mode(table['options'])};\n\n"
@@ -115,7 +115,7 @@ def _options(spec: Mode) -> list[dict[str, Any]]:
         where = f"{spec.chunker} option {python}"
         if python not in javascript:
             raise OptionTableError(
-                f"{where} has no JavaScript name in chunkspan/bridge/options.py OPTION_NAMES"
+                f"{where} has no JavaScript name in chunker/bridge/options.py OPTION_NAMES"
                 f"[{spec.operation!r}]"
             )
         option: dict[str, Any] = {"name": javascript[python], "python": python}
@@ -127,7 +127,7 @@ def _options(spec: Mode) -> list[dict[str, Any]]:
         elif isinstance(default, int):
             if python not in minimums:
                 raise OptionTableError(
-                    f"{where} has no least value in chunkspan/limits.py MINIMUMS"
+                    f"{where} has no least value in chunker/limits.py MINIMUMS"
                     f"[{spec.chunker!r}] (its check should read it there)"
                 )
             option.update(kind="int", default=default, min=minimums[python])

@@ -1,5 +1,5 @@
 """The static site in site/: the page files, Pyodide, micropip, the wheel and the tokenizer's
-wheel, compiled, and the playground's option table written from chunkspan
+wheel, compiled, and the playground's option table written from chunker
 (tools/playground_options.py)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def build_web() -> Path:
     """Bring site/ up to date: the page files, Pyodide, the wheel, micropip (which the page
     does not load: it is there for a page that brings its own Pyodide) and the tokenizer's
     wheel (which the worker loads on the first call that counts tokens); answer SITE."""
-    # Here, not at the top: it imports chunkspan, which build.py's other commands do not need.
+    # Here, not at the top: it imports chunker, which build.py's other commands do not need.
     from .playground_options import OPTIONS_MODULE, options_module
 
     started = time.perf_counter()
@@ -87,7 +87,7 @@ def build_web() -> Path:
     generated = {
         "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",
         f"pyodide/{PYODIDE_LOCK}": _site_lock(micropip),
-        # Written from chunkspan at every build, so the page's options are Python's own.
+        # Written from chunker at every build, so the page's options are Python's own.
         OPTIONS_MODULE: options_module(),
     }
     changed = _sync(plan, generated)

@@ -40,11 +40,11 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 # in the browser imports (and which would cost it their bytes and their files to unpack).
 # `_extras.py` stays: `tokens.py` names the `tokens` extra through it, in the page too.
 NOT_FOR_THE_PAGE = (
-    "chunkspan/__main__.py",
-    "chunkspan/cli/",
-    "chunkspan/langchain.py",
-    "chunkspan/llama_index.py",
-    "chunkspan/spark.py",
+    "chunker/__main__.py",
+    "chunker/cli/",
+    "chunker/langchain.py",
+    "chunker/llama_index.py",
+    "chunker/spark.py",
 )
 PAGE_WHEEL_FOLDER = CACHE / "page-wheel"
 
@@ -102,7 +102,7 @@ def _wheel(leave_out: tuple[str, ...], with_scripts: bool) -> tuple[str, bytes]:
     ]
     entries = [(path, data) for path, data in entries if not path.startswith(leave_out)]
     entries.append((f"{dist_info}/METADATA", _metadata(project, version).encode()))
-    wheel_file = "Wheel-Version: 1.0\nGenerator: chunkspan build.py\nRoot-Is-Purelib: true\n"
+    wheel_file = "Wheel-Version: 1.0\nGenerator: chunker build.py\nRoot-Is-Purelib: true\n"
     entries.append((f"{dist_info}/WHEEL", (wheel_file + "Tag: py3-none-any\n").encode()))
     top_level = sorted({p.split(".")[0] for p in setuptools["packages"]})
     entries.append((f"{dist_info}/top_level.txt", ("\n".join(top_level) + "\n").encode()))
@@ -119,7 +119,7 @@ def _wheel(leave_out: tuple[str, ...], with_scripts: bool) -> tuple[str, bytes]:
 def _version(project: dict, setuptools: dict) -> str:
     if "version" in project:
         return project["version"]
-    # `attr = "chunkspan.__version__"`: read the assignment without importing the package.
+    # `attr = "chunker.__version__"`: read the assignment without importing the package.
     module, _, attribute = setuptools["dynamic"]["version"]["attr"].rpartition(".")
     source = ROOT.joinpath(*module.split(".")) / "__init__.py"
     for node in ast.parse(source.read_text(encoding="utf-8")).body:

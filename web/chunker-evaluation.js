@@ -1,12 +1,12 @@
 // chunker.js's evaluation of a chunking: `evaluate` and `sweep`, over the worker's
-// `EvaluationSet` operations (chunkspan/bridge/evaluations.py). A set crosses once a call
+// `EvaluationSet` operations (chunker/bridge/evaluations.py). A set crosses once a call
 // (once a sweep) and lives in the worker under an id until the call ends; a sweep runs one
 // cell a call, so the page can stop it between cells and stays free while each runs.
 // Offsets cross in Python's units (code points): converted here (chunker-utf16.js).
 
 import { astralOf, toCodePoints, toUtf16 } from './chunker-utf16.js';
 
-// The report's figures a sweep can rank its cells by (chunkspan.evaluation.METRICS).
+// The report's figures a sweep can rank its cells by (chunker.evaluation.METRICS).
 const METRICS = ['recall', 'precision', 'iou', 'precisionOmega'];
 
 /**

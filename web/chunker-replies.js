@@ -1,6 +1,6 @@
-// chunker.js's reading of replies: the bytes `chunkspan.bridge.handle` answers, and the chunks
+// chunker.js's reading of replies: the bytes `chunker.bridge.handle` answers, and the chunks
 // packed in them, put together as the original's objects. The mirror of
-// chunkspan/bridge/packing.py (its section tables) and protocol.py (the reply's table).
+// chunker/bridge/packing.py (its section tables) and protocol.py (the reply's table).
 
 import { astralOf, offsetToUtf16, toUtf16 } from './chunker-utf16.js';
 
@@ -17,7 +17,7 @@ export function inputError({ name, message, field }) {
 }
 
 /**
- * What `chunkspan.bridge.handle` answers, laid out as the table in chunkspan/bridge/protocol.py
+ * What `chunker.bridge.handle` answers, laid out as the table in chunker/bridge/protocol.py
  * says: counts n and m, n ints, m characters of text, then JSON. The ints are read where they
  * lie, not copied; the text and the JSON are decoded in one call, and the text is the decoded
  * string (its first m characters), sliced later at no cost.
@@ -35,14 +35,14 @@ export function readReply(reply) {
 }
 
 /**
- * The chunks that `chunkspan.bridge.pack_chunks` describes, cut out here: most as slices of
+ * The chunks that `chunker.bridge.pack_chunks` describes, cut out here: most as slices of
  * `text` where the chunker placed them (a slice costs V8 no copy), the others from the ASCII
  * text that joins those that are ASCII, and the few left whole.
  *
  * @param {string} text the text as given to `chunk`
  * @param {{count: number, boundaryTypes: string[], texts: string[],
  *   sections: [string, number][]}} packed
- * @param {Int32Array} ints the sections that chunkspan/bridge/packing.py's `SECTIONS` defines
+ * @param {Int32Array} ints the sections that chunker/bridge/packing.py's `SECTIONS` defines
  * @param {string} ascii begins with the chunk texts that cross as ASCII, joined
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
  * @param {boolean} withSpans add `span` and `overlapSpan`
@@ -93,14 +93,14 @@ export function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
 }
 
 /**
- * The chunks that `chunkspan.bridge.pack_document_chunks` describes: each `content` a slice of
+ * The chunks that `chunker.bridge.pack_document_chunks` describes: each `content` a slice of
  * `text` at its span, the next ASCII text, or the next of `texts`; heading and metadata from
  * `extras`, in the original's key order.
  *
  * @param {string} text the content as given to `chunk`
  * @param {{count: number, texts: string[], extras: [number, string|null, object|null][],
  *   sections: [string, number][]}} packed
- * @param {Int32Array} ints the sections of chunkspan/bridge/packing.py's `DOCUMENT_SECTIONS`
+ * @param {Int32Array} ints the sections of chunker/bridge/packing.py's `DOCUMENT_SECTIONS`
  * @param {string} ascii begins with the contents that are ASCII and not slices, joined
  * @param {boolean} withSpans add `span`
  */

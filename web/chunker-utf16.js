@@ -16,7 +16,7 @@ const NONE = new Int32Array(0);
 
 /**
  * Where the characters outside the BMP are in `text`, in code points, in order: what
- * chunkspan/bridge/utf16.py's `astral_positions` finds in Python.
+ * chunker/bridge/utf16.py's `astral_positions` finds in Python.
  *
  * @param {string} text
  * @returns {Int32Array} empty for most texts, found by one search

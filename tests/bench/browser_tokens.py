@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench"), str(ROOT / "tests")]
 from core import listed, markdown_corpus  # noqa: E402
 
-from chunkspan import SemanticChunker  # noqa: E402
+from chunker import SemanticChunker  # noqa: E402
 from tools.chromium import chromium_options  # noqa: E402
 from tools.paths import SITE  # noqa: E402
 from tools.server import served  # noqa: E402

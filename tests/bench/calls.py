@@ -1,5 +1,5 @@
 """One side of `core.py --before`: every chunker's median call on the given texts, timed with
-the `chunkspan` package of the checkout given (so old and new code run in processes of their own).
+the `chunker` package of the checkout given (so old and new code run in processes of their own).
 
     python tests/bench/calls.py CHECKOUT RUNS NAME=FILE ...
 
@@ -20,7 +20,7 @@ from pathlib import Path
 def main() -> int:
     checkout, runs, *named = sys.argv[1:]
     sys.path.insert(0, checkout)  # before anything imports chunker
-    from chunkspan import ChunkingEngine, SemanticChunker, chunk_many
+    from chunker import ChunkingEngine, SemanticChunker, chunk_many
 
     medians: dict[str, float] = {}
     for pair in named:

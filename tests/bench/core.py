@@ -30,11 +30,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunkspan/ and support/
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunker/ and support/
 
 from support.real_documents import real_documents  # noqa: E402
 
-from chunkspan import ChunkingEngine, SemanticChunker, chunk_many  # noqa: E402
+from chunker import ChunkingEngine, SemanticChunker, chunk_many  # noqa: E402
 
 ORACLE = ROOT / "tests" / "fixtures" / ".oracle"
 ORIGINAL = "@framers/agentos@0.9.164"

@@ -15,9 +15,9 @@ import statistics
 import time
 from pathlib import Path
 
-from chunkspan import LexicalIndex
-from chunkspan.evaluation import CorpusSpans, EvaluationSet, evaluate, score
-from chunkspan.recipe import Recipe, covered, fields
+from chunker import LexicalIndex
+from chunker.evaluation import CorpusSpans, EvaluationSet, evaluate, score
+from chunker.recipe import Recipe, covered, fields
 
 CHROMA = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "chroma-general-evaluation"
 

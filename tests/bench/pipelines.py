@@ -12,7 +12,7 @@ and the last column is its speed beside the plain loop's in the same run.
 - the plain loop: `SemanticChunker(**options)` made once, `.chunk()` each text (or a
   `ChunkingEngine`'s `.chunk(text, strategy, ...)`) — what a user writes without us;
 - `chunk_many`, `jobs=1`, `jobs=2` and `jobs=None` (the texts in memory);
-- the command line, `chunkspan chunk --jobs 1` and `--jobs 2`, reading the files from a
+- the command line, `chunker chunk --jobs 1` and `--jobs 2`, reading the files from a
   folder and writing JSON Lines with `-o` (a process start included);
 - `chunk_dataframe` on a local Spark session (`local[2]`, started once, not timed), on its
   Arrow path and on its row path, counting the chunks so every document is cut.
@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunkspan/ and support/
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunker/ and support/
 
 from support.real_documents import real_documents  # noqa: E402
 
-from chunkspan import ChunkingEngine, SemanticChunker, chunk_many  # noqa: E402
-from chunkspan.recipe import Recipe  # noqa: E402
+from chunker import ChunkingEngine, SemanticChunker, chunk_many  # noqa: E402
+from chunker.recipe import Recipe  # noqa: E402
 
 
 def corpus(count: int) -> list[str]:
@@ -59,7 +59,7 @@ def command_line(folder: Path, output: Path, jobs: int, arguments: list[str]) ->
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's CLI starts from cached bytecode
     env["PYTHONPYCACHEPREFIX"] = str(output.parent / "pycache")
-    command = [sys.executable, "-m", "chunkspan", "chunk", "--quiet", "--jobs", str(jobs)]
+    command = [sys.executable, "-m", "chunker", "chunk", "--quiet", "--jobs", str(jobs)]
     subprocess.run(
         [*command, *arguments, "-o", str(output), str(folder)],
         env=env,
@@ -73,7 +73,7 @@ def spark_rows(
     """The Spark rows (Arrow and rows paths) on a `local[2]` session, and the session's stop."""
     from support.spark import local_session
 
-    from chunkspan import spark
+    from chunker import spark
 
     session = local_session("chunker-bench")
     rows = [(f"doc-{n}", text) for n, text in enumerate(texts)]
@@ -170,7 +170,7 @@ def main() -> int:
                 cli_options += ["--strategy", args.strategy]
             rows += [
                 (
-                    f"chunkspan chunk --jobs {jobs} -o",
+                    f"chunker chunk --jobs {jobs} -o",
                     lambda jobs=jobs: command_line(folder, output, jobs, cli_options),
                 )
                 for jobs in (1, 2)

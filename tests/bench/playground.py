@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunkspan/ and support/
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunker/ and support/
 
 from support.paths import PAGES  # noqa: E402
 from support.playground import (  # noqa: E402

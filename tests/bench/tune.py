@@ -25,12 +25,12 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunkspan/ and support/
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunker/ and support/
 
 from support.playground import open_playground, wait_until  # noqa: E402
 from support.serving import serving  # noqa: E402
 
-from chunkspan.evaluation import EvaluationSet, evaluate  # noqa: E402
+from chunker.evaluation import EvaluationSet, evaluate  # noqa: E402
 from tools.chromium import chromium_options  # noqa: E402
 from tools.site import build_web  # noqa: E402
 

@@ -5,7 +5,7 @@
 // Boots the runtime in PYODIDE_DIR (the site's) and installs micropip and the chunker wheel
 // as the worker does (micropip by name, from the runtime's lock file, asserted; the wheel
 // with micropip, deps=False), then prints {bytecode, reply}: whether chunker was installed
-// with its compiled bytecode, and chunkspan.bridge.handle(OPERATION, REQUEST) in base64.
+// with its compiled bytecode, and chunker.bridge.handle(OPERATION, REQUEST) in base64.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,10 +24,10 @@ await pyodide.runPythonAsync(
   `import micropip\nawait micropip.install(${JSON.stringify(`emfs:${target}`)}, deps=False)`,
 );
 const bytecode = pyodide.runPython(
-  'import importlib.util, os, chunkspan.bridge\n' +
-    'os.path.exists(importlib.util.cache_from_source(chunkspan.bridge.__file__))',
+  'import importlib.util, os, chunker.bridge\n' +
+    'os.path.exists(importlib.util.cache_from_source(chunker.bridge.__file__))',
 );
-const bridge = pyodide.pyimport('chunkspan.bridge');
+const bridge = pyodide.pyimport('chunker.bridge');
 const reply = bridge.handle(operation, request);
 const bytes = Buffer.from(reply.toJs()).toString('base64');
 reply.destroy();

@@ -14,7 +14,7 @@ await pyodide.runPythonAsync(
 );
 const [keep, time] = pyodide.runPython(`
 import statistics, time
-from chunkspan import SemanticChunker
+from chunker import SemanticChunker
 
 kept = {}
 

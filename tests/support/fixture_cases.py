@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from chunkspan import ChunkingEngine, SemanticChunker
-from chunkspan.bridge import OPTION_NAMES
+from chunker import ChunkingEngine, SemanticChunker
+from chunker.bridge import OPTION_NAMES
 
 from .paths import FIXTURES
 

@@ -12,7 +12,7 @@ from pathlib import Path
 def users_environment() -> dict[str, str]:
     """This run's environment without PYTHONPATH, as a user's shell gives the venv: with a
     checkout on it, the venv would import that checkout, and pip would take the
-    chunkspan.egg-info that `pip install .` leaves there for chunkspan installed."""
+    chunkspan.egg-info that `pip install .` leaves there for chunker installed."""
     return {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from chunkspan import LexicalIndex, lexical_tokens
+from chunker import LexicalIndex, lexical_tokens
 from support.bm25_reference import Document, reference_search, reference_stats
 
 ANSWERING = {"remove", "search", "stats"}

@@ -1,7 +1,7 @@
 """The suite's one oracle for JavaScript strings: Python text as UTF-16 code units, and
 Python string indices (code points) turned into JavaScript's (code units).
 
-Written the plain way (encode and count), never as the bridge does it (`chunkspan.bridge.utf16`,
+Written the plain way (encode and count), never as the bridge does it (`chunker.bridge.utf16`,
 `toUtf16` in chunker.js), so that it checks them rather than repeats them.
 """
 

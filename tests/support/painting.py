@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from chunkspan import Chunk, DocumentChunk
+from chunker import Chunk, DocumentChunk
 
 from .offsets import utf16_offset
 

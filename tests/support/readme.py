@@ -22,7 +22,7 @@ BLOCK_RE = re.compile(r"^```([a-z]*)\n(.*?)^```", re.DOTALL | re.MULTILINE)
 # What an example may import beyond the core: its block runs where these are installed.
 EXTRAS = (
     *("langchain_core", "langchain_text_splitters", "llama_index", "pyspark"),
-    *("chunkspan.langchain", "chunkspan.llama_index", "chunkspan.spark"),
+    *("chunker.langchain", "chunker.llama_index", "chunker.spark"),
 )
 
 

@@ -13,13 +13,13 @@ from .paths import ROOT
 
 def local_session(app_name: str) -> Any:
     """A `local[2]` session bound to 127.0.0.1, its UI off, whose Python workers import
-    chunkspan from this checkout; the caller stops it. Imports pyspark only when called."""
+    chunker from this checkout; the caller stops it. Imports pyspark only when called."""
     from pyspark.sql import SparkSession
 
     # Spark reads both when the session starts (the JVM it launches passes PYTHONPATH on to
     # the workers), and only then: set for the rest of the run, they made every later
     # subprocess import this checkout, and pip in a fresh venv take its chunkspan.egg-info
-    # (left by `pip install .`) for chunkspan installed.
+    # (left by `pip install .`) for chunker installed.
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     with _environment(PYTHONPATH=path, PYSPARK_PYTHON=sys.executable):
         session = (

@@ -1,5 +1,5 @@
 """A user's code, checked by `mypy --strict` (tests/test_core_types.py) and run as a script:
-it reads every public attribute of chunkspan's classes and results into a variable of the type
+it reads every public attribute of chunker's classes and results into a variable of the type
 it should have, so a declaration a type checker cannot see, or sees wrongly, fails the check.
 
 Each `# type: ignore[code]` marks a mistake the checker must catch (under `--strict` an
@@ -13,8 +13,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import chunkspan
-from chunkspan import (
+import chunker
+from chunker import (
     STRATEGIES,
     BoundaryType,
     Chunk,
@@ -39,7 +39,7 @@ from chunkspan import (
     match_spans,
     snippet_around,
 )
-from chunkspan.tokens import Tokenizer, count_tokens
+from chunker.tokens import Tokenizer, count_tokens
 
 
 @contextmanager
@@ -55,19 +55,19 @@ def refused(error: type[Exception]) -> Iterator[None]:
 TEXT = "# Title\n\nOne sentence. Another one.\n\n## Part\n\nMore text here."
 
 # SemanticChunker: its options, as set, and its two answers.
-chunker = SemanticChunker(target_size=40, max_size=80, min_size=0, overlap=5)
-target_size: int = chunker.target_size
-max_size: int = chunker.max_size
-min_size: int = chunker.min_size
-overlap: int = chunker.overlap
-preserve_code_blocks: bool = chunker.preserve_code_blocks
-respect_headings: bool = chunker.respect_headings
+semantic = SemanticChunker(target_size=40, max_size=80, min_size=0, overlap=5)
+target_size: int = semantic.target_size
+max_size: int = semantic.max_size
+min_size: int = semantic.min_size
+overlap: int = semantic.overlap
+preserve_code_blocks: bool = semantic.preserve_code_blocks
+respect_headings: bool = semantic.respect_headings
 assert (target_size, max_size, min_size, overlap) == (40, 80, 0, 5)
 assert preserve_code_blocks and respect_headings
 with refused(AttributeError):
-    chunker.target_size = 50  # type: ignore[misc]  # read-only: set only at construction
+    semantic.target_size = 50  # type: ignore[misc]  # read-only: set only at construction
 
-chunks: list[Chunk] = chunker.chunk(TEXT, {"source": "notes"})
+chunks: list[Chunk] = semantic.chunk(TEXT, {"source": "notes"})
 first = chunks[0]
 text: str = first.text
 index: int = first.index
@@ -80,7 +80,7 @@ overlap_span: tuple[int, int] | None = first.overlap_span
 as_dict: dict[str, Any] = first.to_dict(spans=True)
 assert text and metadata == {"source": "notes"} and "span" in as_dict
 
-columns: ChunkColumns = chunker.chunk_columns(TEXT)
+columns: ChunkColumns = semantic.chunk_columns(TEXT)
 counted: int = len(columns)
 offsets: list[int] = columns.offsets
 boundaries: list[BoundaryType] = columns.boundaries
@@ -210,6 +210,6 @@ counted_words: int = count_tokens("two words", words_of)
 assert max_tokens == 12 and token_count is not None and token_count <= 12 and counted_words == 2
 assert document_tokens is not None and passage_tokens is not None and passage_tokens <= 3
 
-version: str = chunkspan.__version__
+version: str = chunker.__version__
 with refused(AttributeError):
-    chunkspan.no_such_name  # type: ignore[attr-defined]  # noqa: B018  # a misspelt name
+    chunker.no_such_name  # type: ignore[attr-defined]  # noqa: B018  # a misspelt name

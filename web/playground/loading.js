@@ -2,7 +2,7 @@
 // navigation (performance.now()'s zero) so it is the time a visitor waits.
 
 const STAGES = { runtime: 'Loading the Python runtime', python: 'Starting Python',
-  packages: 'Installing chunkspan', ready: 'Ready' };
+  packages: 'Installing chunker', ready: 'Ready' };
 
 export function createLoading({ box, bar, stage, time }) {
   const seconds = () => `${(performance.now() / 1000).toFixed(1)} s`;

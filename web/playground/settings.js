@@ -11,7 +11,7 @@ export const MODES = ['semantic', 'engine', 'turns'];
 /** Which kind of text each mode reads: a document, or a transcript as JSON turns. */
 export const MODE_INPUT = { semantic: 'document', engine: 'document', turns: 'transcript' };
 
-// What the page adds to Python's options (options.js, written by the build from chunkspan:
+// What the page adds to Python's options (options.js, written by the build from chunker:
 // names, kinds, defaults, least values, choices): a label, help, and for a number the top of
 // its slider. `sliderMax` only bounds the slider; the number field beside it takes any value,
 // so a size outside the slider's range can still be tried (and an invalid one is reported at

@@ -1,4 +1,4 @@
-// The current settings and text as code to run elsewhere: Python with the `chunkspan`
+// The current settings and text as code to run elsewhere: Python with the `chunker`
 // package, and JavaScript with the facade. Both read the settings table, so they name every
 // setting, and both cut the text on screen: a sample as it is, by its name; the user's text
 // (typed, opened, from a link, or a sample edited) written into the code, unless too long.
@@ -70,7 +70,7 @@ export function pythonSnippet(mode, values, source, tokens = {}) {
   const stdlib = (...modules) => [...modules, ...text.imports]
     .map((line) => `${line}\n`).join('').replace(/\n$/, '\n\n');
   if (mode === 'semantic') {
-    return `${stdlib()}from chunkspan import SemanticChunker
+    return `${stdlib()}from chunker import SemanticChunker
 
 chunker = SemanticChunker(
 ${args('    ')}
@@ -82,7 +82,7 @@ for chunk in chunker.chunk(text):
   }
   if (mode === 'engine') {
     const semantic = values.strategy === 'semantic';
-    return `${stdlib()}from chunkspan import ChunkingEngine
+    return `${stdlib()}from chunker import ChunkingEngine
 ${semantic ? `
 
 def embed_fn(sentences):
@@ -99,7 +99,7 @@ for chunk in chunks:
     print(chunk.index, len(chunk.content), chunk.heading)
 `;
   }
-  return `${stdlib('import json')}from chunkspan import chunk_turns
+  return `${stdlib('import json')}from chunker import chunk_turns
 
 ${text.code}
 turns = json.loads(text)

@@ -6,7 +6,7 @@
 
 import { el } from './dom.js';
 
-/** The tokenizers the facade counts with (chunkspan.tokens' TOKENIZER_NAMES). */
+/** The tokenizers the facade counts with (chunker.tokens' TOKENIZER_NAMES). */
 export const TOKENIZERS = ['cl100k_base', 'o200k_base'];
 
 // Embedding models' limits, with the tokenizer that counts them: OpenAI's count exactly with

@@ -110,7 +110,7 @@ def pack_chunks(
     Example (the first chunk is placed; the second, "o.\\n" where the first ended then
     "# B\\n\\nThree 🙂." and the line feed the original adds, is not; 🙂, character 26, is
     two units in JavaScript):
-        >>> from chunkspan import SemanticChunker
+        >>> from chunker import SemanticChunker
         >>> text = "# A\\n\\nOne two.\\n\\n# B\\n\\nThree 🙂."
         >>> chunker = SemanticChunker(target_size=8, min_size=0, overlap=3)
         >>> packed = pack_chunks(text, chunker.chunk_columns(text))
@@ -153,7 +153,7 @@ def columns_of(text: str, chunks: Sequence[Chunk]) -> ChunkColumns:
     just before that, or just before its overlap span ends (else it crosses as text).
 
     Example (a chunk of 8 tokens cut in two by a budget of 5, each piece placed):
-        >>> from chunkspan import SemanticChunker
+        >>> from chunker import SemanticChunker
         >>> text = "One two three. Four five six."
         >>> chunks = SemanticChunker(max_tokens=5).chunk(text)
         >>> columns = columns_of(text, chunks)
@@ -197,7 +197,7 @@ def pack_document_chunks(
     The spans always cross: they place the contents.
 
     Example:
-        >>> from chunkspan import ChunkingEngine
+        >>> from chunker import ChunkingEngine
         >>> text = "Aé b c d e f g"
         >>> packed = pack_document_chunks(text, ChunkingEngine().chunk(
         ...     text, strategy="fixed", chunk_size=6, chunk_overlap=0))

@@ -22,7 +22,7 @@ from typing import Any
 from ._extras import require
 from .recipe import METADATA_KEYS, Recipe, check_content, metadata_of, placed
 
-require("llama_index.core", "llama-index", "chunkspan.llama_index")
+require("llama_index.core", "llama-index", "chunker.llama_index")
 
 from llama_index.core.bridge.pydantic import Field, PrivateAttr  # noqa: E402
 from llama_index.core.node_parser import NodeParser  # noqa: E402

@@ -24,7 +24,7 @@ from .recipe import Recipe, check_content, metadata_of, options_of, placed
 from .tokens import counter_of
 from .validation import ArgumentValueError, require_int, require_text
 
-require("langchain_text_splitters", "langchain", "chunkspan.langchain")
+require("langchain_text_splitters", "langchain", "chunker.langchain")
 
 from langchain_core.documents import Document  # noqa: E402
 from langchain_text_splitters import TextSplitter  # noqa: E402

@@ -163,13 +163,13 @@ def build_parser(
     evaluation modules and reads their signatures, which cost a run of the command line on
     one file a third of its time (docs/benchmarks.md, "the command line makes only ...")."""
     parser = argparse.ArgumentParser(
-        prog="chunkspan",
+        prog="chunker",
         description="Cut text files into chunks, transcripts into passages, or find snippets; "
         "JSON records out.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"chunkspan {__version__}")
+    parser.add_argument("--version", action="version", version=f"chunker {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     made = {}
     for name, summary in COMMANDS.items():

@@ -1,4 +1,4 @@
-"""`chunkspan chunk`'s records as JSON Lines, written from the chunks' facts by f-strings.
+"""`chunker chunk`'s records as JSON Lines, written from the chunks' facts by f-strings.
 
 Each line is the text of `json.dumps({"source": name, **chunk.to_dict(spans=True)},
 ensure_ascii=False)`, but without a dict per chunk and a walk of it by the encoder, which
@@ -26,7 +26,7 @@ def quoted(text: str) -> str:
     """`text` as `json.dumps(text, ensure_ascii=False)` writes it, by json's own encoders
     (their C ones where built). Most chunks are ASCII, which `str.isascii` reads off a flag,
     and for them json's ASCII encoder writes the same (but DEL, which it escapes) and is
-    faster: the JSON of a chunk's text was a sixth of `chunkspan chunk -o`
+    faster: the JSON of a chunk's text was a sixth of `chunker chunk -o`
     (tests/bench/pipelines.py)."""
     if text.isascii() and "\x7f" not in text:
         return encode_basestring_ascii(text)

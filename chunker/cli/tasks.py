@@ -60,7 +60,7 @@ def _encoded(source: Source, record: dict[str, Any]) -> str:
 
 
 def chunk_source(lines: ChunkLines, source: Source) -> Outcome:
-    """`chunkspan chunk`: a record per chunk, with its spans and the original's fields."""
+    """`chunker chunk`: a record per chunk, with its spans and the original's fields."""
     try:
         text = read_text(source)
     except InputError as error:
@@ -69,7 +69,7 @@ def chunk_source(lines: ChunkLines, source: Source) -> Outcome:
 
 
 def turns_source(job: TurnsJob, source: Source) -> Outcome:
-    """`chunkspan turns`: a transcript (a JSON list of turns, or JSON Lines) into passages."""
+    """`chunker turns`: a transcript (a JSON list of turns, or JSON Lines) into passages."""
     from ..turns import chunk_turns
 
     try:
@@ -105,7 +105,7 @@ def _transcript(name: str, text: str) -> list[Any]:
 
 
 def snippet_source(job: SnippetJob, source: Source) -> Outcome:
-    """`chunkspan snippet`: the snippet of the first match, and where the words match in it."""
+    """`chunker snippet`: the snippet of the first match, and where the words match in it."""
     from ..lexical import match_spans, snippet_around, word_re
 
     try:

@@ -111,7 +111,7 @@ def chunk_many(
             cannot run this program's `__main__` again, as they must first (a script read
             from standard input: `python - < script.py`); at the first result, before any
             text is cut; `jobs=None` then cuts in this process.
-        chunkspan.WorkerError: a worker process died (killed, as when memory runs out);
+        chunker.WorkerError: a worker process died (killed, as when memory runs out);
             the other workers are stopped.
 
     Example:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .semantic_chunker import SemanticChunker
     from .turns import Passage, Turn, TurnSpan, chunk_turns
 
-# Where each name lives. A name is imported on first use, so `import chunkspan` (and the
+# Where each name lives. A name is imported on first use, so `import chunker` (and the
 # browser worker, which calls one function first) loads only what is used: in Pyodide every
 # module, pattern and dataclass costs milliseconds as the page starts.
 _HOMES: dict[str, str] = {

@@ -1,4 +1,4 @@
-"""The `chunkspan` command line (`python -m chunkspan`): `chunk`, `turns` and `snippet` over files,
+"""The `chunker` command line (`python -m chunker`): `chunk`, `turns` and `snippet` over files,
 folders and standard input, JSON records out, over several processes. Standard library only;
 the core never imports it. Exit codes: `parser.EXIT_CODES`."""
 
@@ -69,19 +69,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(args, task, shared)
     except _Interrupted as interrupt:
-        print(f"chunkspan: interrupted{_not_written(args)}", file=sys.stderr)
+        print(f"chunker: interrupted{_not_written(args)}", file=sys.stderr)
         return 128 + interrupt.number  # as a shell reports a run the signal ended
     except BrokenPipeError:
-        # The reader left (`chunkspan chunk docs | head`): stop quietly, with the status of a
+        # The reader left (`chunker chunk docs | head`): stop quietly, with the status of a
         # tool that SIGPIPE ends (128 + 13), as `cat` would.
         _drop_standard_output()
         return 141
     except OutputError as error:
         _drop_standard_output()
-        print(f"chunkspan: {error}", file=sys.stderr)
+        print(f"chunker: {error}", file=sys.stderr)
         return 4
     except WorkerError as error:
-        print(f"chunkspan: {error}{_not_written(args)}", file=sys.stderr)
+        print(f"chunker: {error}{_not_written(args)}", file=sys.stderr)
         return 5
 
 
@@ -163,14 +163,14 @@ def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int
         found = f"match --glob {glob!r}" if glob else "(hidden files are skipped)"
         where = ", ".join(args.paths)
         print(
-            f"chunkspan: no inputs: no files in {where} {found}{_not_written(args)}",
+            f"chunker: no inputs: no files in {where} {found}{_not_written(args)}",
             file=sys.stderr,
         )
         return 3
     shown = not args.quiet and (args.progress or sys.stderr.isatty())
     progress = Progress(len(sources), sum(s.size for s in sources), enabled=shown)
     for problem in problems:
-        progress.say(f"chunkspan: {problem}")
+        progress.say(f"chunker: {problem}")
     failed = len(problems)
     total = len(sources) + len(problems)
     try:
@@ -181,7 +181,7 @@ def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int
                 for outcome in outcomes:
                     if outcome.error is not None:
                         failed += 1
-                        progress.say(f"chunkspan: {outcome.error}")
+                        progress.say(f"chunker: {outcome.error}")
                     records += outcome.records
                 writer.write(records)
                 progress.advance(len(outcomes), sum(o.source.size for o in outcomes))
@@ -192,7 +192,7 @@ def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int
         progress.close()
     not_written = _not_written(args) if failed == total else ""
     if failed and (not args.quiet or not_written):
-        print(f"chunkspan: {failed} of {total} inputs failed{not_written}", file=sys.stderr)
+        print(f"chunker: {failed} of {total} inputs failed{not_written}", file=sys.stderr)
     return 1 if failed else 0
 
 

@@ -20,7 +20,7 @@ from ._extras import require
 from .recipe import FIELDS, Recipe, fields
 from .validation import ArgumentTypeError, ArgumentValueError
 
-require("pyspark", "spark", "chunkspan.spark")
+require("pyspark", "spark", "chunker.spark")
 
 from pyspark.sql import DataFrame  # noqa: E402
 from pyspark.sql import types as T  # noqa: E402

@@ -423,7 +423,7 @@ def sweep(
     return SweepReport(tuple(cells), metric, best)
 
 
-# How each relation of `chunkspan.limits.AT_ODDS` is tested, and said when it fails.
+# How each relation of `chunker.limits.AT_ODDS` is tested, and said when it fails.
 _RELATIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
     "<": (operator.lt, "must be less than"),
     "<=": (operator.le, "must not be more than"),
@@ -432,7 +432,7 @@ _RELATIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
 
 def no_sense(strategy: str, options: Mapping[str, Any]) -> tuple[str, str] | None:
     """`(option, why)` when `options` make no sense for `strategy` (the pairs at odds of
-    `chunkspan.limits`, which the playground flags too), else None."""
+    `chunker.limits`, which the playground flags too), else None."""
     if strategy != "semantic":
         return None
     values = {**options_of("semantic"), **options}

@@ -1,4 +1,4 @@
-"""`chunkspan evaluate`: score chunkings on an evaluation set (Chroma's folder or our JSON),
+"""`chunker evaluate`: score chunkings on an evaluation set (Chroma's folder or our JSON),
 one setting or a sweep (a comma list of values sweeps that option), as a table sorted by the
 metric or as JSON holding the Python figures unrounded."""
 
@@ -62,7 +62,7 @@ def run_evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
         else:
             data = EvaluationSet.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError, KeyError) as error:
-        print(f"chunkspan: {path}: {error}", file=sys.stderr)
+        print(f"chunker: {path}: {error}", file=sys.stderr)
         return 1
     result = sweep(data, grid, k=args.k, strategy=args.strategy, metric=args.metric)
     if args.format == "json":
