@@ -1,12 +1,15 @@
-"""What `build.py` runs, one job a module; never shipped (the wheel holds `chunkspan` only).
+"""What `build.py` runs, one job a module; never shipped (the wheel holds `chunker` only).
 
 - `paths`: the repository's folders, and the log line;
 - `wheel`: the py3-none-any wheel, built by hand from pyproject.toml;
 - `site`: the static site in site/ (Pyodide, micropip, the wheel, compiled to bytecode);
 - `package`: the npm package, the facade and its runtime in one .tgz;
 - `server`: the site served with exact MIME types and a strict CSP;
-- `chromium`: how the tests and benchmarks launch Chromium;
-- `testing`: the test tools installed, then pytest (the core suite alone with `--core`);
-- `oldest_python`: the oldest Python `requires-python` promises, with a venv for the core;
+- `venv`: the venvs under .cache/ that hold the test tools (never the system's Python);
+- `system_packages`: apt-get as root, for what the machine lacks;
+- `chromium`: the Chromium the tests and benchmarks launch, found or installed;
+- `java`: the Java 17+ the Spark tests run on, found or installed;
+- `testing`: the test tools, a Chromium and a Java, then pytest (the core alone with `--core`);
+- `oldest_python`: the oldest Python `requires-python` promises, found on this machine;
 - `bench`: the benchmarks.
 """

@@ -1,14 +1,11 @@
-"""The oldest Python that `requires-python` promises, found on this machine, with a venv of
-the core suite's test tools under .cache/ (the browser tests need build.py, hence 3.11+)."""
+"""The oldest Python that `requires-python` promises, found on this machine (the core suite runs
+on it too; the browser tests need build.py, hence 3.11+)."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
-
-from .paths import CACHE, log
 
 
 def oldest_version(requires_python: str) -> str:
@@ -36,30 +33,3 @@ def find_python(version: str) -> str | None:
         if prefix.returncode == 0:
             candidates.append(str(Path(prefix.stdout.strip()) / "bin" / name))
     return next((python for python in candidates if python and _runs(python)), None)
-
-
-def venv_python(python: str, version: str, requirements: list[str]) -> Path:
-    """A venv of `python` under .cache/ holding `requirements`; pip runs when they change."""
-    venv = CACHE / f"venv-python{version}"
-    bin_python = venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    stamp = venv / "requirements.txt"
-    wanted = "\n".join(requirements) + "\n"
-    if not bin_python.exists():
-        log(f"creating {venv.relative_to(CACHE.parent)} with {python}")
-        subprocess.run([python, "-m", "venv", "--clear", str(venv)], check=True)
-    if not stamp.exists() or stamp.read_text(encoding="utf-8") != wanted:
-        log(f"pip install (Python {version}) {' '.join(requirements)}")
-        subprocess.run(
-            [
-                str(bin_python),
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                *requirements,
-            ],
-            check=True,
-        )
-        stamp.write_text(wanted, encoding="utf-8")
-    return bin_python
