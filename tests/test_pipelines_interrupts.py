@@ -77,9 +77,13 @@ def children_of(pid: int) -> list[int]:
         return []
 
 
-def workers_of(pid: int) -> list[int]:
-    """The worker processes of run `pid`: its children, or its fork server's, but not the
-    resource tracker that `spawn` and `forkserver` start beside them."""
+def workers_of(pid: int, method: str) -> list[int]:
+    """The worker processes of run `pid` under start `method`: its children, or its fork
+    server's, but not the resource tracker that `spawn` and `forkserver` start beside them.
+    A child still holding the run's own command line is a fork: under `fork` a worker, under
+    the others a helper between fork and exec (the resource tracker, under load), not yet
+    anything to count or kill."""
+    own = Path(f"/proc/{pid}/cmdline").read_bytes()
     found = []
     for child in children_of(pid):
         try:
@@ -88,6 +92,9 @@ def workers_of(pid: int) -> list[int]:
             continue
         if b"forkserver" in command:
             found += children_of(child)
+        elif command == own:
+            if method == "fork":
+                found.append(child)
         elif b"resource_tracker" not in command:
             found.append(child)
     return found
@@ -97,10 +104,12 @@ def chunker_command(method: str, *arguments: str) -> list[str]:
     return [sys.executable, "-c", COMMAND_LINE, method, *arguments]
 
 
-def start(command: list[str], ready: Callable[[subprocess.Popen], bool]) -> subprocess.Popen:
+def start(
+    command: list[str], method: str, ready: Callable[[subprocess.Popen], bool]
+) -> subprocess.Popen:
     """`command` in a process group of its own, SIGINT at its default (a run started in the
-    background inherits it ignored), once `ready(process)` and its two workers are up (it
-    runs with three jobs)."""
+    background inherits it ignored), once `ready(process)` and its two workers (started by
+    `method`) are up (it runs with three jobs)."""
     process = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
@@ -111,7 +120,7 @@ def start(command: list[str], ready: Callable[[subprocess.Popen], bool]) -> subp
     )
     deadline = time.monotonic() + HARNESS_TIMEOUT
     is_ready = False
-    while not (is_ready and len(workers_of(process.pid)) >= 2):
+    while not (is_ready and len(workers_of(process.pid, method)) >= 2):
         is_ready = is_ready or ready(process)
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the run never got going"
@@ -166,7 +175,7 @@ def test_the_command_line_stops_its_workers_and_writes_no_partial_file(tmp_path,
         return any(p.name.endswith(".part") and p.stat().st_size for p in tmp_path.iterdir())
 
     for _ in range(TRIES):
-        process = start([*command, str(corpus)], writing)
+        process = start([*command, str(corpus)], method, writing)
         send(process, how)
         stderr = ended(process)
         assert process.returncode == code, stderr
@@ -210,7 +219,7 @@ def test_a_script_over_chunk_many_ends_with_its_workers(how, code, method):
         return True
 
     for _ in range(TRIES):
-        process = start([sys.executable, "-c", SCRIPT, method], cutting)
+        process = start([sys.executable, "-c", SCRIPT, method], method, cutting)
         send(process, how)
         stderr = ended(process)
         # Python ends an uncaught KeyboardInterrupt by SIGINT, after its traceback.
@@ -227,8 +236,8 @@ def test_a_killed_worker_ends_the_command_line_with_its_name_and_no_partial_file
     target.write_text("an earlier run\n")
     command = chunker_command(method, "chunk", "--jobs", "3", "-o", str(target))
     for _ in range(TRIES):
-        process = start([*command, str(corpus)], lambda _: True)
-        victim = workers_of(process.pid)[0]
+        process = start([*command, str(corpus)], method, lambda _: True)
+        victim = workers_of(process.pid, method)[0]
         os.kill(victim, signal.SIGKILL)
         stderr = ended(process)
         assert process.returncode == 5, stderr
