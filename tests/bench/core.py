@@ -7,8 +7,10 @@ Inputs: Markdown built from real documents (the Markdown files npm ships) at 100
 and 10 MB; prose with no white space (Chinese); a megabyte of blank lines; and the first
 2,000 real documents of 1-20 KB on this machine (tests/support/real_documents.py), cut by
 `chunk_many(jobs=1)`, in documents a second. Each figure is the
-median of several runs after a warm-up run; ours and the original take turns in rounds, and
-each ratio is the median of the rounds' ratios.
+median of the runs in steady state: after a second of warm-up calls (V8 compiles the
+original's hot code only after some runs), at least `--runs` runs and a second of them. Ours
+and the original take turns in rounds, and each ratio is the median of the rounds' ratios. The
+first call in a fresh process (Python's or Node's) is reported apart, in milliseconds.
 Sizes are characters; MB/s counts a million characters a second. With `--before`, every
 chunker of this checkout beside the same chunker of another (a `git worktree` of an older
 commit), each side in a process of its own (`calls.py`), in turns over the rounds.
@@ -28,6 +30,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # chunker/ and support/
@@ -38,7 +41,9 @@ from chunker import ChunkingEngine, SemanticChunker, chunk_many  # noqa: E402
 
 ORACLE = ROOT / "tests" / "fixtures" / ".oracle"
 ORIGINAL = "@framers/agentos@0.9.164"
-NODE_TIMEOUT_S = 60  # the original is quadratic on some inputs: report those as unfinished
+NODE_TIMEOUT_S = 120  # the original is quadratic on some inputs: report those as unfinished
+# Warm-up, and the least time of timed runs, each side (original.mjs takes the same figure).
+STEADY_SECONDS = 1.0
 
 
 def npm_markdown() -> list[Path]:
@@ -123,60 +128,118 @@ def listed(values: list[float]) -> str:
 
 
 def median_seconds(call: Callable[[], object], runs: int) -> float:
-    call()  # warm-up
-    times = []
-    for _ in range(runs):
+    """The median of `call`'s runs in steady state: timed after STEADY_SECONDS of warm-up
+    calls, until both `runs` runs and STEADY_SECONDS have passed."""
+    warm = 0.0
+    while warm < STEADY_SECONDS:
+        start = time.perf_counter()
+        call()
+        warm += time.perf_counter() - start
+    times: list[float] = []
+    while len(times) < runs or sum(times) < STEADY_SECONDS:
         start = time.perf_counter()
         call()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
+# Ours, first call in a fresh Python: the import, then one timed call of TASK on the file.
+FIRST_CALL = """
+import sys, time
+from chunker import ChunkingEngine, SemanticChunker
+text = open(sys.argv[1], encoding="utf-8").read()
+task = sys.argv[2]
+start = time.perf_counter()
+SemanticChunker().chunk(text) if task == "semantic" else ChunkingEngine().chunk(text, task)
+print(time.perf_counter() - start)
+"""
+
+
+def first_call_seconds(text: str, task: str) -> float:
+    """Our first call of `task` on `text` in a fresh Python process (its import not timed)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", delete=False) as f:
+        f.write(text)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", FIRST_CALL, f.name, task],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+    finally:
+        os.unlink(f.name)
+    return float(done.stdout)
+
+
+class SideBySide(NamedTuple):
+    """Medians in steady state, seconds; the ratio original/ours (the rounds' median); each
+    side's first call in a fresh process. The original's are None when it ran out of time."""
+
+    ours: float
+    original: float | None
+    speedup: float | None
+    ours_first: float
+    original_first: float | None
+
+
 def side_by_side(
     call: Callable[[], object], text: str, task: str, runs: int, rounds: int, has_node: bool
-) -> tuple[float, float | None, float | None]:
-    """(ours, original, original/ours): medians over `rounds` rounds, each timing ours then
-    the original `runs` times, so both sides of each ratio ran within seconds of each other;
-    the ratio is the median of the rounds' ratios. The original is None when it ran out of time."""
+) -> SideBySide:
+    """Ours and the original over `rounds` rounds, each timing ours then the original, so both
+    sides of each ratio ran within seconds of each other."""
     ours_times: list[float] = []
     original_times: list[float] = []
+    original_first: float | None = None
     for _ in range(rounds):
         ours_times.append(median_seconds(call, runs))
         original = original_seconds(text, task, runs) if has_node else None
         if original is None:
-            return statistics.median(ours_times), None, None
-        original_times.append(original)
+            break
+        original_times.append(original[0])
+        original_first = original[1]
+    ours_first = first_call_seconds(text, task)
+    if len(original_times) < rounds:
+        return SideBySide(statistics.median(ours_times), None, None, ours_first, None)
     ratios = [theirs / ours for ours, theirs in zip(ours_times, original_times)]
-    return (
+    return SideBySide(
         statistics.median(ours_times),
         statistics.median(original_times),
         statistics.median(ratios),
+        ours_first,
+        original_first,
     )
 
 
+# The original's two modules that original.mjs loads (other tests extract other modules of the
+# same tarball into ORACLE, so a `package/` folder alone says nothing).
+ORIGINAL_MODULES = (
+    "package/dist/cognition/rag/chunking/SemanticChunker.js",
+    "package/dist/cognition/memory/io/ingestion/ChunkingEngine.js",
+)
+
+
 def ensure_original() -> bool:
-    if (ORACLE / "package").exists():
+    """The original's modules under ORACLE, packed from the npm registry when missing."""
+    if all((ORACLE / module).exists() for module in ORIGINAL_MODULES):
         return True
     if shutil.which("npm") is None:
         return False
     ORACLE.mkdir(parents=True, exist_ok=True)
-    packed = (
+    tarball = ORACLE / f"{ORIGINAL.lstrip('@').replace('/', '-').replace('@', '-')}.tgz"
+    if not tarball.exists():
         subprocess.run(
-            ["npm", "pack", ORIGINAL, "--silent"],
-            cwd=ORACLE,
+            ["npm", "pack", ORIGINAL, "--pack-destination", str(ORACLE), "--silent"],
             capture_output=True,
-            text=True,
             check=True,
         )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
-    subprocess.run(["tar", "xzf", packed], cwd=ORACLE, check=True)
+    subprocess.run(["tar", "xzf", str(tarball), "-C", str(ORACLE), *ORIGINAL_MODULES], check=True)
     return True
 
 
-def original_seconds(text: str, task: str, runs: int) -> float | None:
-    """Median seconds of the original in Node, or None if it did not finish in time."""
+def original_seconds(text: str, task: str, runs: int) -> tuple[float, float] | None:
+    """The original in Node: its median in steady state and its first call in that fresh
+    process, in seconds; None if it did not finish in time."""
     with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", delete=False) as f:
         f.write(text)
     try:
@@ -188,6 +251,7 @@ def original_seconds(text: str, task: str, runs: int) -> float | None:
                 f.name,
                 task,
                 str(runs),
+                str(STEADY_SECONDS),
             ],
             capture_output=True,
             text=True,
@@ -198,7 +262,8 @@ def original_seconds(text: str, task: str, runs: int) -> float | None:
         return None
     finally:
         os.unlink(f.name)
-    return statistics.median(json.loads(done.stdout)["ms"]) / 1000
+    answer = json.loads(done.stdout)
+    return answer["median"] / 1000, answer["first"] / 1000
 
 
 def others(text: str, runs: int) -> dict[str, float]:
@@ -231,27 +296,30 @@ def ratio(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}×"
 
 
+def milliseconds(seconds: float | None) -> str:
+    return "—" if seconds is None else f"{seconds * 1000:,.0f}"
+
+
 def semantic_table(texts: dict[str, str], runs: int, rounds: int, has_node: bool) -> None:
     print()
     print("SemanticChunker, default settings (MB/s; ratio = our speed / theirs)")
     print()
     print(
         "| input | ours (CPython) | original (Node) | ours/original | LangChain (defaults)"
-        " | semchunk |"
+        " | semchunk | first call, ours / original (ms) |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for name, text in texts.items():
         chunker = SemanticChunker()
-        ours, original, speedup = side_by_side(
-            lambda: chunker.chunk(text), text, "semantic", runs, rounds, has_node
-        )
+        timed = side_by_side(lambda: chunker.chunk(text), text, "semantic", runs, rounds, has_node)
         rest = others(text, runs) if name.startswith(("markdown", "no white")) else {}
         langchain, semchunk = (
             rate(len(text), rest[key]) if key in rest else "—" for key in ("LangChain", "semchunk")
         )
         print(
-            f"| {name} | {rate(len(text), ours)} | {rate(len(text), original)} | "
-            f"{ratio(speedup)} | {langchain} | {semchunk} |"
+            f"| {name} | {rate(len(text), timed.ours)} | {rate(len(text), timed.original)} | "
+            f"{ratio(timed.speedup)} | {langchain} | {semchunk} | "
+            f"{milliseconds(timed.ours_first)} / {milliseconds(timed.original_first)} |"
         )
         sys.stdout.flush()
 
@@ -260,18 +328,22 @@ def engine_table(texts: dict[str, str], runs: int, rounds: int, has_node: bool) 
     print()
     print("ChunkingEngine strategies, default settings (MB/s)")
     print()
-    print("| input | strategy | ours (CPython) | original (Node) | ours/original |")
-    print("|---|---|---|---|---|")
+    print(
+        "| input | strategy | ours (CPython) | original (Node) | ours/original"
+        " | first call, ours / original (ms) |"
+    )
+    print("|---|---|---|---|---|---|")
     engine = ChunkingEngine()
     for name in [n for n in texts if n.startswith("markdown") and not n.endswith("100 KB")]:
         text = texts[name]
         for strategy in ("fixed", "hierarchical", "layout"):
-            ours, original, speedup = side_by_side(
+            timed = side_by_side(
                 lambda: engine.chunk(text, strategy), text, strategy, runs, rounds, has_node
             )
             print(
-                f"| {name} | {strategy} | {rate(len(text), ours)} | {rate(len(text), original)} | "
-                f"{ratio(speedup)} |"
+                f"| {name} | {strategy} | {rate(len(text), timed.ours)} | "
+                f"{rate(len(text), timed.original)} | {ratio(timed.speedup)} | "
+                f"{milliseconds(timed.ours_first)} / {milliseconds(timed.original_first)} |"
             )
             sys.stdout.flush()
 
