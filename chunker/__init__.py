@@ -89,8 +89,11 @@ def chunk(text: str, metadata: Mapping[str, Any] | None = None, **options: Any) 
         >>> [c.boundary_type for c in chunk("# Title\\n\\nBody.", overlap=0)]
         ['heading']
     """
-    from .semantic_chunker import SemanticChunker
+    from .semantic_chunker import _OPTIONS, SemanticChunker
+    from .validation import require_known_options
 
+    # Named here: Python's own refusal of an unknown keyword carries no `field`.
+    require_known_options(options, _OPTIONS, of="SemanticChunker")
     return SemanticChunker(**options).chunk(text, metadata)
 
 

@@ -33,7 +33,7 @@ from .records import (
     DocumentChunk,
     DocumentChunkDraft,
 )
-from .validation import ArgumentTypeError, ArgumentValueError, require_int
+from .validation import ArgumentTypeError, ArgumentValueError, require_int, require_sequence
 
 __all__ = ["ChunkedText", "chunk_many", "batched", "default_jobs", "spread"]
 
@@ -94,7 +94,8 @@ def chunk_many(
     input order, whatever order the processes finish in.
 
     Args:
-        items: texts, or `(id, text)` pairs (the id comes back on the result).
+        items: texts, or `(id, text)` pairs (the id comes back on the result); not a bare
+            string, which would be cut as one text a character.
         jobs: processes to cut in (1: this one, no other started). None decides from the work
             (`spread`): this process alone for a small input or work fast enough that
             processes would not pay, else one worker per core this process may use.
@@ -104,9 +105,11 @@ def chunk_many(
             `chunk_size=...`), checked before any text is cut.
 
     Raises:
-        TypeError: `jobs` above 1 and an option that worker processes cannot be sent (a
-            lambda `tokenizer` where multiprocessing starts them by `spawn` or `forkserver`,
-            which pickle what they run; `jobs=None` then cuts in this process).
+        TypeError: `items` not a list of texts or pairs (a bare string, a mapping); an item
+            neither, as it is reached; `jobs` above 1 and an option that worker processes
+            cannot be sent (a lambda `tokenizer` where multiprocessing starts them by
+            `spawn` or `forkserver`, which pickle what they run; `jobs=None` then cuts in
+            this process).
         ValueError: `jobs` above 1 and an input that needs processes, where those workers
             cannot run this program's `__main__` again, as they must first (a script read
             from standard input: `python - < script.py`); at the first result, before any
@@ -125,7 +128,10 @@ def chunk_many(
         problem = _unsendable(recipe)
         if problem is not None:
             raise problem
-    return _chunked(recipe, iter(items), jobs)
+    # A string is iterable, as its characters: `chunk_many("text")` is `chunk_many(["text"])`
+    # mistyped, never five one-character texts.
+    texts = require_sequence("items", items, of="texts or (id, text) pairs")
+    return _chunked(recipe, iter(texts), jobs)
 
 
 def _unsendable(recipe: Recipe) -> ArgumentTypeError | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .records import Chunk, DocumentChunk
-from .validation import ArgumentTypeError, require_choice, require_text
+from .validation import ArgumentTypeError, require_choice, require_known_options, require_text
 
 __all__ = [
     "Recipe",
@@ -144,14 +144,7 @@ class Recipe:
 
     def __post_init__(self) -> None:
         options = dict(self.options or {})
-        known = options_of(self.strategy)
-        for name in options:
-            if name not in known:
-                names = ", ".join(known)
-                raise ArgumentTypeError(
-                    "options",
-                    f"unknown option {name!r} for strategy {self.strategy!r} (it takes {names})",
-                )
+        require_known_options(options, options_of(self.strategy), of=f"strategy {self.strategy!r}")
         object.__setattr__(self, "options", options)
         self.cut("")  # the chunkers check their options before they look at the text
 
