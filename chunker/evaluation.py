@@ -26,7 +26,7 @@ from typing import Any
 from .lexical_index import LexicalIndex
 from .limits import AT_ODDS
 from .locate import locate_chunks
-from .recipe import Recipe, covered, fields, options_of
+from .recipe import PipelineStrategy, Recipe, covered, fields, options_of
 from .records import Chunk, DocumentChunk
 from .validation import (
     ArgumentTypeError,
@@ -288,7 +288,7 @@ def evaluate(
     *,
     chunks: Mapping[str, Sequence[Any]] | None = None,
     k: int = 5,
-    strategy: str = "semantic",
+    strategy: PipelineStrategy = "semantic",
     embed_fn: EmbedFn | None = None,
     **options: Any,
 ) -> EvaluationReport:
@@ -451,7 +451,7 @@ def sweep(
     grid: Mapping[str, Sequence[Any]],
     *,
     k: int = 5,
-    strategy: str = "semantic",
+    strategy: PipelineStrategy = "semantic",
     metric: str = "iou",
     progress: Callable[[int, int], None] | None = None,
     embed_fn: EmbedFn | None = None,
