@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from .lexical_index import LexicalHit, LexicalIndex, LexicalIndexStats
     from .locate import locate_chunks
     from .many import ChunkedText, chunk_many
+    from .option_types import SemanticOptions
     from .pool import WorkerError
-    from .recipe import SemanticOptions
     from .records import BoundaryType, ChunkColumns, DocumentChunk
     from .semantic_chunker import SemanticChunker
     from .turns import Passage, Turn, TurnSpan, chunk_turns
@@ -103,10 +103,14 @@ else:  # Python reads this one, whose annotations `typing.get_type_hints` resolv
             ['heading']
         """
         from .semantic_chunker import _OPTIONS, SemanticChunker
-        from .validation import require_known_options
 
-        # Named here: Python's own refusal of an unknown keyword carries no `field`.
-        require_known_options(options, _OPTIONS, of="SemanticChunker")
+        # Named here: Python's own refusal of an unknown keyword carries no `field`. (A loop,
+        # with the import only when one is unknown: a short text costs little more to cut.)
+        for name in options:
+            if name not in _OPTIONS:
+                from .validation import require_known_options
+
+                require_known_options(options, _OPTIONS, of="SemanticChunker")
         return SemanticChunker(**options).chunk(text, metadata)
 
 

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from typing_extensions import TypeVar as DefaultedTypeVar
     from typing_extensions import Unpack
 
-    from .recipe import EngineOptions, SemanticOptions
+    from .option_types import EngineOptions, SemanticOptions
 
 __all__ = ["ChunkedText", "chunk_many", "batched", "default_jobs", "spread"]
 

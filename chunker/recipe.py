@@ -8,9 +8,8 @@ not offered here. `fields()` is the one flat view of a chunk that every adapter 
 `placed()` what the LangChain and LlamaIndex adapters make of each chunk. The token budget's
 options (`max_tokens`, `tokenizer`) are every strategy's, so they come through here.
 
-For a user's type checker: `PipelineStrategy` names the strategies, `SemanticOptions` and
-`EngineOptions` the options each takes (`chunk_many`'s overloads read them), so a misspelt
-strategy or option, or an option of the other chunker, is a type error.
+For a user's type checker, `PipelineStrategy` names the strategies (`option_types` has the
+options each takes), so a misspelt one is a type error.
 """
 
 from __future__ import annotations
@@ -18,21 +17,16 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypedDict, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from .records import Chunk, DocumentChunk
 from .validation import ArgumentTypeError, require_choice, require_known_options, require_text
-
-if TYPE_CHECKING:
-    from .tokens import Tokenizer
 
 __all__ = [
     "Recipe",
     "PipelineStrategy",
     "EngineStrategy",
     "PIPELINE_STRATEGIES",
-    "SemanticOptions",
-    "EngineOptions",
     "FIELDS",
     "METADATA_KEYS",
     "options_of",
@@ -52,31 +46,6 @@ AnyChunk = Chunk | DocumentChunk
 EngineStrategy = Literal["fixed", "hierarchical", "layout"]
 PipelineStrategy = Literal["semantic", EngineStrategy]
 PIPELINE_STRATEGIES: tuple[PipelineStrategy, ...] = get_args(PipelineStrategy)
-
-
-class SemanticOptions(TypedDict, total=False):
-    """The options of `SemanticChunker` (its keyword arguments), for a checker: `chunk` and
-    `chunk_many` with `strategy="semantic"` take these and no other."""
-
-    target_size: int
-    max_size: int
-    min_size: int
-    overlap: int
-    preserve_code_blocks: bool
-    respect_headings: bool
-    max_tokens: int | None
-    tokenizer: Tokenizer | None
-
-
-class EngineOptions(TypedDict, total=False):
-    """The options of `ChunkingEngine.chunk` that a pipeline passes on (its `fixed`,
-    `hierarchical` and `layout` strategies), for a checker."""
-
-    chunk_size: int
-    chunk_overlap: int
-    max_tokens: int | None
-    tokenizer: Tokenizer | None
-
 
 # The flat fields of a chunk (see `fields`), with their Python types, in column order.
 FIELDS: tuple[tuple[str, type], ...] = (

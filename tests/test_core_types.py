@@ -20,13 +20,8 @@ from support.paths import ROOT
 
 import chunker
 from chunker import ChunkingEngine, SemanticChunker
-from chunker.recipe import (
-    PIPELINE_STRATEGIES,
-    EngineOptions,
-    EngineStrategy,
-    PipelineStrategy,
-    SemanticOptions,
-)
+from chunker.option_types import EngineOptions, SemanticOptions
+from chunker.recipe import PIPELINE_STRATEGIES, EngineStrategy, PipelineStrategy
 
 USER_CODE = ROOT / "tests" / "types" / "user_code.py"
 
@@ -117,3 +112,17 @@ def test_the_typed_strategies_are_the_pipelines_own():
     assert get_args(PipelineStrategy) == PIPELINE_STRATEGIES
     # The engine's own `semantic` needs an embed_fn, which a pipeline cannot send.
     assert set(get_args(EngineStrategy)) == set(chunker.STRATEGIES) - {"semantic"}
+
+
+def test_the_option_types_are_the_checkers_alone():
+    # A TypedDict costs as its module loads: nothing the package runs imports them.
+    probe = (
+        "import sys, chunker, chunker.evaluation, chunker.cli, chunker.bridge; "
+        "list(chunker.chunk_many(['One.'], jobs=1)); chunker.chunk('One.'); "
+        "print('chunker.option_types' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert result.stdout.strip() == "False"
