@@ -15,11 +15,15 @@ from typing import TYPE_CHECKING, Any
 from .records import Chunk
 
 if TYPE_CHECKING:
+    # typing_extensions is a checker's own (typeshed's, for any Python): nothing at run time.
+    from typing_extensions import Unpack
+
     from .engine import STRATEGIES, ChunkingEngine
     from .lexical import Snippet, lexical_tokens, match_spans, snippet_around
     from .lexical_index import LexicalHit, LexicalIndex, LexicalIndexStats
     from .locate import locate_chunks
     from .many import ChunkedText, chunk_many
+    from .option_types import SemanticOptions
     from .pool import WorkerError
     from .records import BoundaryType, ChunkColumns, DocumentChunk
     from .semantic_chunker import SemanticChunker
@@ -82,16 +86,32 @@ __all__ = [
 ]
 
 
-def chunk(text: str, metadata: Mapping[str, Any] | None = None, **options: Any) -> list[Chunk]:
-    """Cut `text` with a `SemanticChunker` made from `options` (its keyword arguments).
+if TYPE_CHECKING:  # a checker reads the options typed (a misspelt one is a type error)
 
-    Example:
-        >>> [c.boundary_type for c in chunk("# Title\\n\\nBody.", overlap=0)]
-        ['heading']
-    """
-    from .semantic_chunker import SemanticChunker
+    def chunk(
+        text: str, metadata: Mapping[str, Any] | None = None, **options: Unpack[SemanticOptions]
+    ) -> list[Chunk]:
+        """Cut `text` with a `SemanticChunker` made from `options` (its keyword arguments)."""
 
-    return SemanticChunker(**options).chunk(text, metadata)
+else:  # Python reads this one, whose annotations `typing.get_type_hints` resolves
+
+    def chunk(text: str, metadata: Mapping[str, Any] | None = None, **options: Any) -> list[Chunk]:
+        """Cut `text` with a `SemanticChunker` made from `options` (its keyword arguments).
+
+        Example:
+            >>> [c.boundary_type for c in chunk("# Title\\n\\nBody.", overlap=0)]
+            ['heading']
+        """
+        from .semantic_chunker import _OPTIONS, SemanticChunker
+
+        # Named here: Python's own refusal of an unknown keyword carries no `field`. (A loop,
+        # with the import only when one is unknown: a short text costs little more to cut.)
+        for name in options:
+            if name not in _OPTIONS:
+                from .validation import require_known_options
+
+                require_known_options(options, _OPTIONS, of="SemanticChunker")
+        return SemanticChunker(**options).chunk(text, metadata)
 
 
 if not TYPE_CHECKING:  # so that a type checker still flags a misspelt name

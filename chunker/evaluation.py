@@ -26,9 +26,19 @@ from typing import Any
 from .lexical_index import LexicalIndex
 from .limits import AT_ODDS
 from .locate import locate_chunks
-from .recipe import Recipe, covered, fields, options_of
+from .recipe import PipelineStrategy, Recipe, covered, fields, options_of
 from .records import Chunk, DocumentChunk
-from .validation import ArgumentTypeError, ArgumentValueError, field_of, require_int
+from .validation import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    field_of,
+    require_callable,
+    require_int,
+    require_mapping,
+    require_nonempty_text,
+    require_sequence,
+    require_text,
+)
 
 __all__ = [
     "Question",
@@ -50,14 +60,52 @@ _CAMEL = {"precision_omega": "precisionOmega"}
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A question and the excerpts of its corpus that answer it."""
+    """A question and the excerpts of its corpus that answer it, checked when made (that
+    each excerpt lies inside its corpus, `EvaluationSet` checks)."""
 
     text: str
-    """The question."""
+    """The question (not empty)."""
     corpus_id: str
     """The id of the corpus its excerpts are in."""
     references: tuple[Span, ...]
-    """The excerpts, each `(start, end)` in code points of the corpus."""
+    """The excerpts, at least one, each `(start, end)` in code points of the corpus, integers
+    with `0 <= start < end` (a list of lists is taken, and kept as tuples)."""
+
+    def __post_init__(self) -> None:
+        require_nonempty_text("text", self.text)
+        require_text("corpus_id", self.corpus_id)
+        object.__setattr__(self, "references", _excerpts("references", self.references))
+
+
+def _excerpts(name: str, value: Any, *, field: str = "") -> tuple[Span, ...]:
+    """`value` as excerpts, or an error naming `name` (and carrying `field`, when `name` is a
+    part of it): a list of at least one pair of integers, each `0 <= start < end`. A bool
+    or a float is no offset, and an empty excerpt answers no question."""
+    field = field or name
+    spans = []
+    for number, pair in enumerate(require_sequence(name, value, of="excerpts", field=field)):
+        where = f"{name}[{number}]"
+        if not (
+            isinstance(pair, (tuple, list))
+            and len(pair) == 2
+            and all(isinstance(o, int) and not isinstance(o, bool) for o in pair)
+        ):
+            raise ArgumentTypeError(
+                field,
+                f"{where} must be a (start, end) pair of integers, "
+                f"got {type(pair).__name__} {pair!r:.80}",
+            )
+        start, end = pair
+        if not 0 <= start < end:
+            raise ArgumentValueError(
+                field,
+                f"invalid {where} ({start}, {end}) (must be 0 <= start < end: an excerpt "
+                "holds at least one character)",
+            )
+        spans.append((start, end))
+    if not spans:
+        raise ArgumentValueError(field, f"{name} holds no excerpt (a question needs one)")
+    return tuple(spans)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +120,13 @@ class EvaluationSet:
             raise ArgumentTypeError(
                 "corpora", f"corpora must be a mapping, got {self.corpora!r:.80}"
             )
-        if not self.questions:
+        for corpus_id, text in self.corpora.items():
+            require_text("corpora's ids", corpus_id, field="corpora")
+            require_text(f"corpora[{corpus_id!r}]", text, field="corpora")
+        questions = tuple(require_sequence("questions", self.questions, of="Questions"))
+        if not questions:
             raise ArgumentValueError("questions", "an evaluation set needs at least one question")
-        for row, question in enumerate(self.questions):
+        for row, question in enumerate(questions):
             where = f"questions[{row}]"
             if not isinstance(question, Question):
                 raise ArgumentTypeError(
@@ -86,17 +138,15 @@ class EvaluationSet:
                     "questions",
                     f"{where} is on corpus {question.corpus_id!r}, which the set has not",
                 )
-            if not question.references:
-                raise ArgumentValueError("questions", f"{where} has no excerpt")
-            for start, end in question.references:
-                if not 0 <= start <= end <= len(corpus):
+            for start, end in question.references:  # each 0 <= start < end (`Question`)
+                if end > len(corpus):
                     raise ArgumentValueError(
                         "questions",
-                        f"{where} has the excerpt ({start}, {end}), backwards or outside corpus "
+                        f"{where} has the excerpt ({start}, {end}), outside corpus "
                         f"{question.corpus_id!r} of {len(corpus)} characters",
                     )
         object.__setattr__(self, "corpora", dict(self.corpora))
-        object.__setattr__(self, "questions", tuple(self.questions))
+        object.__setattr__(self, "questions", questions)
 
     @classmethod
     def from_chroma(cls, folder: str | Path) -> EvaluationSet:
@@ -118,16 +168,19 @@ class EvaluationSet:
                         )
                     corpora[corpus_id] = path.read_text(encoding="utf-8")
                 corpus = corpora[corpus_id]
-                spans = []
-                for excerpt in json.loads(record["references"]):
-                    span = (excerpt["start_index"], excerpt["end_index"])
+                excerpts = json.loads(record["references"])
+                offsets = [(e["start_index"], e["end_index"]) for e in excerpts]
+                spans = _excerpts(f"{where}: references", offsets, field="folder")
+                for span, excerpt in zip(spans, excerpts):
                     if corpus[span[0] : span[1]] != excerpt["content"]:
                         raise ArgumentValueError(
                             "folder",
                             f"{where}: the excerpt {span} is not its content in {corpus_id!r}",
                         )
-                    spans.append(span)
-                questions.append(Question(record["question"], corpus_id, tuple(spans)))
+                question = require_nonempty_text(
+                    f"{where}: question", record["question"], field="folder"
+                )
+                questions.append(Question(question, corpus_id, spans))
         return cls(corpora, questions)
 
     def to_json(self) -> dict[str, Any]:
@@ -147,19 +200,26 @@ class EvaluationSet:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> EvaluationSet:
-        """The set `to_json` wrote."""
+        """The set `to_json` wrote, checked as `Question` checks (an error names the place
+        by the JSON's keys, `questions[2].references[0]`, and carries `field="questions"`):
+        nothing is turned into what it is not, so `"2"`, `2.5` or `true` is no offset."""
         if not isinstance(data, Mapping) or "corpora" not in data or "questions" not in data:
             raise ArgumentValueError("data", "an evaluation set needs 'corpora' and 'questions'")
+        entries = require_sequence("questions", data["questions"], of="questions")
         questions = []
-        for row, entry in enumerate(data["questions"]):
-            try:
-                spans = tuple((int(s), int(e)) for s, e in entry["references"])
-                questions.append(Question(str(entry["question"]), str(entry["corpusId"]), spans))
-            except (KeyError, TypeError, ValueError) as error:
+        for row, entry in enumerate(entries):
+            where = f"questions[{row}]"
+            holding = "with 'question', 'corpusId' and 'references'"
+            require_mapping(where, entry, field="questions", holding=holding)
+            missing = [key for key in ("question", "corpusId", "references") if key not in entry]
+            if missing:
                 raise ArgumentValueError(
-                    "questions",
-                    f"questions[{row}] is not {{question, corpusId, references}}: {error}",
-                ) from None
+                    "questions", f"{where} has no {', '.join(map(repr, missing))}"
+                )
+            text = require_nonempty_text(f"{where}.question", entry["question"], field="questions")
+            corpus_id = require_text(f"{where}.corpusId", entry["corpusId"], field="questions")
+            spans = _excerpts(f"{where}.references", entry["references"], field="questions")
+            questions.append(Question(text, corpus_id, spans))
         return cls(data["corpora"], questions)
 
 
@@ -228,7 +288,7 @@ def evaluate(
     *,
     chunks: Mapping[str, Sequence[Any]] | None = None,
     k: int = 5,
-    strategy: str = "semantic",
+    strategy: PipelineStrategy = "semantic",
     embed_fn: EmbedFn | None = None,
     **options: Any,
 ) -> EvaluationReport:
@@ -244,8 +304,7 @@ def evaluate(
         (1.0, 1.0)
     """
     began = time.perf_counter()
-    if not isinstance(data, EvaluationSet):
-        raise ArgumentTypeError("data", f"data must be an EvaluationSet, got {data!r:.80}")
+    _check_call(data, embed_fn)
     require_int("k", k, minimum=1)
     if chunks is None:
         recipe = Recipe(strategy, options)
@@ -392,7 +451,7 @@ def sweep(
     grid: Mapping[str, Sequence[Any]],
     *,
     k: int = 5,
-    strategy: str = "semantic",
+    strategy: PipelineStrategy = "semantic",
     metric: str = "iou",
     progress: Callable[[int, int], None] | None = None,
     embed_fn: EmbedFn | None = None,
@@ -400,13 +459,18 @@ def sweep(
 ) -> SweepReport:
     """`evaluate` on every cell of `grid` (the product of its values, in its order), with the
     `fixed` options; a cell whose settings the chunker refuses is reported with its error.
-    `progress(done, total)` is called after each cell."""
+    `progress(done, total)` is called after each cell. `grid` maps each option's name to a
+    list of its values (a string is no list of values: `{"target_size": "400"}` is refused).
+    """
+    _check_call(data, embed_fn)
     if metric not in METRICS:
         raise ArgumentValueError(
             "metric", f"unknown metric {metric!r} (must be one of {', '.join(METRICS)})"
         )
-    names = list(grid)
-    cells_settings = [dict(zip(names, values)) for values in itertools.product(*grid.values())]
+    if progress is not None:
+        require_callable("progress", progress, rule="a function of (done, total)")
+    axes = _axes(grid)
+    cells_settings = [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
     cells: list[SweepCell] = []
     for done, settings in enumerate(cells_settings, start=1):
         try:
@@ -421,6 +485,25 @@ def sweep(
     ran = [i for i, cell in enumerate(cells) if cell.report is not None]
     best = max(ran, key=lambda i: getattr(cells[i].report, metric), default=None)
     return SweepReport(tuple(cells), metric, best)
+
+
+def _check_call(data: Any, embed_fn: Any) -> None:
+    """What `evaluate` and `sweep` check of the arguments they share, before any work."""
+    if not isinstance(data, EvaluationSet):
+        raise ArgumentTypeError("data", f"data must be an EvaluationSet, got {data!r:.80}")
+    if embed_fn is not None:
+        require_callable("embed_fn", embed_fn, rule="a function from texts to their vectors")
+
+
+def _axes(grid: Any) -> dict[str, list[Any]]:
+    """`grid` checked: option names, each with a list of at least one value."""
+    axes: dict[str, list[Any]] = {}
+    for name, values in require_mapping("grid", grid, holding="of option names to lists").items():
+        require_text("grid's option names", name, field="grid")
+        axes[name] = list(require_sequence(f"grid[{name!r}]", values, of="values", field="grid"))
+        if not axes[name]:
+            raise ArgumentValueError("grid", f"grid[{name!r}] holds no value (a cell needs one)")
+    return axes
 
 
 # How each relation of `chunker.limits.AT_ODDS` is tested, and said when it fails.
@@ -449,12 +532,15 @@ def _record_spans(records: Sequence[Chunk] | Sequence[DocumentChunk]) -> list[Sp
     return [span for record in records if (span := covered(fields(record)))[0] < span[1]]
 
 
-def _given_spans(data: EvaluationSet, chunks: Mapping[str, Sequence[Any]]) -> dict[str, list[Span]]:
+def _given_spans(data: EvaluationSet, chunks: Any) -> dict[str, list[Span]]:
+    require_mapping("chunks", chunks, holding="of corpus ids to their chunks")
     spans: dict[str, list[Span]] = {}
     for cid, text in data.corpora.items():
         if cid not in chunks:
             raise ArgumentValueError("chunks", f"chunks has no entry for corpus {cid!r}")
-        given = list(chunks[cid])
+        where = f"chunks[{cid!r}]"
+        of = "spans, texts or chunks"
+        given = list(require_sequence(where, chunks[cid], of=of, field="chunks"))
         if all(isinstance(c, (Chunk, DocumentChunk)) for c in given):
             spans[cid] = _record_spans(given)
         elif all(isinstance(c, str) for c in given):
@@ -463,8 +549,7 @@ def _given_spans(data: EvaluationSet, chunks: Mapping[str, Sequence[Any]]) -> di
                 if span is None:
                     raise ArgumentValueError(
                         "chunks",
-                        f"chunks[{cid!r}][{number}] cannot be placed in its corpus: "
-                        f"{given[number]!r:.80}",
+                        f"{where}[{number}] cannot be placed in its corpus: {given[number]!r:.80}",
                     )
             spans[cid] = [span for span in placed if span is not None]
         else:
@@ -475,14 +560,12 @@ def _given_spans(data: EvaluationSet, chunks: Mapping[str, Sequence[Any]]) -> di
                 except (TypeError, ValueError):
                     start = end = -1
                 if not (
-                    isinstance(start, int)
-                    and isinstance(end, int)
+                    all(isinstance(o, int) and not isinstance(o, bool) for o in (start, end))
                     and 0 <= start <= end <= len(text)
                 ):
                     raise ArgumentValueError(
                         "chunks",
-                        f"chunks[{cid!r}][{number}] is not a span (start, end) of its corpus: "
-                        f"{span!r:.80}",
+                        f"{where}[{number}] is not a span (start, end) of its corpus: {span!r:.80}",
                     )
                 spans[cid].append((start, end))
     return spans

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import chain, islice
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
-from .recipe import Recipe
+from .recipe import EngineStrategy, Recipe
 from .records import (
     BoundaryType,
     Chunk,
@@ -33,7 +33,14 @@ from .records import (
     DocumentChunk,
     DocumentChunkDraft,
 )
-from .validation import ArgumentTypeError, ArgumentValueError, require_int
+from .validation import ArgumentTypeError, ArgumentValueError, require_int, require_sequence
+
+if TYPE_CHECKING:
+    # typing_extensions is a checker's own (typeshed's, for any Python): nothing at run time.
+    from typing_extensions import TypeVar as DefaultedTypeVar
+    from typing_extensions import Unpack
+
+    from .option_types import EngineOptions, SemanticOptions
 
 __all__ = ["ChunkedText", "chunk_many", "batched", "default_jobs", "spread"]
 
@@ -41,6 +48,19 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 Answer = TypeVar("Answer")
 Shared = TypeVar("Shared")
+Id = TypeVar("Id")
+
+# A `ChunkedText`'s chunks and id, which `chunk_many`'s overloads tell a checker from the
+# strategy and the items. Without them (a bare `ChunkedText`), any chunk and any id; the
+# defaults matter to a checker alone (typing's TypeVar takes them from Python 3.13).
+if TYPE_CHECKING:
+    ChunkT_co = DefaultedTypeVar(
+        "ChunkT_co", bound=Chunk | DocumentChunk, covariant=True, default=Chunk | DocumentChunk
+    )
+    IdT_co = DefaultedTypeVar("IdT_co", covariant=True, default=object)
+else:
+    ChunkT_co = TypeVar("ChunkT_co", covariant=True)
+    IdT_co = TypeVar("IdT_co", covariant=True)
 
 # A batch closes at this many characters or items, whichever comes first: large enough that
 # sending it costs little beside cutting it, small enough that every process stays busy
@@ -61,13 +81,14 @@ PROCESSES_BELOW_CHARS_A_SECOND = 50_000_000
 
 
 @dataclass(frozen=True, slots=True)
-class ChunkedText:
-    """One input of `chunk_many` and its chunks."""
+class ChunkedText(Generic[ChunkT_co, IdT_co]):
+    """One input of `chunk_many` and its chunks: `ChunkedText[Chunk, int]` for texts cut by
+    `semantic`, `ChunkedText[DocumentChunk, str]` for `(str, text)` pairs cut by the engine."""
 
-    id: Any
+    id: IdT_co
     """The id given with the text, or the text's position in the input (from 0)."""
-    chunks: tuple[Chunk | DocumentChunk, ...]
-    """Its chunks, in order."""
+    chunks: tuple[ChunkT_co, ...]
+    """Its chunks, in order: `Chunk`s for `semantic`, `DocumentChunk`s for the others."""
 
 
 def default_jobs() -> int:
@@ -83,18 +104,69 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+# For a checker, the records follow the strategy and the ids the items: texts are numbered,
+# pairs keep their ids' type, a mix of the two has ids of any type.
+@overload
+def chunk_many(
+    items: Iterable[str],
+    jobs: int | None = None,
+    *,
+    strategy: Literal["semantic"] = "semantic",
+    **options: Unpack[SemanticOptions],
+) -> Iterator[ChunkedText[Chunk, int]]: ...
+@overload
+def chunk_many(
+    items: Iterable[tuple[Id, str]],
+    jobs: int | None = None,
+    *,
+    strategy: Literal["semantic"] = "semantic",
+    **options: Unpack[SemanticOptions],
+) -> Iterator[ChunkedText[Chunk, Id]]: ...
+@overload
+def chunk_many(
+    items: Iterable[str | tuple[object, str]],
+    jobs: int | None = None,
+    *,
+    strategy: Literal["semantic"] = "semantic",
+    **options: Unpack[SemanticOptions],
+) -> Iterator[ChunkedText[Chunk, object]]: ...
+@overload
+def chunk_many(
+    items: Iterable[str],
+    jobs: int | None = None,
+    *,
+    strategy: EngineStrategy,
+    **options: Unpack[EngineOptions],
+) -> Iterator[ChunkedText[DocumentChunk, int]]: ...
+@overload
+def chunk_many(
+    items: Iterable[tuple[Id, str]],
+    jobs: int | None = None,
+    *,
+    strategy: EngineStrategy,
+    **options: Unpack[EngineOptions],
+) -> Iterator[ChunkedText[DocumentChunk, Id]]: ...
+@overload
+def chunk_many(
+    items: Iterable[str | tuple[object, str]],
+    jobs: int | None = None,
+    *,
+    strategy: EngineStrategy,
+    **options: Unpack[EngineOptions],
+) -> Iterator[ChunkedText[DocumentChunk, object]]: ...
 def chunk_many(
     items: Iterable[str | tuple[Any, str]],
     jobs: int | None = None,
     *,
     strategy: str = "semantic",
     **options: Any,
-) -> Iterator[ChunkedText]:
+) -> Iterator[ChunkedText[Any, Any]]:
     """Cut each text of `items` with `strategy` and `options`; yield a `ChunkedText` each, in
     input order, whatever order the processes finish in.
 
     Args:
-        items: texts, or `(id, text)` pairs (the id comes back on the result).
+        items: texts, or `(id, text)` pairs (the id comes back on the result); not a bare
+            string, which would be cut as one text a character.
         jobs: processes to cut in (1: this one, no other started). None decides from the work
             (`spread`): this process alone for a small input or work fast enough that
             processes would not pay, else one worker per core this process may use.
@@ -104,9 +176,11 @@ def chunk_many(
             `chunk_size=...`), checked before any text is cut.
 
     Raises:
-        TypeError: `jobs` above 1 and an option that worker processes cannot be sent (a
-            lambda `tokenizer` where multiprocessing starts them by `spawn` or `forkserver`,
-            which pickle what they run; `jobs=None` then cuts in this process).
+        TypeError: `items` not a list of texts or pairs (a bare string, a mapping); an item
+            neither, as it is reached; `jobs` above 1 and an option that worker processes
+            cannot be sent (a lambda `tokenizer` where multiprocessing starts them by
+            `spawn` or `forkserver`, which pickle what they run; `jobs=None` then cuts in
+            this process).
         ValueError: `jobs` above 1 and an input that needs processes, where those workers
             cannot run this program's `__main__` again, as they must first (a script read
             from standard input: `python - < script.py`); at the first result, before any
@@ -125,7 +199,10 @@ def chunk_many(
         problem = _unsendable(recipe)
         if problem is not None:
             raise problem
-    return _chunked(recipe, iter(items), jobs)
+    # A string is iterable, as its characters: `chunk_many("text")` is `chunk_many(["text"])`
+    # mistyped, never five one-character texts.
+    texts = require_sequence("items", items, of="texts or (id, text) pairs")
+    return _chunked(recipe, iter(texts), jobs)
 
 
 def _unsendable(recipe: Recipe) -> ArgumentTypeError | None:
@@ -184,7 +261,9 @@ def _unreadable_main() -> str | None:
     return str(path)
 
 
-def _chunked(recipe: Recipe, items: Iterator[Any], jobs: int | None) -> Iterator[ChunkedText]:
+def _chunked(
+    recipe: Recipe, items: Iterator[Any], jobs: int | None
+) -> Iterator[ChunkedText[Any, Any]]:
     # One chunker for the run, not one a batch (`Recipe.cutter` says why).
     cut = recipe.cutter()
     checked = _checked(items)

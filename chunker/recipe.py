@@ -7,6 +7,9 @@ own `semantic` needs an `embed_fn`, which a pipeline cannot ship to other proces
 not offered here. `fields()` is the one flat view of a chunk that every adapter writes;
 `placed()` what the LangChain and LlamaIndex adapters make of each chunk. The token budget's
 options (`max_tokens`, `tokenizer`) are every strategy's, so they come through here.
+
+For a user's type checker, `PipelineStrategy` names the strategies (`option_types` has the
+options each takes), so a misspelt one is a type error.
 """
 
 from __future__ import annotations
@@ -14,13 +17,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 from .records import Chunk, DocumentChunk
-from .validation import ArgumentTypeError, require_choice, require_text
+from .validation import ArgumentTypeError, require_choice, require_known_options, require_text
 
 __all__ = [
     "Recipe",
+    "PipelineStrategy",
+    "EngineStrategy",
     "PIPELINE_STRATEGIES",
     "FIELDS",
     "METADATA_KEYS",
@@ -36,8 +41,11 @@ __all__ = [
 
 AnyChunk = Chunk | DocumentChunk
 
-# The strategies a pipeline offers, `SemanticChunker` first (the default).
-PIPELINE_STRATEGIES = ("semantic", "fixed", "hierarchical", "layout")
+# The strategies a pipeline offers, `SemanticChunker` first (the default); the others are
+# `ChunkingEngine`'s, whose chunks are `DocumentChunk`s.
+EngineStrategy = Literal["fixed", "hierarchical", "layout"]
+PipelineStrategy = Literal["semantic", EngineStrategy]
+PIPELINE_STRATEGIES: tuple[PipelineStrategy, ...] = get_args(PipelineStrategy)
 
 # The flat fields of a chunk (see `fields`), with their Python types, in column order.
 FIELDS: tuple[tuple[str, type], ...] = (
@@ -144,14 +152,7 @@ class Recipe:
 
     def __post_init__(self) -> None:
         options = dict(self.options or {})
-        known = options_of(self.strategy)
-        for name in options:
-            if name not in known:
-                names = ", ".join(known)
-                raise ArgumentTypeError(
-                    "options",
-                    f"unknown option {name!r} for strategy {self.strategy!r} (it takes {names})",
-                )
+        require_known_options(options, options_of(self.strategy), of=f"strategy {self.strategy!r}")
         object.__setattr__(self, "options", options)
         self.cut("")  # the chunkers check their options before they look at the text
 

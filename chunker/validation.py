@@ -19,6 +19,7 @@ __all__ = [
     "require_callable",
     "require_choice",
     "require_int",
+    "require_known_options",
     "require_mapping",
     "require_nonempty_text",
     "require_number",
@@ -107,6 +108,17 @@ def require_sequence(name: str, value: Any, *, of: str, field: str = "") -> Iter
             f"{name} must be a list of {of}, got {type(value).__name__} {value!r:.80}",
         )
     return value
+
+
+def require_known_options(given: Iterable[str], known: Collection[str], *, of: str) -> None:
+    """Raise `TypeError` naming `options` at the first name of `given` not in `known` (as
+    Python refuses an unknown keyword, but with the `field`); `of` says whose options they
+    are, for the message ("strategy 'fixed'")."""
+    for name in given:
+        if name not in known:
+            raise ArgumentTypeError(
+                "options", f"unknown option {name!r} for {of} (it takes {', '.join(known)})"
+            )
 
 
 def require_choice(name: str, value: Any, choices: Collection[str]) -> str:

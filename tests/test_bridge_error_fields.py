@@ -12,6 +12,7 @@ from support.reply import read_reply
 from chunker.bridge import handle
 
 GOOD_JSON = {"version": 1, "k1": 1.2, "b": 0.75, "documents": []}
+QUESTION = {"question": "q", "corpusId": "a", "references": [[0, 2]]}
 
 
 def index_call(operation: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -55,6 +56,21 @@ CASES: dict[str, tuple[str, dict[str, Any], str]] = {
     "fromJSON k1": ("LexicalIndex.fromJSON", {"data": {**GOOD_JSON, "k1": -1}}, "data"),
     "fromJSON entry": ("LexicalIndex.fromJSON", {"data": {**GOOD_JSON, "documents": [3]}}, "data"),
     "no such index": ("LexicalIndex.search", {"index": 10**6, "query": "a"}, "index"),
+    "evaluation excerpt empty": (
+        "EvaluationSet.create",
+        {"data": {"corpora": {"a": "text"}, "questions": [QUESTION | {"references": [[1, 1]]}]}},
+        "questions",
+    ),
+    "evaluation question empty": (
+        "EvaluationSet.create",
+        {"data": {"corpora": {"a": "text"}, "questions": [QUESTION | {"question": ""}]}},
+        "questions",
+    ),
+    "evaluation corpus not text": (
+        "EvaluationSet.create",
+        {"data": {"corpora": {"a": ["text"]}, "questions": [QUESTION]}},
+        "corpora",
+    ),
 }
 INDEX_CASES: dict[str, tuple[str, dict[str, Any], str]] = {
     "empty id": ("LexicalIndex.addDocument", {"id": "", "text": "t"}, "id"),

@@ -16,6 +16,7 @@ from chunker import (
     ChunkingEngine,
     SemanticChunker,
     Turn,
+    chunk,
     chunk_turns,
     lexical_tokens,
     locate_chunks,
@@ -42,6 +43,8 @@ CASES = {
         "respect_headings",
     ),
     "text None": (lambda: SemanticChunker().chunk(None), TypeError, "text"),
+    # Python's own refusal of an unknown keyword named nothing (issue 42, item 9).
+    "chunk unknown option": (lambda: chunk("x", unknown=1), TypeError, "options"),
     "metadata list": (lambda: SemanticChunker().chunk("x", metadata=[1]), TypeError, "metadata"),
     "content int": (lambda: engine.chunk(42), TypeError, "content"),
     "strategy unknown": (lambda: engine.chunk("x", strategy="recursive"), ValueError, "strategy"),

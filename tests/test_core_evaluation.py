@@ -223,3 +223,232 @@ def test_from_chroma_reads_and_names_bad_rows(tmp_path):
     (missing / "corpora" / "cats.md").unlink()
     with pytest.raises(ArgumentValueError, match="corpus 'cats' has no file"):
         EvaluationSet.from_chroma(missing)
+
+
+def json_set(**question):
+    """A set in `to_json`'s shape, its one question changed as given."""
+    entry = {"question": "who purrs", "corpusId": "cats", "references": [[0, 4]], **question}
+    return {"corpora": {"cats": "Cats purr."}, "questions": [entry]}
+
+
+PAIR = "must be a (start, end) pair of integers"
+# Each bad input, refused as it is made (a set, a question) or called, naming its argument as
+# `field` (issue 42, item 8): before, each was turned into an int, accepted, or failed later
+# inside with a message naming nothing.
+BAD_INPUT = {
+    "JSON offsets as strings": (
+        lambda: EvaluationSet.from_json(json_set(references=[["0", "4"]])),
+        TypeError,
+        "questions",
+        f"questions[0].references[0] {PAIR}, got list ['0', '4']",
+    ),
+    "JSON offset a float": (
+        lambda: EvaluationSet.from_json(json_set(references=[[0.5, 4]])),
+        TypeError,
+        "questions",
+        f"questions[0].references[0] {PAIR}",
+    ),
+    "JSON offset a bool": (
+        lambda: EvaluationSet.from_json(json_set(references=[[True, 4]])),
+        TypeError,
+        "questions",
+        f"questions[0].references[0] {PAIR}",
+    ),
+    "JSON empty excerpt": (
+        lambda: EvaluationSet.from_json(json_set(references=[[2, 2]])),
+        ValueError,
+        "questions",
+        "invalid questions[0].references[0] (2, 2) (must be 0 <= start < end",
+    ),
+    "JSON no excerpt": (
+        lambda: EvaluationSet.from_json(json_set(references=[])),
+        ValueError,
+        "questions",
+        "questions[0].references holds no excerpt",
+    ),
+    "JSON question not text": (
+        lambda: EvaluationSet.from_json(json_set(question=None)),
+        TypeError,
+        "questions",
+        "questions[0].question must be a string, got NoneType None",
+    ),
+    "JSON empty question": (
+        lambda: EvaluationSet.from_json(json_set(question="")),
+        ValueError,
+        "questions",
+        "invalid questions[0].question ''",
+    ),
+    "JSON corpus id a number": (
+        lambda: EvaluationSet.from_json(json_set(corpusId=7)),
+        TypeError,
+        "questions",
+        "questions[0].corpusId must be a string",
+    ),
+    "JSON question without references": (
+        lambda: EvaluationSet.from_json({"corpora": {}, "questions": [{"question": "q"}]}),
+        ValueError,
+        "questions",
+        "questions[0] has no 'corpusId', 'references'",
+    ),
+    "JSON question not an object": (
+        lambda: EvaluationSet.from_json({"corpora": {}, "questions": ["q"]}),
+        TypeError,
+        "questions",
+        "questions[0] must be a mapping with 'question', 'corpusId' and 'references'",
+    ),
+    "JSON questions not a list": (
+        lambda: EvaluationSet.from_json({"corpora": {}, "questions": 5}),
+        TypeError,
+        "questions",
+        "questions must be a list of questions, got int 5",
+    ),
+    "float offsets": (
+        lambda: Question("q", "a", ((0.5, 5.5),)),
+        TypeError,
+        "references",
+        f"references[0] {PAIR}, got tuple (0.5, 5.5)",
+    ),
+    "one pair not in a tuple": (
+        lambda: Question("q", "a", (0, 5)),
+        TypeError,
+        "references",
+        f"references[0] {PAIR}, got int 0",
+    ),
+    "empty excerpt": (
+        lambda: Question("q", "a", ((2, 2),)),
+        ValueError,
+        "references",
+        "invalid references[0] (2, 2)",
+    ),
+    "negative start": (
+        lambda: Question("q", "a", ((-1, 2),)),
+        ValueError,
+        "references",
+        "invalid references[0] (-1, 2)",
+    ),
+    "no excerpt": (lambda: Question("q", "a", ()), ValueError, "references", "no excerpt"),
+    "empty question": (lambda: Question("", "a", ((0, 1),)), ValueError, "text", "text ''"),
+    "question None": (
+        lambda: Question(None, "a", ((0, 1),)),
+        TypeError,
+        "text",
+        "text must be a string, got NoneType None",
+    ),
+    "corpus id None": (lambda: Question("q", None, ((0, 1),)), TypeError, "corpus_id", "corpus_id"),
+    "corpus not text": (
+        lambda: EvaluationSet({"a": 5}, [Question("q", "a", ((0, 1),))]),
+        TypeError,
+        "corpora",
+        "corpora['a'] must be a string, got int 5",
+    ),
+    "corpus id not text": (
+        lambda: EvaluationSet({1: "text"}, [Question("q", "a", ((0, 1),))]),
+        TypeError,
+        "corpora",
+        "corpora's ids must be a string, got int 1",
+    ),
+    "questions not a list": (
+        lambda: EvaluationSet({"a": "text"}, 5),
+        TypeError,
+        "questions",
+        "questions must be a list of Questions",
+    ),
+    "grid of one value": (
+        lambda: sweep(small_set(), {"target_size": 5}),
+        TypeError,
+        "grid",
+        "grid['target_size'] must be a list of values, got int 5",
+    ),
+    "grid None": (
+        lambda: sweep(small_set(), None),
+        TypeError,
+        "grid",
+        "grid must be a mapping of option names to lists, got NoneType None",
+    ),
+    "grid of a string": (
+        lambda: sweep(small_set(), {"target_size": "400"}),
+        TypeError,
+        "grid",
+        "grid['target_size'] must be a list of values, got str '400'",
+    ),
+    "grid of no value": (
+        lambda: sweep(small_set(), {"target_size": []}),
+        ValueError,
+        "grid",
+        "grid['target_size'] holds no value",
+    ),
+    "sweep over no set": (
+        lambda: sweep({"cats": "Cats."}, {"target_size": [400]}),
+        TypeError,
+        "data",
+        "data must be an EvaluationSet",
+    ),
+    "progress not callable": (
+        lambda: sweep(small_set(), {"target_size": [400]}, progress=5),
+        TypeError,
+        "progress",
+        "progress must be a function of (done, total)",
+    ),
+    "embed_fn not callable": (
+        lambda: evaluate(small_set(), embed_fn="vectors"),
+        TypeError,
+        "embed_fn",
+        "embed_fn must be a function from texts to their vectors",
+    ),
+    "chunks None for a corpus": (
+        lambda: evaluate(small_set(), chunks={"cats": None, "dogs": []}),
+        TypeError,
+        "chunks",
+        "chunks['cats'] must be a list of spans, texts or chunks, got NoneType None",
+    ),
+    "chunks one text for a corpus": (
+        lambda: evaluate(small_set(), chunks={"cats": "Cats purr softly.", "dogs": []}),
+        TypeError,
+        "chunks",
+        "chunks['cats'] must be a list of spans, texts or chunks, got str",
+    ),
+    "chunks not a mapping": (
+        lambda: evaluate(small_set(), chunks=[(0, 17)]),
+        TypeError,
+        "chunks",
+        "chunks must be a mapping of corpus ids to their chunks",
+    ),
+    "chunk span of a bool": (
+        lambda: evaluate(small_set(), chunks={"cats": [(True, 17)], "dogs": []}),
+        ValueError,
+        "chunks",
+        "chunks['cats'][0] is not a span (start, end) of its corpus: (True, 17)",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("make", "kind", "field", "message"), BAD_INPUT.values(), ids=BAD_INPUT.keys()
+)
+def test_bad_input_is_refused_when_made_naming_its_argument(make, kind, field, message):
+    with pytest.raises(kind) as caught:
+        make()
+    assert caught.value.field == field
+    assert message in str(caught.value)
+
+
+def test_questions_are_kept_as_given_in_tuples():
+    # A list of lists (JSON's shape) is kept as a tuple of pairs; questions from a generator
+    # are all kept (they were read twice, the second time empty).
+    question = Question("q", "a", [[0, 2], [3, 4]])
+    assert question.references == ((0, 2), (3, 4)) and question == Question(
+        "q", "a", ((0, 2), (3, 4))
+    )
+    assert EvaluationSet({"a": "text"}, iter([question])).questions == (question,)
+
+
+def test_from_chroma_names_a_row_with_offsets_that_are_not_integers(tmp_path):
+    (tmp_path / "corpora").mkdir()
+    (tmp_path / "corpora" / "cats.md").write_text("Cats purr.", encoding="utf-8")
+    references = '[{""content"": ""Cats"", ""start_index"": 0.0, ""end_index"": 4}]'
+    table = f'question,references,corpus_id\nwho purrs,"{references}",cats\n'
+    (tmp_path / "questions_df.csv").write_text(table, encoding="utf-8")
+    with pytest.raises(TypeError) as caught:
+        EvaluationSet.from_chroma(tmp_path)
+    assert caught.value.field == "folder"
+    assert f"questions_df.csv, row 2: references[0] {PAIR}, got tuple (0.0, 4)" in str(caught.value)

@@ -71,3 +71,19 @@ def test_bad_option_value_is_usage_error(set_file, capsys):
         main(["evaluate", str(path), "--target-size", "4x"])
     assert stopped.value.code == 2
     assert "comma list" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("span", [["0", "4"], [0.5, 4], [True, 4], [2, 2]])
+def test_references_that_are_no_excerpt_are_named_not_turned_into_one(tmp_path, capsys, span):
+    # Before, int() made each an excerpt ("0" and True as 0 and 1) and the set was scored.
+    shape = {
+        "corpora": {"cats": "Cats purr."},
+        "questions": [{"question": "who purrs", "corpusId": "cats", "references": [span]}],
+    }
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(shape), encoding="utf-8")
+    assert main(["evaluate", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"chunker: {path}: ")
+    assert "questions[0].references[0]" in captured.err

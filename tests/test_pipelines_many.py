@@ -474,6 +474,20 @@ def test_bad_options_fail_before_any_text_is_read():
     assert taken == []
 
 
+@pytest.mark.parametrize(
+    "items", ["hello", 5, {"a.md": "text"}, b"bytes"], ids=["str", "int", "dict", "bytes"]
+)
+def test_items_that_are_no_list_of_texts_are_refused_at_the_call(items):
+    # A string is iterable: "hello" was cut as five texts of one character each; a mapping
+    # as its keys alone. Refused as the call is made, before a result is asked for.
+    with pytest.raises(TypeError) as caught:
+        chunk_many(items, jobs=1)
+    assert caught.value.field == "items"
+    assert str(caught.value).startswith(
+        f"items must be a list of texts or (id, text) pairs, got {type(items).__name__} "
+    )
+
+
 def test_a_wrong_item_is_named_by_its_position():
     with pytest.raises(TypeError, match=r"items\[2\] must be a text or an \(id, text\) pair"):
         list(chunk_many(["a", ("b", "text"), ("c", 3)], jobs=1))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..validation import ArgumentTypeError
 from .options import OPTION_NAMES, python_options
 from .registry import Registry
 
@@ -31,33 +30,13 @@ _SETS: Registry[EvaluationSet] = Registry("EvaluationSet", "set")
 def _create(args: Arguments, _astral: Astral) -> dict[str, int]:
     from ..evaluation import EvaluationSet
 
-    data = EvaluationSet.from_json(_checked(args.get("data")))
+    data = EvaluationSet.from_json(args.get("data"))
     _SETS.add(data, args.get("set"))
     return {
         "corpusCount": len(data.corpora),
         "questionCount": len(data.questions),
         "characters": sum(map(len, data.corpora.values())),
     }
-
-
-def _checked(data: Any) -> Any:
-    """The set `data`, its questions' references checked to be pairs of ints, which
-    `EvaluationSet.from_json` would turn to ints whatever they are (it says what else is
-    wrong)."""
-    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
-        return data
-    for row, question in enumerate(data["questions"]):
-        references = question.get("references") if isinstance(question, dict) else None
-        for span in references if isinstance(references, list) else ():
-            if not (
-                isinstance(span, list) and len(span) == 2 and all(type(o) is int for o in span)
-            ):
-                raise ArgumentTypeError(
-                    "questions",
-                    f"questions[{row}].references must be [start, end] pairs of ints, got "
-                    f"{span!r:.80}",
-                )
-    return data
 
 
 def _evaluate(args: Arguments, _astral: Astral) -> dict[str, Any]:

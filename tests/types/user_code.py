@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Literal
 
 import chunker
 from chunker import (
@@ -39,6 +39,7 @@ from chunker import (
     match_spans,
     snippet_around,
 )
+from chunker.evaluation import EvaluationSet, Question, evaluate
 from chunker.tokens import Tokenizer, count_tokens
 
 
@@ -184,12 +185,46 @@ assert hit_id == "refunds" and document_count == 2 and removed
 with refused(ValueError):
     lexical_index.search("card", match="some")  # type: ignore[arg-type]  # "any" or "all"
 
-# Many texts at once (in this process: jobs=1).
-results: Iterator[ChunkedText] = chunk_many([("a", TEXT)], jobs=1, strategy="fixed")
+# Many texts at once (in this process: jobs=1). The records follow the strategy, the ids the
+# items: `Chunk`s by default, `DocumentChunk`s for the engine's; texts numbered, pairs' ids kept.
+results: Iterator[ChunkedText[DocumentChunk, str]] = chunk_many(
+    [("a", TEXT)], jobs=1, strategy="fixed", chunk_size=40, chunk_overlap=0
+)
 result = next(results)
-result_id: Any = result.id
-result_chunks: Sequence[Chunk | DocumentChunk] = result.chunks
-assert result_id == "a" and result_chunks
+result_id: str = result.id
+result_chunks: tuple[DocumentChunk, ...] = result.chunks
+assert result_id == "a" and result_chunks[0].content
+by_default = next(chunk_many([TEXT], jobs=1, target_size=40, overlap=0))
+numbered: int = by_default.id
+first_text: str = by_default.chunks[0].text
+assert numbered == 0 and first_text
+mixed_id: object = next(chunk_many([TEXT, ("b", TEXT)], jobs=1, strategy="layout")).id
+# A strategy chosen at run time is one of the literal names, narrowed or annotated so.
+chosen: Literal["semantic", "fixed"] = "fixed"
+either: Iterator[ChunkedText[Chunk, int]] | Iterator[ChunkedText[DocumentChunk, int]]
+either = chunk_many([TEXT], jobs=1, strategy=chosen)
+any_result: ChunkedText = next(either)  # bare: any chunk, any id
+any_chunks: Sequence[Chunk | DocumentChunk] = any_result.chunks
+# A misspelt strategy or option, an option of the other chunker, a value of the wrong type:
+# each a type error, and refused as Python runs it.
+with refused(TypeError):
+    chunk(TEXT, taget_size=40)  # type: ignore[call-arg]
+with refused(TypeError):
+    chunk(TEXT, overlap="5")  # type: ignore[arg-type]
+with refused(ValueError):
+    chunk_many([TEXT], strategy="fixd")  # type: ignore[call-overload]
+with refused(TypeError):
+    chunk_many([TEXT], taget_size=40)  # type: ignore[call-overload]
+with refused(TypeError):
+    chunk_many([TEXT], strategy="fixed", target_size=40)  # type: ignore[call-overload]
+with refused(TypeError):
+    chunk_many([TEXT], chunk_size=40)  # type: ignore[call-overload]
+with refused(AttributeError):
+    result.chunks[0].text  # type: ignore[attr-defined]  # noqa: B018  # a DocumentChunk's
+with refused(AttributeError):
+    by_default.chunks[0].content  # type: ignore[attr-defined]  # noqa: B018  # a Chunk's
+with refused(ValueError):
+    evaluate(EvaluationSet({"a": TEXT}, [Question("q", "a", ((0, 7),))]), strategy="fixd")  # type: ignore[arg-type]
 # What `chunk_many` raises should a worker process die (jobs > 1): one error to catch.
 worker_error: RuntimeError = WorkerError("worker process 1 ended without answering")
 
