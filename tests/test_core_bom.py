@@ -103,10 +103,8 @@ def test_the_first_heading_is_a_heading_after_the_mark():
     assert chunks[0].text == "# Title\r\n\r\nIntro.\r\n\r\n" and chunks[0].span[0] == 1
     assert text[slice(*chunks[0].span)] == "# Title\r\n\r\nIntro."
     assert (chunks[0].start_offset, chunks[1].start_offset) == (1, 22)
-
-
-def test_only_one_mark_leads_and_one_elsewhere_is_white_space():
-    # A second mark is text's (ZWNBSP, white space to the original), as is one after text.
+    # One mark only: a second is text's (ZWNBSP, white space to the original), as is one
+    # after text.
     twice = SemanticChunker(overlap=0).chunk("\ufeff\ufeff# Title\n\nText.")
     assert [(c.boundary_type, c.span) for c in twice] == [("paragraph", (2, 16))]
     later = SemanticChunker(overlap=0).chunk("Intro.\n\ufeff# Title")
