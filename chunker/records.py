@@ -23,6 +23,7 @@ __all__ = [
     "DocumentChunkDraft",
     "chunk_texts",
     "shifted",
+    "shift_columns",
 ]
 
 BoundaryType = Literal["heading", "paragraph", "sentence", "code-block", "fixed"]
@@ -146,19 +147,6 @@ class ChunkColumns:
     def __repr__(self) -> str:
         return f"<ChunkColumns: {len(self)} chunks, {len(self.texts)} not placed>"
 
-    def shift(self, first: int, by: int) -> None:
-        """Move every place of the chunks from number `first` on `by` characters later, as
-        `shifted` moves records'."""
-        offsets, spans, overlaps, places = self.offsets, self.spans, self.overlap_spans, self.places
-        for at in range(2 * first, len(offsets)):
-            offsets[at] += by
-            spans[at] += by
-            if overlaps[at] >= 0:
-                overlaps[at] += by
-        for at in range(4 * first, len(places)):
-            if places[at] >= 0:
-                places[at] += by
-
 
 def chunk_texts(text: str, places: list[int], unplaced: list[str]) -> list[str]:
     """The chunks' texts that `ChunkColumns`' `places` and `texts` describe in `text`: where
@@ -182,6 +170,21 @@ def shifted(chunks: list[_Record], by: int) -> list[_Record]:
     chunks of a text that stands in the input after `by` characters that are no part of it
     (a byte-order mark: whitespace.bom_length)."""
     return [_shifted(chunk, by) for chunk in chunks]
+
+
+def shift_columns(columns: ChunkColumns, first: int, by: int) -> None:
+    """Move every place of the chunks in `columns` from number `first` on `by` characters
+    later, as `shifted` moves records' (-1, for none, stays)."""
+    offsets, spans, overlaps = columns.offsets, columns.spans, columns.overlap_spans
+    for at in range(2 * first, len(offsets)):
+        offsets[at] += by
+        spans[at] += by
+        if overlaps[at] >= 0:
+            overlaps[at] += by
+    places = columns.places
+    for at in range(4 * first, len(places)):
+        if places[at] >= 0:
+            places[at] += by
 
 
 def _shifted(chunk: _Record, by: int) -> _Record:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .collector import collector_paused
 from .limits import MINIMUMS
-from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft, shifted
+from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft, shift_columns, shifted
 from .sourcemap import PieceMap, Source, after, joined, to_input
 from .structure import (
     BOUNDARY,
@@ -252,7 +252,7 @@ class SemanticChunker:
         first = len(columns) if columns is not None else 0
         chunks = self._cut_text(text[mark:], metadata, columns)
         if columns is not None:
-            columns.shift(first, mark)
+            shift_columns(columns, first, mark)
         return shifted(chunks, mark)
 
     def _cut_text(
