@@ -11,8 +11,8 @@ some 5 ms each as Pyodide starts, so a page pays only for the records of what it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeVar
 
 __all__ = [
     "BoundaryType",
@@ -22,6 +22,8 @@ __all__ = [
     "ChunkDraft",
     "DocumentChunkDraft",
     "chunk_texts",
+    "shifted",
+    "shift_columns",
 ]
 
 BoundaryType = Literal["heading", "paragraph", "sentence", "code-block", "fixed"]
@@ -158,6 +160,45 @@ def chunk_texts(text: str, places: list[int], unplaced: list[str]) -> list[str]:
         else text[places[four] : places[four + 1]] + text[places[four + 2] : places[four + 3]]
         for four in range(0, len(places), 4)
     ]
+
+
+_Record = TypeVar("_Record", Chunk, DocumentChunk)
+
+
+def shifted(chunks: list[_Record], by: int) -> list[_Record]:
+    """`chunks` with every place in the input (spans, offsets) `by` characters later: the
+    chunks of a text that stands in the input after `by` characters that are no part of it
+    (a byte-order mark: whitespace.bom_length)."""
+    return [_shifted(chunk, by) for chunk in chunks]
+
+
+def shift_columns(columns: ChunkColumns, first: int, by: int) -> None:
+    """Move every place of the chunks in `columns` from number `first` on `by` characters
+    later, as `shifted` moves records' (-1, for none, stays)."""
+    offsets, spans, overlaps = columns.offsets, columns.spans, columns.overlap_spans
+    for at in range(2 * first, len(offsets)):
+        offsets[at] += by
+        spans[at] += by
+        if overlaps[at] >= 0:
+            overlaps[at] += by
+    places = columns.places
+    for at in range(4 * first, len(places)):
+        if places[at] >= 0:
+            places[at] += by
+
+
+def _shifted(chunk: _Record, by: int) -> _Record:
+    start, end = chunk.span
+    if isinstance(chunk, DocumentChunk):
+        return replace(chunk, span=(start + by, end + by))
+    overlap = chunk.overlap_span
+    return replace(
+        chunk,
+        start_offset=chunk.start_offset + by,
+        end_offset=chunk.end_offset + by,
+        span=(start + by, end + by),
+        overlap_span=None if overlap is None else (overlap[0] + by, overlap[1] + by),
+    )
 
 
 def span_dict(span: tuple[int, int]) -> dict[str, int]:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .collector import collector_paused
 from .limits import MINIMUMS
-from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft
+from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft, shift_columns, shifted
 from .sourcemap import PieceMap, Source, after, joined, to_input
 from .structure import (
     BOUNDARY,
@@ -49,6 +49,7 @@ from .whitespace import (
     TEXT_RE,
     WHITESPACE_RUN_RE,
     WS_CLASS,
+    bom_length,
     is_blank,
     tight_span,
 )
@@ -244,6 +245,21 @@ class SemanticChunker:
             )
         if is_blank(text):
             return []
+        mark = bom_length(text)
+        if not mark:
+            return self._cut_text(text, metadata, columns)
+        # No part of the text: what follows it is cut, its places shifted past it.
+        first = len(columns) if columns is not None else 0
+        chunks = self._cut_text(text[mark:], metadata, columns)
+        if columns is not None:
+            shift_columns(columns, first, mark)
+        return shifted(chunks, mark)
+
+    def _cut_text(
+        self, text: str, metadata: Mapping[str, Any] | None, columns: ChunkColumns | None
+    ) -> list[Chunk]:
+        """`_cut` for a text holding more than white space, taken as it is (after the
+        byte-order mark `_cut` found, if any)."""
         with collector_paused():
             structure, long, repeated = split_by_structure(
                 text,

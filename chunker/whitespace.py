@@ -34,6 +34,8 @@ __all__ = [
     "js_trim",
     "is_blank",
     "tight_span",
+    "BOM",
+    "bom_length",
 ]
 
 # ECMAScript WhiteSpace (TAB, VT, FF, SP, NBSP, ZWNBSP and the Zs category) and LineTerminator.
@@ -87,3 +89,21 @@ def tight_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         return None
     at = first.start()
     return at, LAST_TEXT_RE.match(text, at, end).end()
+
+
+# A byte-order mark: U+FEFF at the very start of a text says how its file was encoded (an
+# editor on Windows saves UTF-8 so, and Python's and Node's UTF-8 decoders keep it). It is no
+# part of the text: left in, it would hide the first line's heading (`\ufeff# Title` is no
+# heading). Anywhere else U+FEFF is ZWNBSP, white space, as above.
+BOM = "\ufeff"
+
+
+def bom_length(text: str) -> int:
+    """The characters of `text` that are a leading byte-order mark: 1 or 0. Every chunker cuts
+    the text after them, its spans and offsets still indexing `text` (docs/spans.md).
+
+    Example:
+        >>> bom_length("\\ufeff# Title"), bom_length("# Title"), bom_length("a\\ufeff")
+        (1, 0, 0)
+    """
+    return 1 if text.startswith(BOM) else 0

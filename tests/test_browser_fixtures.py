@@ -13,6 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from support.fixture_cases import (
+    embedded_after_the_mark,
+    engine_answer,
+    has_leading_bom,
+    semantic_chunker_answer,
+)
 from support.offsets import utf16_offset
 from support.paths import FIXTURES
 
@@ -73,7 +79,14 @@ def expected_in_javascript(family: str, case: dict[str, Any]) -> Any:
             table = dict(case["embeddings"])
             options["embed_fn"] = lambda sentences: [table[s] for s in sentences]
         return [c.to_dict() for c in ChunkingEngine().chunk(case["content"], **options)]
-    expected = json.loads(json.dumps(case["expected"]))  # a copy to convert in place
+    if family == "semantic_chunker" and has_leading_bom(case):
+        # The original reads a leading byte-order mark as text, we do not: CPython's answer
+        # (test_core_fixtures.py and test_oracle_regenerate.py say which), the facade's too.
+        expected = semantic_chunker_answer(case)
+    elif family == "chunking_engine" and has_leading_bom(case):
+        expected = engine_answer(case)
+    else:
+        expected = json.loads(json.dumps(case["expected"]))  # a copy to convert in place
     if family == "semantic_chunker":
         at = utf16(case["text"])
         for chunk in expected:
@@ -100,6 +113,8 @@ def test_every_fixture_file_is_run_here():
 @pytest.mark.parametrize("family", [f for f in RUN_CASE if (FIXTURES / f"{f}.json").exists()])
 def test_fixture_family_in_the_browser(chunker_page, family):
     cases = json.loads((FIXTURES / f"{family}.json").read_text(encoding="utf-8"))["cases"]
+    # After a leading mark, the sentences the original embedded as we embed them.
+    cases = [embedded_after_the_mark(case) for case in cases]
     mismatches = []
     for start in range(0, len(cases), BATCH):
         batch = cases[start : start + BATCH]

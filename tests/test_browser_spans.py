@@ -141,3 +141,32 @@ def test_without_spans_the_results_are_the_originals_plain_objects(chunker_page)
     assert asked and all(keys == plain for keys in asked)
     expected = [list(c.to_dict()) for c in ChunkingEngine().chunk(text, strategy="hierarchical")]
     assert engine == expected and ["content", "index", "heading", "metadata"] in expected
+
+
+BOM_LED = """async (text) => {
+  const chunks = await new api.SemanticChunker({ minSize: 0, overlap: 0, spans: true })
+    .chunk(text);
+  const sections = await new api.ChunkingEngine()
+    .chunk(text, { strategy: 'hierarchical', spans: true });
+  return [
+    chunks.map((c) => [c.boundaryType, c.startOffset, c.span.start, c.span.end]),
+    sections.map((c) => [c.heading, c.metadata, c.span.start, c.span.end]),
+  ];
+}"""
+
+
+def test_a_leading_bom_is_no_part_of_the_text_in_the_facade(chunker_page):
+    # A file an editor on Windows saved, as the page reads it: the mark hides no heading, and
+    # the spans index the text with it, in JavaScript indices (the emoji is two).
+    text = "\ufeff# Title 😀\r\n\r\nIntro.\r\n\r\n## Sub\r\n\r\nText.\r\n"
+    chunks, sections = chunker_page.evaluate(BOM_LED, text)
+    assert chunks == [
+        [c.boundary_type, *(utf16_offset(text, at) for at in (c.start_offset, *c.span))]
+        for c in SemanticChunker(min_size=0, overlap=0).chunk(text)
+    ]
+    assert [c[:2] for c in chunks] == [["heading", 1], ["heading", 25]]
+    assert chunks[0][2] == 1
+    assert [s[:2] for s in sections] == [
+        ["Title 😀", {"headingLevel": 1}],
+        ["Sub", {"headingLevel": 2, "ancestorHeadings": ["Title 😀"]}],
+    ]

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -44,7 +45,7 @@ ENV = {
 
 
 def run(
-    *args: str, stdin: bytes | None = None, cwd: Path | None = None
+    *args: str, stdin: bytes | None = None, cwd: Path | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess:
     env = ENV
     return subprocess.run(
@@ -53,7 +54,7 @@ def run(
         capture_output=True,
         cwd=cwd,
         env=env,
-        timeout=120,
+        timeout=timeout,
     )
 
 
@@ -597,7 +598,9 @@ def test_version_and_one_options_heading_a_command():
 
 
 def _walked(folder: Path, glob: str | None) -> list[tuple[str, int]]:
-    """The files `os.walk` finds, as the command line lists them: the oracle of its walk."""
+    """The files `os.walk` finds, as the command line lists them (what is no regular file
+    passed over, as `find -type f`; a broken link kept, to be named): the oracle of its
+    walk."""
     found = []
     for parent, folders, files in os.walk(folder):
         folders[:] = sorted(name for name in folders if not name.startswith("."))
@@ -607,9 +610,13 @@ def _walked(folder: Path, glob: str | None) -> list[tuple[str, int]]:
             if name.startswith(".") or (glob is not None and not relative.match(glob)):
                 continue
             try:
-                size = path.stat().st_size
+                status = path.stat()
             except OSError:
                 size = 0
+            else:
+                if not stat.S_ISREG(status.st_mode):
+                    continue
+                size = status.st_size
             found.append((path.as_posix(), size))
     return found
 
@@ -625,6 +632,8 @@ def test_a_folder_is_walked_as_os_walk_walks_it(tmp_path, glob):
     (tree / "link-to-b").symlink_to(tree / "b")  # a link to a folder: not followed
     (tree / "link-to-a.md").symlink_to(tree / "a.md")
     (tree / "broken.md").symlink_to(tree / "nowhere")
+    os.mkfifo(tree / "b" / "fifo.md")
+    (tree / "link-to-fifo.md").symlink_to(tree / "b" / "fifo.md")
     for given in (tree, tmp_path / "tree" / ".." / "tree"):
         assert _folder_files(given, glob) == _walked(given, glob)
     documentation = Path("/usr/share/doc")

@@ -578,3 +578,27 @@ def test_a_batch_that_fails_raises_in_its_turn_after_the_batches_before_it(monke
         got.extend(batch for _, batch in done)
     assert got == large[:failing]
     assert not multiprocessing.active_children()
+
+
+def _one_later(record: dict) -> dict:
+    """A record (`to_dict(spans=True)`) with its spans and offsets one later."""
+    moved = dict(record)
+    for key in ("span", "overlapSpan"):
+        if moved.get(key) is not None:
+            moved[key] = {end: at + 1 for end, at in moved[key].items()}
+    for key in ("startOffset", "endOffset"):
+        if key in moved:
+            moved[key] += 1
+    return moved
+
+
+@pytest.mark.parametrize("strategy", ["semantic", "fixed", "hierarchical", "layout"])
+def test_a_leading_bom_is_cut_past_in_worker_processes_too(small_batches, strategy):
+    # A worker answers places in each text (`chunk_columns`, spans): past the mark, in it.
+    marked = ["\ufeff" + text if number % 3 == 0 else text for number, text in enumerate(TEXTS)]
+    recipe = Recipe(strategy, OPTIONS[strategy])
+    results = list(chunk_many(marked, jobs=2, strategy=strategy, **OPTIONS[strategy]))
+    for text, result in zip(marked, results):
+        got = [c.to_dict(spans=True) for c in result.chunks]
+        plain = [c.to_dict(spans=True) for c in recipe.cut(text.removeprefix("\ufeff"))]
+        assert got == ([_one_later(r) for r in plain] if text.startswith("\ufeff") else plain)

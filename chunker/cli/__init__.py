@@ -15,9 +15,9 @@ from typing import Any
 from ..many import batched, spread
 from ..pool import WorkerError
 from ..recipe import Recipe, options_of
-from .inputs import Source, expand
+from .inputs import Decoding, Source, expand
 from .jsonl import ChunkLines
-from .output import Discard, OutputError, Progress, RecordWriter, open_output
+from .output import Discard, OutputError, Progress, RecordWriter, open_output, writing
 from .parser import (
     COMMANDS,
     build_parser,
@@ -27,6 +27,7 @@ from .parser import (
     turns_options,
 )
 from .tasks import (
+    Job,
     Outcome,
     SnippetJob,
     TurnsJob,
@@ -54,23 +55,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     # Only the command that runs is built in full (`build_parser`); `--help` builds them all.
     parser, commands = build_parser(given[0] if given and given[0] in COMMANDS else None)
-    args = parser.parse_args(given)
-    parser = commands[args.command]  # its usage line, in the errors below
-    if args.command == "evaluate":
-        from .evaluate import run_evaluate
-
-        return run_evaluate(parser, args)
-    if args.jobs is not None and args.jobs < 1:
-        parser.error(f"argument --jobs: must be at least 1, got {args.jobs}")
-    task, shared = _plan(parser, args)
-    signal.signal(signal.SIGTERM, _on_interrupt)
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (`&`)
-        signal.signal(signal.SIGINT, _on_interrupt)
     try:
-        return _run(args, task, shared)
-    except _Interrupted as interrupt:
-        print(f"chunker: interrupted{_not_written(args)}", file=sys.stderr)
-        return 128 + interrupt.number  # as a shell reports a run the signal ended
+        args = _parsed(parser, given)
+        parser = commands[args.command]  # its usage line, in the errors below
+        if args.command == "evaluate":
+            from .evaluate import run_evaluate
+
+            return run_evaluate(parser, args)
+        if args.jobs is not None and args.jobs < 1:
+            parser.error(f"argument --jobs: must be at least 1, got {args.jobs}")
+        job = _plan(parser, args)
+        signal.signal(signal.SIGTERM, _on_interrupt)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (`&`)
+            signal.signal(signal.SIGINT, _on_interrupt)
+        try:
+            return _run(args, job)
+        except _Interrupted as interrupt:
+            print(f"chunker: interrupted{_not_written(args)}", file=sys.stderr)
+            return 128 + interrupt.number  # as a shell reports a run the signal ended
+        except WorkerError as error:
+            print(f"chunker: {error}{_not_written(args)}", file=sys.stderr)
+            return 5
     except BrokenPipeError:
         # The reader left (`chunker chunk docs | head`): stop quietly, with the status of a
         # tool that SIGPIPE ends (128 + 13), as `cat` would.
@@ -80,9 +85,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_standard_output()
         print(f"chunker: {error}", file=sys.stderr)
         return 4
-    except WorkerError as error:
-        print(f"chunker: {error}{_not_written(args)}", file=sys.stderr)
-        return 5
+
+
+def _parsed(parser: argparse.ArgumentParser, given: list[str]) -> argparse.Namespace:
+    """`given` read by `parser`. `--help` and `--version` print and exit: what they printed
+    is flushed first, so that a failing standard output is an `OutputError` too."""
+    try:
+        with writing("standard output"):
+            return parser.parse_args(given)
+    except SystemExit:
+        with writing("standard output"):
+            sys.stdout.flush()
+        raise
 
 
 def _drop_standard_output() -> None:
@@ -98,19 +112,18 @@ def _on_interrupt(number: int, frame: Any) -> None:
     raise _Interrupted(number)
 
 
-def _plan(
-    parser: argparse.ArgumentParser, args: argparse.Namespace
-) -> tuple[Callable[..., Any], Any]:
-    """The task for each input and what it shares, its options checked: a bad one is a
-    usage error (exit 2) naming its flag, before any input is read."""
+def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Job:
+    """The work on each input, its options checked: a bad one is a usage error (exit 2)
+    naming its flag, before any input is read."""
+    decoding = Decoding(args.encoding, args.errors)
     if args.command == "chunk":
-        return chunk_source, ChunkLines(_recipe(parser, args))
+        return Job(chunk_source, ChunkLines(_recipe(parser, args)), decoding)
     if args.command == "turns":
         from ..turns import chunk_turns
 
         options = given_options(args, turns_options())
         _check(parser, options, lambda **some: chunk_turns([], **some))
-        return turns_source, TurnsJob(options)
+        return Job(turns_source, TurnsJob(options), decoding)
     from ..lexical import lexical_tokens, snippet_around
 
     options = given_options(args, snippet_options())
@@ -118,7 +131,7 @@ def _plan(
     words = lexical_tokens(args.query)
     if not words:
         parser.error(f"QUERY {args.query!r} has no words to find")
-    return snippet_source, SnippetJob(words, options)
+    return Job(snippet_source, SnippetJob(words, options), decoding)
 
 
 def _recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Recipe:
@@ -156,9 +169,13 @@ def _check(
     parser.error(problem)
 
 
-def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int:
+def _run(args: argparse.Namespace, job: Job) -> int:
     glob = getattr(args, "glob", None)
-    sources, problems = expand(args.paths, glob)
+    inputs = expand(args.paths, glob)
+    sources, problems = inputs.sources, inputs.problems
+    if args.verbose:
+        for skipped in inputs.skipped:
+            print(f"chunker: {skipped}", file=sys.stderr)
     if not sources and not problems:  # only folders, holding nothing to read
         found = f"match --glob {glob!r}" if glob else "(hidden files are skipped)"
         where = ", ".join(args.paths)
@@ -176,7 +193,7 @@ def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int
     try:
         with open_output(args.output) as out:
             writer = RecordWriter(out, args.format, args.output)
-            for outcomes in _outcomes(sources, args.jobs, task, shared):
+            for outcomes in _outcomes(sources, args.jobs, job):
                 records = []
                 for outcome in outcomes:
                     if outcome.error is not None:
@@ -196,13 +213,10 @@ def _run(args: argparse.Namespace, task: Callable[..., Any], shared: Any) -> int
     return 1 if failed else 0
 
 
-def _outcomes(
-    sources: list[Source], jobs: int | None, task: Callable[..., Any], shared: Any
-) -> Iterator[list[Outcome]]:
+def _outcomes(sources: list[Source], jobs: int | None, job: Job) -> Iterator[list[Outcome]]:
     """Each batch's outcomes, in order: cut here, or by worker processes as `chunk_many`
     decides (`spread`: `--jobs` or, by default, from the input's size, the work's speed and
     the cores)."""
-    job = (task, shared)
     return spread(
         batched(sources, _size_of),
         jobs,

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..evaluation import METRICS, EvaluationSet, SweepCell, sweep
 from ..recipe import PIPELINE_STRATEGIES, options_of
+from .output import write_standard_output
 
 __all__ = ["add_evaluate_arguments", "run_evaluate"]
 
@@ -43,7 +44,8 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """Run `evaluate`: 0 when it ran, 1 when the set cannot be read (named), 2 for bad usage."""
+    """Run `evaluate`: 0 when it ran, 1 when the set cannot be read (named), 2 for bad usage;
+    `OutputError` when its answer cannot be written."""
     if args.k < 1:
         parser.error(f"argument --k: must be at least 1, got {args.k}")
     known = options_of(args.strategy)
@@ -66,10 +68,10 @@ def run_evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
         return 1
     result = sweep(data, grid, k=args.k, strategy=args.strategy, metric=args.metric)
     if args.format == "json":
-        json.dump(result.to_dict(), sys.stdout, ensure_ascii=False)
-        print()
+        shown = json.dumps(result.to_dict(), ensure_ascii=False)
     else:
-        print(_table(list(result.cells), args.metric))
+        shown = _table(list(result.cells), args.metric)
+    write_standard_output(shown + "\n")  # as the other commands write (output.py)
     return 0
 
 

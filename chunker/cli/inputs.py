@@ -1,19 +1,39 @@
-"""The command line's inputs: paths expanded to files, each read as UTF-8 or refused by name.
+"""The command line's inputs: paths expanded to files, each read in its encoding (UTF-8 unless
+`--encoding` says) or refused by name.
 
-A file's text is its bytes decoded as UTF-8 and nothing else: a byte-order mark stays (as
-U+FEFF) and line endings stay as they are, so the spans index the text that Python's
-`open(path, encoding="utf-8", newline="")` reads, the text a user slices."""
+A file's text is its bytes decoded and nothing else: a UTF-8 byte-order mark stays (as
+U+FEFF, which the chunkers read as no part of the text) and line endings stay as they are, so
+the spans index the text that Python's `open(path, encoding=..., errors=..., newline="")`
+reads, the text a user slices."""
 
 from __future__ import annotations
 
+import argparse
+import codecs
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-__all__ = ["Source", "InputError", "expand", "read_text", "STDIN"]
+__all__ = [
+    "Source",
+    "Decoding",
+    "Inputs",
+    "InputError",
+    "ERROR_HANDLERS",
+    "encoding_name",
+    "expand",
+    "read_text",
+    "STDIN",
+]
 
 STDIN = "-"
+
+# How `--errors` reads a byte its encoding cannot, as Python's `bytes.decode` does: refuse the
+# file; U+FFFD for it; drop it; a lone surrogate U+DC80..U+DCFF for it (written out as the
+# JSON escape `\udcXX`, which gives the byte back: output.py); `\xNN` as text.
+ERROR_HANDLERS = ("strict", "replace", "ignore", "surrogateescape", "backslashreplace")
 
 
 class InputError(Exception):
@@ -28,48 +48,111 @@ class Source:
     """As given or found (`docs/a.md`), or `-` for standard input; written on each record."""
     size: int
     """Its size in bytes, for the progress line."""
-    text: str | None = None
-    """Standard input's text (a file is read where it is cut, possibly in another process)."""
+    data: bytes | None = None
+    """Standard input's bytes (a file is read where it is cut, possibly in another process)."""
 
 
-def expand(paths: list[str], glob: str | None) -> tuple[list[Source], list[str]]:
-    """The files named by `paths`, in order: a file as given, a folder's files (those matching
-    `glob`, hidden ones skipped) recursively in sorted order, `-` for standard input.
-    Answers the sources and a message for each path that names nothing readable."""
-    sources: list[Source] = []
-    problems: list[str] = []
+@dataclass(frozen=True, slots=True)
+class Decoding:
+    """How the inputs' bytes become text: `--encoding` and `--errors`, as `bytes.decode`."""
+
+    encoding: str = "utf-8"
+    errors: str = "strict"
+
+    def decode(self, name: str, data: bytes) -> str:
+        """`data`, the bytes of the input `name`, as text; `InputError` naming it if they
+        are not in this encoding, with the flags that would read it."""
+        try:
+            return data.decode(self.encoding, self.errors)
+        except UnicodeDecodeError as error:
+            shown = "UTF-8" if codecs.lookup(self.encoding).name == "utf-8" else self.encoding
+            where = f"byte {data[error.start]:#04x} at offset {error.start}"
+            raise InputError(
+                f"{name}: not {shown} ({where}): give its encoding with --encoding (such as "
+                "latin-1 or cp1252), or --errors replace to read it anyway"
+            ) from None
+
+
+def encoding_name(name: str) -> str:
+    """`name` if Python decodes text in it (`latin-1`, `cp1252`, `utf-16`): `--encoding`'s
+    check, a usage error before any input is read."""
+    try:
+        b"a".decode(name, "ignore")
+    except LookupError:  # unknown (`latin-7`), or not a text encoding (`base64`)
+        raise argparse.ArgumentTypeError(
+            f"{name!r} is not a text encoding Python knows (such as latin-1, cp1252, utf-16)"
+        ) from None
+    except UnicodeError:  # a text encoding that takes no `ignore` (`idna`): it decodes
+        pass
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """What the paths given name."""
+
+    sources: list[Source]
+    """The inputs to read, in order."""
+    problems: list[str]
+    """A message for each path that names nothing readable."""
+    skipped: list[str]
+    """A message for each entry of a folder skipped for not being a regular file (a
+    FIFO, which would wait for a writer forever; a socket; a device), for `--verbose`."""
+
+
+def expand(paths: list[str], glob: str | None) -> Inputs:
+    """The files named by `paths`, in order: a file as given (whatever it is: the user's
+    choice), a folder's regular files (those matching `glob`, hidden ones skipped)
+    recursively in sorted order, `-` for standard input."""
+    inputs = Inputs([], [], [])
     for given in paths:
         if given == STDIN:
             data = sys.stdin.buffer.read()
-            try:
-                sources.append(Source(STDIN, len(data), _decoded(STDIN, data)))
-            except InputError as error:
-                problems.append(str(error))
+            inputs.sources.append(Source(STDIN, len(data), data))
             continue
         path = Path(given)
         if path.is_dir():
-            sources += [Source(name, size) for name, size in _folder_files(path, glob)]
+            found = _folder_files(path, glob, inputs.skipped)
+            inputs.sources.extend(Source(name, size) for name, size in found)
         elif path.exists():
-            sources.append(Source(given, _size(path)))
+            inputs.sources.append(Source(given, _size(path)))
         else:
-            problems.append(f"{given}: no such file or folder")
-    return sources, problems
+            inputs.problems.append(f"{given}: no such file or folder")
+    return inputs
 
 
-def _folder_files(folder: Path, glob: str | None) -> list[tuple[str, int]]:
-    """The files under `folder` with their sizes: each folder's own files in sorted order,
-    then its subfolders' in sorted order (as `os.walk` gives them, which does not follow a
-    link to a folder), named as `folder` was given, with `/`. By `os.scandir` and strings,
-    not a `Path` per file, which cost as much as cutting a short file
+def _folder_files(
+    folder: Path, glob: str | None, skipped: list[str] | None = None
+) -> list[tuple[str, int]]:
+    """The regular files under `folder` with their sizes: each folder's own files in sorted
+    order, then its subfolders' in sorted order (as `os.walk` gives them, which does not
+    follow a link to a folder; as `find -type f`, what is no regular file is skipped,
+    said in `skipped`), named as `folder` was given, with `/`. By `os.scandir` and
+    strings, not a `Path` per file, which cost as much as cutting a short file
     (tests/bench/pipelines.py, the command line's rows)."""
     found: list[tuple[str, int]] = []
     root = folder.as_posix()
-    _walk(root, "" if root == "." else root.rstrip("/") + "/", "", glob, found)
+    start = "" if root == "." else root.rstrip("/") + "/"
+    _walk(root, start, "", glob, found, [] if skipped is None else skipped)
     return found
 
 
+# What a folder's entry is, when it is no regular file or folder.
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
 def _walk(
-    path: str, shown: str, relative: str, glob: str | None, found: list[tuple[str, int]]
+    path: str,
+    shown: str,
+    relative: str,
+    glob: str | None,
+    found: list[tuple[str, int]],
+    skipped: list[str],
 ) -> None:
     try:
         with os.scandir(path) as listing:
@@ -90,13 +173,18 @@ def _walk(
         if name.startswith(".") or (glob is not None and not PurePath(relative + name).match(glob)):
             continue
         try:
-            size = entry.stat().st_size
+            status = entry.stat()  # through a link: a link to a file is read
         except OSError:
-            size = 0  # reading it will say what is wrong
-        found.append((shown + name, size))
+            found.append((shown + name, 0))  # reading it will say what is wrong (a broken link)
+            continue
+        if not stat.S_ISREG(status.st_mode):
+            kind = next((k for test, k in _KINDS if test(status.st_mode)), "a special file")
+            skipped.append(f"{shown + name}: skipped: {kind}, not a regular file")
+            continue
+        found.append((shown + name, status.st_size))
     for entry in folders:
         name = entry.name
-        _walk(entry.path, shown + name + "/", relative + name + "/", glob, found)
+        _walk(entry.path, shown + name + "/", relative + name + "/", glob, found, skipped)
 
 
 def _name(entry: os.DirEntry[str]) -> str:
@@ -110,15 +198,16 @@ def _size(path: Path) -> int:
         return 0  # reading it will say what is wrong
 
 
-def read_text(source: Source) -> str:
-    """The text of `source`, strictly UTF-8 (a byte-order mark kept); `InputError` if not."""
-    if source.text is not None:
-        return source.text
-    try:
-        data = _read_bytes(source.name)
-    except OSError as error:
-        raise InputError(f"{source.name}: cannot read: {error.strerror or error}") from None
-    return _decoded(source.name, data)
+def read_text(source: Source, decoding: Decoding) -> str:
+    """The text of `source` as `decoding` reads it (a byte-order mark kept); `InputError` if
+    it cannot be read or decoded."""
+    data = source.data
+    if data is None:
+        try:
+            data = _read_bytes(source.name)
+        except OSError as error:
+            raise InputError(f"{source.name}: cannot read: {error.strerror or error}") from None
+    return decoding.decode(source.name, data)
 
 
 def _read_bytes(name: str) -> bytes:
@@ -133,12 +222,3 @@ def _read_bytes(name: str) -> bytes:
     finally:
         os.close(descriptor)
     return b"".join(parts)
-
-
-def _decoded(name: str, data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"{name}: not UTF-8 (byte {data[error.start]:#04x} at offset {error.start})"
-        ) from None

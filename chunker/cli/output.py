@@ -1,5 +1,6 @@
-"""Where the command line writes: standard output, or a file put in place only when complete;
-and the progress line on standard error."""
+"""Where the command line writes: standard output, or a file put in place only when complete,
+in UTF-8 (`encoded`); and the progress line on standard error. A write that fails, at any
+step (a write, the flush, the close), is an `OutputError` naming the output."""
 
 from __future__ import annotations
 
@@ -13,7 +14,17 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-__all__ = ["open_output", "Discard", "OutputError", "RecordWriter", "Progress", "shown"]
+__all__ = [
+    "open_output",
+    "write_standard_output",
+    "writing",
+    "encoded",
+    "Discard",
+    "OutputError",
+    "RecordWriter",
+    "Progress",
+    "shown",
+]
 
 
 class OutputError(Exception):
@@ -34,24 +45,48 @@ def open_output(target: str | None) -> AbstractContextManager[BinaryIO]:
     if target is None or target == "-":
         return _stream(sys.stdout.buffer, shown(target))
     if not _regular(target):  # replaced by a file, /dev/null would be one no more
-        with _naming(target):
+        with writing(target):
             # Appending: through /dev/stdout, truncating would drop what a `>>` file held.
             device = open(target, "ab")  # noqa: SIM115 (closed by _stream)
         return _stream(device, target)
     return _replacing(target)
 
 
+def encoded(text: str) -> bytes:
+    """`text` (JSON, or `evaluate`'s table) in UTF-8, each lone surrogate, which UTF-8 cannot
+    hold, as its JSON escape (`\\ud800`): a JSON reader gets the same string back, as from
+    `json.dumps` (a transcript's `"\\ud800"`, a file read with `--errors surrogateescape`, a
+    file name that is not UTF-8). UTF-8 holds every other character, so only those are
+    escaped, and they stand only inside JSON strings.
+
+    Example:
+        >>> encoded('{"text": "Hello \\ud800 there, é"}')
+        b'{"text": "Hello \\\\ud800 there, \\xc3\\xa9"}'
+    """
+    return text.encode("utf-8", "backslashreplace")
+
+
+def write_standard_output(text: str) -> None:
+    """Write `text` to standard output, `encoded`; `OutputError` if it cannot be."""
+    with open_output(None) as out, writing(shown(None)):
+        out.write(encoded(text))
+
+
 @contextmanager
 def _stream(stream: BinaryIO, name: str) -> Iterator[BinaryIO]:
-    """`stream` for the block, flushed after it; closed, unless it is standard output."""
+    """`stream` for the block, flushed after it, and closed, unless it is standard output."""
+    closing = stream is not sys.stdout.buffer
     try:
         with suppress(Discard):  # what went out is out
             yield stream
-        with _naming(name):
+        with writing(name):
             stream.flush()
+            if closing:
+                stream.close()  # flushes again: a device may refuse only now
     finally:
-        if stream is not sys.stdout.buffer:
-            stream.close()
+        if closing and not stream.closed:
+            with suppress(OSError):  # after an error, which is the one to tell
+                stream.close()
 
 
 @contextmanager
@@ -59,24 +94,28 @@ def _replacing(target: str) -> Iterator[BinaryIO]:
     """A temporary file beside `target`, put in its place if the block completes."""
     path = Path(os.path.realpath(target))  # through a symlink: its file replaced, the link kept
     mode = _mode_for(path)
-    with _naming(target):
+    with writing(target):
         handle, temporary = tempfile.mkstemp(
             dir=path.parent, prefix=f".{path.name}.", suffix=".part"
         )
+    file = os.fdopen(handle, "wb")
     try:
-        with os.fdopen(handle, "wb") as file:
-            os.fchmod(handle, mode)
-            yield file
-            with _naming(target):
-                file.flush()
-                os.fsync(file.fileno())
-        with _naming(target):
+        os.fchmod(handle, mode)
+        yield file
+        with writing(target):
+            file.flush()
+            os.fsync(handle)
+            file.close()
             os.replace(temporary, path)
     except Discard:
         os.unlink(temporary)
     except BaseException:
         os.unlink(temporary)
         raise
+    finally:
+        if not file.closed:
+            with suppress(OSError):  # after an error, which is the one to tell
+                file.close()
 
 
 def _regular(target: str) -> bool:
@@ -106,17 +145,17 @@ class RecordWriter:
         command line hands over a batch's records together (tests/bench/pipelines.py)."""
         if not records:
             return
-        with _naming(self.name):
+        with writing(self.name):
             if self.array:
                 self.out.write(b"[\n" if not self.written else b",\n")
-                self.out.write(",\n".join(records).encode())
+                self.out.write(encoded(",\n".join(records)))
             else:
-                self.out.write(("\n".join(records) + "\n").encode())
+                self.out.write(encoded("\n".join(records) + "\n"))
         self.written += len(records)
 
     def close(self) -> None:
         if self.array:
-            with _naming(self.name):
+            with writing(self.name):
                 self.out.write(b"\n]\n" if self.written else b"[]\n")
 
 
@@ -126,7 +165,9 @@ def shown(target: str | None) -> str:
 
 
 @contextmanager
-def _naming(name: str) -> Iterator[None]:
+def writing(name: str) -> Iterator[None]:
+    """A block that writes to the output `name`: an `OSError` in it becomes an `OutputError`
+    naming it and why (but `BrokenPipeError`: its reader left, which ends the run quietly)."""
     try:
         yield
     except BrokenPipeError:

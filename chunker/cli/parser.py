@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import __version__
 from ..recipe import PIPELINE_STRATEGIES, options_of
+from .inputs import ERROR_HANDLERS, encoding_name
 
 __all__ = [
     "build_parser",
@@ -28,8 +29,8 @@ EXIT_CODES = {
     "(if none was, the -o file was not written: an earlier one is kept)",
     2: "usage error: a bad command, flag or option value (nothing was read)",
     3: "no inputs: the folders given hold no files (matching --glob); the -o file was not written",
-    4: "the output could not be written (named on standard error, and why); an earlier -o "
-    "file is kept",
+    4: "the output could not be written, at a write or at its close (named on standard "
+    "error, and why); an earlier -o file is kept",
     5: "a worker process ended without answering (killed, as when memory runs out; named on "
     "standard error): as 130",
     130: "interrupted by Ctrl-C (SIGINT): no worker process is left, the -o file was not "
@@ -141,6 +142,31 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="no progress line and no summary (errors are still reported)",
     )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also name each entry of a folder skipped for not being a regular file (a FIFO, "
+        "a socket, a device)",
+    )
+
+
+def _add_input_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("reading the inputs (the spans index the text so read)")
+    group.add_argument(
+        "--encoding",
+        type=encoding_name,
+        default="utf-8",
+        metavar="NAME",
+        help="their encoding, as Python names it: latin-1, cp1252, utf-16, ... (default: utf-8)",
+    )
+    group.add_argument(
+        "--errors",
+        choices=ERROR_HANDLERS,
+        default="strict",
+        help="a byte not in that encoding: refuse the file (strict, the default), U+FFFD "
+        "(replace), dropped (ignore), a lone surrogate written as \\udcXX (surrogateescape), "
+        "\\xNN as text (backslashreplace)",
+    )
 
 
 # Each command's one-line help, in the order `--help` lists them.
@@ -203,12 +229,14 @@ def _chunk_arguments(chunking: argparse.ArgumentParser) -> None:
     ):
         _add_options(chunking, title, {n: d for n, d in options.items() if n not in shared})
     _add_options(chunking, "token budget (every strategy; docs/tokens.md)", shared)
+    _add_input_flags(chunking)
     _add_run_flags(chunking)
 
 
 def _turns_arguments(turns: argparse.ArgumentParser) -> None:
     turns.add_argument("paths", nargs="+", metavar="FILE", help="transcripts, or - for stdin")
     _add_options(turns, "passage options", turns_options())
+    _add_input_flags(turns)
     _add_run_flags(turns)
 
 
@@ -217,6 +245,7 @@ def _snippet_arguments(snippets: argparse.ArgumentParser) -> None:
     snippets.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
     snippets.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
     _add_options(snippets, "snippet options", snippet_options())
+    _add_input_flags(snippets)
     _add_run_flags(snippets)
 
 

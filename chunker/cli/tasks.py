@@ -8,11 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .inputs import InputError, Source, read_text
+from .inputs import Decoding, InputError, Source, read_text
 from .jsonl import ChunkLines
 
 __all__ = [
     "Outcome",
+    "Job",
     "run_batch",
     "TurnsJob",
     "SnippetJob",
@@ -47,33 +48,48 @@ class SnippetJob:
     options: dict[str, Any]
 
 
-def run_batch(
-    job: tuple[Callable[[Any, Source], Outcome], Any], batch: list[Source]
-) -> list[Outcome]:
-    """A command's task over a batch of inputs (what goes to a worker process at once)."""
-    task, shared = job
-    return [task(shared, source) for source in batch]
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A command's work on each input: what a worker process is sent once."""
+
+    task: Callable[[Any, Source, str], Outcome]
+    """What makes an input's text its records: `chunk_source`, `turns_source` or
+    `snippet_source`."""
+    shared: Any
+    """What `task` takes first: the same for every input."""
+    decoding: Decoding
+    """How each input's bytes are read."""
+
+
+def run_batch(job: Job, batch: list[Source]) -> list[Outcome]:
+    """A command's task over a batch of inputs (what goes to a worker process at once), each
+    read first: one that cannot be is an outcome with its error."""
+    outcomes = []
+    for source in batch:
+        try:
+            text = read_text(source, job.decoding)
+        except InputError as error:
+            outcomes.append(Outcome(source, [], str(error)))
+            continue
+        outcomes.append(job.task(job.shared, source, text))
+    return outcomes
 
 
 def _encoded(source: Source, record: dict[str, Any]) -> str:
     return json.dumps({"source": source.name, **record}, ensure_ascii=False)
 
 
-def chunk_source(lines: ChunkLines, source: Source) -> Outcome:
+def chunk_source(lines: ChunkLines, source: Source, text: str) -> Outcome:
     """`chunker chunk`: a record per chunk, with its spans and the original's fields."""
-    try:
-        text = read_text(source)
-    except InputError as error:
-        return Outcome(source, [], str(error))
     return Outcome(source, lines(source.name, text))
 
 
-def turns_source(job: TurnsJob, source: Source) -> Outcome:
+def turns_source(job: TurnsJob, source: Source, text: str) -> Outcome:
     """`chunker turns`: a transcript (a JSON list of turns, or JSON Lines) into passages."""
     from ..turns import chunk_turns
 
     try:
-        turns = _transcript(source.name, read_text(source))
+        turns = _transcript(source.name, text)
         passages = chunk_turns(turns, **job.options)
     except (InputError, TypeError, ValueError) as error:
         message = str(error)
@@ -104,14 +120,10 @@ def _transcript(name: str, text: str) -> list[Any]:
     return turns
 
 
-def snippet_source(job: SnippetJob, source: Source) -> Outcome:
+def snippet_source(job: SnippetJob, source: Source, text: str) -> Outcome:
     """`chunker snippet`: the snippet of the first match, and where the words match in it."""
     from ..lexical import match_spans, snippet_around, word_re
 
-    try:
-        text = read_text(source)
-    except InputError as error:
-        return Outcome(source, [], str(error))
     snippet = snippet_around(text, job.words, **job.options)
     record: dict[str, Any] = snippet.to_dict()
     # The matched word's span in the input: from `at` to the end of the word found there.

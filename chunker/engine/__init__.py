@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..collector import collector_paused
 from ..limits import MINIMUMS
-from ..records import DocumentChunk
+from ..records import DocumentChunk, shifted
 from ..validation import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -16,7 +16,7 @@ from ..validation import (
     require_int,
     require_text,
 )
-from ..whitespace import tight_span
+from ..whitespace import bom_length, tight_span
 from .fixed import fixed_chunks
 from .hierarchical import hierarchical_chunks
 from .layout import layout_chunks
@@ -118,6 +118,8 @@ class _Request:
 
     __slots__ = (
         "content",
+        "mark",
+        "text",
         "strategy",
         "chunk_size",
         "chunk_overlap",
@@ -130,6 +132,10 @@ class _Request:
         self, content: Any, strategy: Any, chunk_size: Any, chunk_overlap: Any, embed_fn: Any
     ) -> None:
         self.content = require_text("content", content)
+        # A byte-order mark is no part of the text: what follows it is cut, and the chunks'
+        # spans shifted past it (`_placed`), to index `content`.
+        self.mark = bom_length(self.content)
+        self.text = self.content[self.mark :] if self.mark else self.content
         self.strategy = require_choice(
             "strategy", require_text("strategy", strategy), _WITHOUT_EMBEDDINGS
         )
@@ -157,7 +163,7 @@ class _Request:
         self.sentences: list[str] | None = None
         self.starts: list[int] = []
         if uses_embeddings:
-            self.sentences, self.starts = sentences_before_capitals(self.content)
+            self.sentences, self.starts = sentences_before_capitals(self.text)
 
     def sentences_to_embed(self) -> list[str] | None:
         """The sentences to pass to `embed_fn`, or None when this call embeds nothing."""
@@ -167,17 +173,23 @@ class _Request:
         if self.sentences and len(self.sentences) == 1:
             # One sentence is one chunk, whatever its length; none falls back to fixed.
             start = self.starts[0]
-            span = tight_span(self.content, start, start + len(self.sentences[0]))
+            span = tight_span(self.text, start, start + len(self.sentences[0]))
             assert span is not None  # blank sentences are dropped
-            return [DocumentChunk(self.content[span[0] : span[1]], 0, span=span)]
+            return self._placed([DocumentChunk(self.text[span[0] : span[1]], 0, span=span)])
         run = _WITHOUT_EMBEDDINGS[self.strategy]
-        return run(self.content, self.chunk_size, self.chunk_overlap)
+        return self._placed(run(self.text, self.chunk_size, self.chunk_overlap))
 
     def with_embeddings(self, sentences: list[str], vectors: Any) -> list[DocumentChunk]:
         checked = check_vectors(vectors, len(sentences))
-        return group_by_similarity(
-            sentences, self.starts, checked, self.chunk_size, self.chunk_overlap
+        return self._placed(
+            group_by_similarity(
+                sentences, self.starts, checked, self.chunk_size, self.chunk_overlap
+            )
         )
+
+    def _placed(self, chunks: list[DocumentChunk]) -> list[DocumentChunk]:
+        """The chunks of `text` placed in `content`."""
+        return shifted(chunks, self.mark) if self.mark else chunks
 
 
 def _budget(max_tokens: Any, tokenizer: Any) -> Budget | None:

@@ -25,9 +25,58 @@ def load(name: str) -> list[dict[str, Any]]:
     return json.loads((FIXTURES / name).read_text(encoding="utf-8"))["cases"]
 
 
-def params(name: str) -> list[Any]:
-    """The cases of `name` as pytest params with their ids."""
-    return [pytest.param(case, id=case["id"]) for case in load(name)]
+def params(name: str, *, leading_bom: bool | None = None) -> list[Any]:
+    """The cases of `name` as pytest params with their ids; with `leading_bom`, only those
+    whose text starts with a byte-order mark (True) or does not (False)."""
+    return [
+        pytest.param(case, id=case["id"])
+        for case in load(name)
+        if leading_bom is None or has_leading_bom(case) == leading_bom
+    ]
+
+
+BOM = "\ufeff"
+
+# A leading byte-order mark is no part of the text to us, text to the original: on a case
+# whose text starts with one, we answer what the original answers for the text after it, our
+# offsets one later (docs/differences.md; tests/test_oracle_regenerate.py runs the original
+# so). The cases below say what that means for a case.
+
+
+def text_of(case: dict[str, Any]) -> str:
+    """The text a case of semantic_chunker.json (`text`) or chunking_engine.json (`content`)
+    cuts."""
+    return case["text"] if "text" in case else case["content"]
+
+
+def has_leading_bom(case: dict[str, Any]) -> bool:
+    return text_of(case).startswith(BOM)
+
+
+def embedded_after_the_mark(case: dict[str, Any]) -> dict[str, Any]:
+    """The case with the sentences the original embedded as we embed them: the first without
+    the text's leading mark (which the original reads as part of it)."""
+    if not case.get("embeddings") or not has_leading_bom(case):
+        return case
+    sentences = [[sentence.removeprefix(BOM), vector] for sentence, vector in case["embeddings"]]
+    return {**case, "embeddings": sentences}
+
+
+def without_the_mark(case: dict[str, Any]) -> dict[str, Any]:
+    """The case with its text's leading byte-order mark taken off (and its sentences')."""
+    key = "text" if "text" in case else "content"
+    return {**embedded_after_the_mark(case), key: text_of(case).removeprefix(BOM)}
+
+
+def one_later(answer: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """An answer's chunks (the original's JSON shape) with their offsets one later, as after a
+    leading mark; `ChunkingEngine`'s hold none."""
+    return [
+        {**chunk, "startOffset": chunk["startOffset"] + 1, "endOffset": chunk["endOffset"] + 1}
+        if "startOffset" in chunk
+        else chunk
+        for chunk in answer
+    ]
 
 
 def snake(options: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:

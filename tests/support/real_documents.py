@@ -1,9 +1,11 @@
 """Real documents already on this machine, for tests and benchmarks that want real text of
 the sizes people chunk: the Markdown, reStructuredText and plain text that npm's global
-packages, Python's installed packages and Debian's /usr/share/doc ship."""
+packages, Python's installed packages and Debian's /usr/share/doc ship; and the few of
+Debian's documents that are not UTF-8 (Latin-1 changelogs, most of them gzipped)."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 import sys
@@ -11,7 +13,7 @@ import sysconfig
 from functools import cache
 from pathlib import Path
 
-__all__ = ["real_document_paths", "real_documents"]
+__all__ = ["real_document_paths", "real_documents", "real_documents_not_utf8"]
 
 _SUFFIXES = (".md", ".markdown", ".rst", ".txt")
 
@@ -69,6 +71,32 @@ def real_documents(count: int | None = None) -> list[str]:
         if count is not None and len(texts) >= count:
             break
     return texts
+
+
+def real_documents_not_utf8(count: int) -> list[tuple[str, bytes]]:
+    """The names and bytes (decompressed, if gzipped) of the first `count` text files of
+    /usr/share/doc, in sorted order, that are not UTF-8: Debian's changelogs of old, in
+    Latin-1. Fewer, or none, where the machine has fewer."""
+    found: list[tuple[str, bytes]] = []
+    for folder, folders, files in os.walk("/usr/share/doc"):
+        folders.sort()
+        for name in sorted(files):
+            path = Path(folder, name)
+            try:
+                data = path.read_bytes()
+                if name.endswith(".gz"):
+                    data = gzip.decompress(data)
+            except (OSError, EOFError, gzip.BadGzipFile):
+                continue
+            if b"\x00" in data or not _SMALLEST <= len(data) <= _LARGEST:
+                continue  # not text, or not a document's size
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                found.append((f"{path.parent.name}-{name.removesuffix('.gz')}", data))
+                if len(found) == count:
+                    return found
+    return found
 
 
 if __name__ == "__main__":
