@@ -134,14 +134,22 @@ class ChunkerTextSplitter(TextSplitter):
         **kwargs: Any,
     ) -> Self:
         """A splitter of `chunk_size` tokens at most (LangChain's default size); the
-        chunker's own overlap unless `chunk_overlap` (tokens) is given."""
+        chunker's own overlap unless `chunk_overlap` (tokens) is given, which may not be
+        larger, as LangChain's splitters require."""
         if chunk_overlap is not None:
-            characters = require_int("chunk_overlap", chunk_overlap, minimum=0) * CHARS_PER_TOKEN
+            require_int("chunk_overlap", chunk_overlap, minimum=0)
+            if isinstance(chunk_size, int) and 0 < chunk_size < chunk_overlap:
+                raise ArgumentValueError(
+                    "chunk_overlap",
+                    f"invalid chunk_overlap {chunk_overlap} (must be at most chunk_size "
+                    f"{chunk_size}, as LangChain's splitters require)",
+                )
+            characters = chunk_overlap * CHARS_PER_TOKEN
             kwargs.setdefault("overlap" if strategy == "semantic" else "chunk_overlap", characters)
         splitter = cls(strategy, max_tokens=chunk_size, tokenizer=tokenizer, **kwargs)
         # LangChain's own sizes, in tokens, for code that reads them.
         splitter._chunk_size = chunk_size
-        splitter._chunk_overlap = min(chunk_overlap or 0, chunk_size)
+        splitter._chunk_overlap = chunk_overlap or 0
         splitter._length_function = counter_of(tokenizer)
         return splitter
 
