@@ -5,19 +5,23 @@ line, the LangChain, LlamaIndex and Spark adapters) cut texts with.
 and `layout` are `ChunkingEngine`'s strategies (`chunk_size`, `chunk_overlap`). The engine's
 own `semantic` needs an `embed_fn`, which a pipeline cannot ship to other processes, so it is
 not offered here. `fields()` is the one flat view of a chunk that every adapter writes;
-`placed()` what the LangChain and LlamaIndex adapters make of each chunk. The token budget's
-options (`max_tokens`, `tokenizer`) are every strategy's, so they come through here.
+`placed()` what the LangChain and LlamaIndex adapters make of each chunk, the budget kept on
+what they embed. The token budget's options (`max_tokens`, `tokenizer`) are every strategy's,
+so they come through here.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .records import Chunk, DocumentChunk
 from .validation import ArgumentTypeError, require_choice, require_text
+
+if TYPE_CHECKING:
+    from .tokens import Budget
 
 __all__ = [
     "Recipe",
@@ -29,8 +33,11 @@ __all__ = [
     "metadata_of",
     "covered",
     "CONTENTS",
+    "HEADING_PATH_KEY",
+    "Frame",
     "Placed",
     "placed",
+    "heading_path_of",
     "check_content",
 ]
 
@@ -263,6 +270,21 @@ def covered(flat: Mapping[str, Any]) -> tuple[int, int]:
     return start, end
 
 
+# The metadata key of a chunk's heading path (`heading_path`), which, unlike
+# `METADATA_KEYS`, is embedded: see `placed`.
+HEADING_PATH_KEY = "heading_path"
+
+# What joins a heading path's headings, outermost first: "Guide > Install > On Debian".
+HEADING_PATH_SEPARATOR = " > "
+
+# A heading path takes at most this share of `max_tokens` (1/2): the text it heads keeps the
+# rest, however long a heading (a README's title of badges) or deep a path.
+HEADING_PATH_SHARE = 2
+
+Frame = Callable[[str], str]
+"""What is embedded of a body: the text an adapter hands to an embedding model."""
+
+
 class Placed(NamedTuple):
     """A chunk as the LangChain and LlamaIndex adapters hand it on."""
 
@@ -274,24 +296,87 @@ class Placed(NamedTuple):
     """Where that range ends."""
     flat: dict[str, Any]
     """The chunk's `fields()`."""
+    heading_path: str | None
+    """The headings it is under, outermost first, to embed with it (see `placed`), or None."""
 
 
-def placed(recipe: Recipe, text: str, content: str) -> list[Placed]:
+def placed(
+    recipe: Recipe,
+    text: str,
+    content: str,
+    *,
+    heading_paths: bool = False,
+    frame_of: Callable[[str | None], Frame | None] | None = None,
+) -> list[Placed]:
     """The chunks of `text` cut by `recipe`, each with the `content` an adapter gives it.
 
     With `source` a chunk that covers no character (white space alone, which a few settings
     make) is left out, as LangChain's and LlamaIndex's splitters leave out empty chunks.
+
+    The recipe's token budget is kept on what is embedded, not on the chunker's text: each
+    chunk is cut without it, then its content, as `frame_of(heading_path)` frames it (None:
+    as it is), is cut within the budget (`budget.fit_embedded`); `token_count` counts what is
+    embedded and `index` numbers the pieces. With `heading_paths`, a chunk under a heading
+    (`hierarchical`) gets its heading path (`heading_path_of`).
     """
     check_content(content)
+    options = dict(recipe.options or {})
+    max_tokens, tokenizer = options.pop("max_tokens", None), options.pop("tokenizer", None)
+    budget = None
+    if max_tokens is not None or tokenizer is not None:
+        from .budget import fit_embedded
+        from .tokens import Budget
+
+        budget = Budget.of(max_tokens, tokenizer)
+        recipe = Recipe(recipe.strategy, options)
     out: list[Placed] = []
+    number = 0
     for chunk in recipe.cut(text):
         flat = fields(chunk)
         start, end = covered(flat)
-        if content == "original":
-            out.append(Placed(flat["text"], start, end, flat))
-        elif start < end:
-            out.append(Placed(text[start:end], start, end, flat))
+        path = heading_path_of(flat, budget) if heading_paths else None
+        pieces: Sequence[AnyChunk] = [chunk]
+        if budget is not None:
+            frame = frame_of(path) if frame_of is not None else None
+            pieces = fit_embedded(
+                chunk, text, budget, frame, start if content == "source" else None
+            )
+        for piece in pieces:
+            flat = fields(piece)
+            flat["index"] = number
+            number += 1
+            start, end = covered(flat)
+            if content == "original":
+                out.append(Placed(flat["text"], start, end, flat, path))
+            elif start < end:
+                out.append(Placed(text[start:end], start, end, flat, path))
     return out
+
+
+def heading_path_of(flat: Mapping[str, Any], budget: Budget | None = None) -> str | None:
+    """The headings a chunk is under, from its `fields()`, outermost first and joined by
+    `HEADING_PATH_SEPARATOR`, or None when it has none. A chunk that holds its heading alone
+    (a section with no body) is under its ancestors only. With a `budget`, a path over
+    `1/HEADING_PATH_SHARE` of its `max_tokens` loses its outermost headings until it is not.
+
+    Example:
+        >>> flat = {"heading": "On Debian", "ancestor_headings": ["Guide", "Install"]}
+        >>> heading_path_of({**flat, "text": "Use apt."})
+        'Guide > Install > On Debian'
+        >>> heading_path_of({**flat, "text": "On Debian"})
+        'Guide > Install'
+    """
+    heading = flat["heading"]
+    if heading is None:
+        return None
+    headings = [*(flat["ancestor_headings"] or ())]
+    if flat["text"] != heading:
+        headings.append(heading)
+    if budget is not None and budget.max_tokens is not None:
+        share = budget.max_tokens // HEADING_PATH_SHARE
+        while headings and budget.count(HEADING_PATH_SEPARATOR.join(headings)) > share:
+            del headings[0]
+    return HEADING_PATH_SEPARATOR.join(headings) or None
 
 
 def check_content(content: Any) -> str:
