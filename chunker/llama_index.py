@@ -167,22 +167,28 @@ class ChunkerNodeParser(NodeParser):
         """`placed`'s `frame_of` for the nodes cut from `source`: what LlamaIndex embeds of a
         text under a heading path, each node's own `get_content(MetadataMode.EMBED)`, asked
         of a probe built and dressed as the nodes are (our keys, left out, change nothing);
-        None where that is the text alone."""
-        probes: list[TextNode] = []  # built on first use: only a budget counts what is embedded
+        None where that is the text alone. Made on first use (only a budget counts what is
+        embedded), once a path."""
+        frames: dict[str | None, Frame | None] = {}
+        # Built once: building one hashes the whole source again.
+        built: list[TextNode] = []
 
         def frame_of(path: str | None) -> Frame | None:
-            if not probes:
-                probes.append(build_nodes_from_splits([""], source, id_func=_probe_id)[0])
-            probe = probes[0].model_copy()
+            if path in frames:
+                return frames[path]
+            if not built:
+                built.append(build_nodes_from_splits([""], source, id_func=_probe_id)[0])
+            probe = built[0].model_copy()
             self._dress(probe, source, {}, path)
-            if not probe.get_metadata_str(MetadataMode.EMBED).strip():
-                return None
+            frames[path] = None
+            if probe.get_metadata_str(MetadataMode.EMBED).strip():
 
-            def embedded(body: str) -> str:
-                probe.text = body
-                return probe.get_content(MetadataMode.EMBED)
+                def embedded(body: str) -> str:
+                    probe.text = body
+                    return probe.get_content(MetadataMode.EMBED)
 
-            return embedded
+                frames[path] = embedded
+            return frames[path]
 
         return frame_of
 
