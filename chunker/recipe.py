@@ -15,13 +15,10 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .records import Chunk, DocumentChunk
 from .validation import ArgumentTypeError, require_choice, require_text
-
-if TYPE_CHECKING:
-    from .tokens import Budget
 
 __all__ = [
     "Recipe",
@@ -277,8 +274,10 @@ HEADING_PATH_KEY = "heading_path"
 # What joins a heading path's headings, outermost first: "Guide > Install > On Debian".
 HEADING_PATH_SEPARATOR = " > "
 
-# A heading path takes at most this share of `max_tokens` (1/2): the text it heads keeps the
-# rest, however long a heading (a README's title of badges) or deep a path.
+# What is embedded beside a text under a heading path (the path, and LlamaIndex's metadata)
+# takes at most this share of `max_tokens` (1/2), the path losing its outermost headings
+# until it does: the text keeps the rest, however long a heading (a README's title of badges)
+# or deep a path.
 HEADING_PATH_SHARE = 2
 
 Frame = Callable[[str], str]
@@ -317,7 +316,7 @@ def placed(
     chunk is cut without it, then its content, as `frame_of(heading_path)` frames it (None:
     as it is), is cut within the budget (`budget.fit_embedded`); `token_count` counts what is
     embedded and `index` numbers the pieces. With `heading_paths`, a chunk under a heading
-    (`hierarchical`) gets its heading path (`heading_path_of`).
+    (`hierarchical`) gets its heading path (`heading_path_of`), within `HEADING_PATH_SHARE`.
     """
     check_content(content)
     options = dict(recipe.options or {})
@@ -329,12 +328,20 @@ def placed(
 
         budget = Budget.of(max_tokens, tokenizer)
         recipe = Recipe(recipe.strategy, options)
+    fits = None
+    if budget is not None and budget.max_tokens is not None:
+        count, share = budget.count, budget.max_tokens // HEADING_PATH_SHARE
+
+        def fits(path: str) -> bool:
+            frame = frame_of(path) if frame_of is not None else None
+            return count(path if frame is None else frame("")) <= share
+
     out: list[Placed] = []
     number = 0
     for chunk in recipe.cut(text):
         flat = fields(chunk)
         start, end = covered(flat)
-        path = heading_path_of(flat, budget) if heading_paths else None
+        path = heading_path_of(flat, fits) if heading_paths else None
         pieces: Sequence[AnyChunk] = [chunk]
         if budget is not None:
             frame = frame_of(path) if frame_of is not None else None
@@ -353,11 +360,13 @@ def placed(
     return out
 
 
-def heading_path_of(flat: Mapping[str, Any], budget: Budget | None = None) -> str | None:
+def heading_path_of(
+    flat: Mapping[str, Any], fits: Callable[[str], bool] | None = None
+) -> str | None:
     """The headings a chunk is under, from its `fields()`, outermost first and joined by
     `HEADING_PATH_SEPARATOR`, or None when it has none. A chunk that holds its heading alone
-    (a section with no body) is under its ancestors only. With a `budget`, a path over
-    `1/HEADING_PATH_SHARE` of its `max_tokens` loses its outermost headings until it is not.
+    (a section with no body) is under its ancestors only. A path that `fits` refuses loses its
+    outermost headings until it does.
 
     Example:
         >>> flat = {"heading": "On Debian", "ancestor_headings": ["Guide", "Install"]}
@@ -365,6 +374,8 @@ def heading_path_of(flat: Mapping[str, Any], budget: Budget | None = None) -> st
         'Guide > Install > On Debian'
         >>> heading_path_of({**flat, "text": "On Debian"})
         'Guide > Install'
+        >>> heading_path_of({**flat, "text": "Use apt."}, lambda path: len(path) < 20)
+        'Install > On Debian'
     """
     heading = flat["heading"]
     if heading is None:
@@ -372,11 +383,12 @@ def heading_path_of(flat: Mapping[str, Any], budget: Budget | None = None) -> st
     headings = [*(flat["ancestor_headings"] or ())]
     if flat["text"] != heading:
         headings.append(heading)
-    if budget is not None and budget.max_tokens is not None:
-        share = budget.max_tokens // HEADING_PATH_SHARE
-        while headings and budget.count(HEADING_PATH_SEPARATOR.join(headings)) > share:
-            del headings[0]
-    return HEADING_PATH_SEPARATOR.join(headings) or None
+    while headings:
+        path = HEADING_PATH_SEPARATOR.join(headings)
+        if fits is None or fits(path):
+            return path or None
+        del headings[0]
+    return None
 
 
 def check_content(content: Any) -> str:

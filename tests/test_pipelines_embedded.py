@@ -17,7 +17,7 @@ from llama_index.core.ingestion import IngestionPipeline
 from llama_index.core.node_parser import MarkdownNodeParser
 from llama_index.core.schema import MetadataMode
 from support.real_documents import real_documents
-from support.strategies import engine_options, semantic_options
+from support.strategies import semantic_options
 from support.strategies import texts as chunker_texts
 from support.tiktoken_local import tiktoken_encoding
 
@@ -203,21 +203,25 @@ HARD = st.sampled_from(
         "# A heading\n\nbody text here.\n\n## Below it\n\nmore text.\n",
     ]
 )
-texts = st.one_of(chunker_texts, st.lists(st.one_of(HARD, chunker_texts), max_size=6).map("".join))
-recipes = st.one_of(
-    st.tuples(st.just("semantic"), semantic_options),
-    st.tuples(
-        st.sampled_from(PIPELINE_STRATEGIES[1:]),
-        engine_options().map(
-            lambda o: {"chunk_size": o["chunk_size"], "chunk_overlap": o["chunk_overlap"]}
-        ),
-    ),
+texts = st.one_of(
+    chunker_texts, st.lists(st.one_of(HARD, chunker_texts), min_size=2, max_size=8).map("".join)
+)
+# Each strategy as often, the engine's at sizes up to many budgets.
+engine_sizes = st.integers(1, 2000).flatmap(
+    lambda size: st.fixed_dictionaries(
+        {"chunk_size": st.just(size), "chunk_overlap": st.integers(0, min(size - 1, 200))}
+    )
+)
+recipes = st.sampled_from(PIPELINE_STRATEGIES).flatmap(
+    lambda strategy: st.tuples(
+        st.just(strategy), semantic_options if strategy == "semantic" else engine_sizes
+    )
 )
 metadatas = st.sampled_from([{}, {"file_name": "a.md"}, {"source": "web", "lang": "en"}])
 
 
 @settings(max_examples=150)
-@given(texts, recipes, st.integers(32, 120), st.booleans(), metadatas, st.booleans())
+@given(texts, recipes, st.integers(32, 64), st.booleans(), metadatas, st.booleans())
 def test_both_adapters_keep_the_budget_on_any_text(
     tokens, text, recipe, max_tokens, heading_path, metadata, include_metadata
 ):
@@ -335,12 +339,24 @@ def test_a_long_heading_path_keeps_to_half_the_budget(tokens):
     # The badge title alone is over half of 64: no path.
     assert "heading_path" not in documents[0].metadata
     assert documents[0].page_content == "A short note under a long title."
-    # The deepest section's path loses its outermost headings until it is within 32 tokens.
+    # The deepest section's path loses its outermost headings until it, and the blank line
+    # after it, are within 32 tokens.
     last = documents[-1].metadata
     full = " > ".join([*last["ancestor_headings"], last["heading"]])
     assert len(full) > len(last["heading_path"]) and full.endswith(last["heading_path"])
-    assert tokens(last["heading_path"]) <= 32 < tokens(full)
+    assert tokens(last["heading_path"] + "\n\n") <= 32 < tokens(full)
     assert last["heading_path"].startswith("Part ")
+    # In LlamaIndex, with the document's metadata beside it: all that is embedded beside the
+    # text is within half the budget, so the path is shorter still.
+    document = LlamaDocument(text=text, metadata={"file_path": "/srv/docs/cssesc/README.md"})
+    parser = ChunkerNodeParser("hierarchical", max_tokens=64, tokenizer="cl100k_base")
+    nodes = parser.get_nodes_from_documents([document])
+    assert_llama_budget(tokens, document, nodes, 64, Recipe("hierarchical", parser.options))
+    assert "heading_path" not in nodes[0].metadata
+    for node in nodes:
+        assert tokens(node.get_metadata_str(MetadataMode.EMBED)) <= 32
+    path = nodes[-1].metadata["heading_path"]
+    assert last["heading_path"].endswith(path) and len(path) < len(last["heading_path"])
 
 
 # What is embedded beside the text, as LlamaIndex builds it.
