@@ -15,8 +15,8 @@ the indices the same range. Our fields go in the metadata under `recipe.METADATA
 
 `page_content` is what a vector store embeds, so a chunk under a heading (`hierarchical`)
 starts with its heading path, a blank line, then its text (`heading_path=True`, the
-default; the path is `metadata["heading_path"]` too), and the token budget and
-`token_count` are `page_content`'s.
+default; the path is `metadata["heading_path"]` too, and the rule above holds for the text
+after it), and the token budget and `token_count` are `page_content`'s.
 """
 
 from __future__ import annotations
