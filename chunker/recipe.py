@@ -5,15 +5,14 @@ line, the LangChain, LlamaIndex and Spark adapters) cut texts with.
 and `layout` are `ChunkingEngine`'s strategies (`chunk_size`, `chunk_overlap`). The engine's
 own `semantic` needs an `embed_fn`, which a pipeline cannot ship to other processes, so it is
 not offered here. `fields()` is the one flat view of a chunk that every adapter writes;
-`placed()` what the LangChain and LlamaIndex adapters make of each chunk, the budget kept on
-what they embed. The token budget's options (`max_tokens`, `tokenizer`) are every strategy's,
-so they come through here.
+`placed()` what the LangChain and LlamaIndex adapters make of each chunk. The token budget's
+options (`max_tokens`, `tokenizer`) are every strategy's, so they come through here.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -342,12 +341,12 @@ def placed(
         flat = fields(chunk)
         start, end = covered(flat)
         path = heading_path_of(flat, fits) if heading_paths else None
-        pieces: Sequence[AnyChunk] = [chunk]
-        if budget is not None:
-            frame = frame_of(path) if frame_of is not None else None
-            pieces = fit_embedded(
-                chunk, text, budget, frame, start if content == "source" else None
-            )
+        frame = frame_of(path) if budget is not None and frame_of is not None else None
+        pieces = (
+            [chunk]
+            if budget is None
+            else fit_embedded(chunk, text, budget, frame, start if content == "source" else None)
+        )
         for piece in pieces:
             flat = fields(piece)
             flat["index"] = number
