@@ -38,7 +38,14 @@ if TYPE_CHECKING:
     from .tokens import Budget, TokenCounter
     from .turns import Passage, Turn
 
-__all__ = ["Piece", "fit_text", "fit_chunks", "fit_document_chunks", "fit_passages"]
+__all__ = [
+    "Piece",
+    "fit_text",
+    "fit_chunks",
+    "fit_document_chunks",
+    "fit_passages",
+    "fit_embedded",
+]
 
 # A run of visible characters ("a-b" in "a-b c"): what the spans of pieces are read from.
 VISIBLE_RUN_RE = re.compile(f"[^{WS_CLASS}]+")
@@ -322,6 +329,56 @@ def fit_document_chunks(
                 )
             )
     return out
+
+
+def fit_embedded(
+    chunk: Chunk | DocumentChunk,
+    text: str,
+    budget: Budget,
+    frame: Callable[[str], str] | None = None,
+    start: int | None = None,
+) -> list[Chunk] | list[DocumentChunk]:
+    """A chunk of `text` as the LangChain and LlamaIndex adapters hand it to an embedding model,
+    within `budget`: with `start`, its slice of the input from there (its overlap's start or
+    its own) to the end of its own span; else its own text. `frame(body)` is what is embedded
+    of a body (a heading path before it, LlamaIndex's metadata around it), counted whole; each
+    piece's `token_count` counts it. The pieces are numbered from 0.
+
+    The pieces are cut as `fit_chunks` and `fit_document_chunks` cut a chunk, the slice taken
+    as the chunk's text, its overlap as its overlap.
+    """
+    from .tokens import Budget
+
+    if start is not None:  # the slice, as the chunk's text: its own text as its span's
+        own_start, end = chunk.span
+        if isinstance(chunk, Chunk):
+            lead = chunk.overlap_span if start < own_start else None
+            chunk = replace(
+                chunk,
+                text=text[start:end],
+                start_offset=own_start,
+                end_offset=end,
+                overlap_span=lead,
+            )
+        else:
+            chunk = replace(chunk, content=text[start:end])
+    count = budget.count
+    framed = budget if frame is None else Budget(budget.max_tokens, lambda t: count(frame(t)))
+    try:
+        if isinstance(chunk, Chunk):
+            return fit_chunks([chunk], text, framed)
+        return fit_document_chunks([chunk], text, framed)
+    except ArgumentValueError:
+        if frame is None or budget.max_tokens is None:
+            raise
+        alone = count(frame(""))
+        if alone < budget.max_tokens:
+            raise
+        raise ArgumentValueError(
+            "max_tokens",
+            f"invalid max_tokens {budget.max_tokens} (too small for what is embedded with "
+            f"each text: {frame('')!r:.80} alone is {alone} tokens)",
+        ) from None
 
 
 def fit_passages(

@@ -12,6 +12,11 @@ the indices the same range. Our fields go in the metadata under `recipe.METADATA
 `chunk_index`, `boundary_type` (semantic), `heading`, `heading_level`, `ancestor_headings`
 (hierarchical), `block_type` (layout), `token_count` (with a tokenizer: see
 `from_tiktoken_encoder`).
+
+`page_content` is what a vector store embeds, so a chunk under a heading (`hierarchical`)
+starts with its heading path, a blank line, then its text (`heading_path=True`, the
+default; the path is `metadata["heading_path"]` too, and the rule above holds for the text
+after it), and the token budget and `token_count` are `page_content`'s.
 """
 
 from __future__ import annotations
@@ -20,9 +25,18 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from ._extras import require
-from .recipe import Recipe, check_content, metadata_of, options_of, placed
+from .recipe import (
+    HEADING_PATH_KEY,
+    Frame,
+    Placed,
+    Recipe,
+    check_content,
+    metadata_of,
+    options_of,
+    placed,
+)
 from .tokens import counter_of
-from .validation import ArgumentValueError, require_int, require_text
+from .validation import ArgumentValueError, require_bool, require_int, require_text
 
 require("langchain_text_splitters", "langchain", "chunker.langchain")
 
@@ -46,6 +60,9 @@ class ChunkerTextSplitter(TextSplitter):
         add_start_index: add `start_index` and `end_index` to each document's metadata.
         content: `source`, the slice of the text the chunk covers (a chunk of white space
             alone gives no document); or `original`, the chunker's own text.
+        heading_path: put a chunk's heading path (`hierarchical`: "Guide > Install") before
+            its text in `page_content`, a blank line between, as what is embedded; counted
+            in the token budget.
         options: the strategy's options by their Python names (`target_size=...`,
             `chunk_size=...`), checked here.
 
@@ -61,10 +78,12 @@ class ChunkerTextSplitter(TextSplitter):
         *,
         add_start_index: bool = False,
         content: str = "source",
+        heading_path: bool = True,
         **options: Any,
     ) -> None:
         self._recipe = Recipe(strategy, options)
         self._content = check_content(content)
+        self._heading_path = require_bool("heading_path", heading_path)
         # LangChain's own sizes, for code that reads them: the size above which a chunk is
         # cut again, and the overlap (at most that size, as LangChain requires).
         settings = {**options_of(strategy), **options}
@@ -134,14 +153,22 @@ class ChunkerTextSplitter(TextSplitter):
         **kwargs: Any,
     ) -> Self:
         """A splitter of `chunk_size` tokens at most (LangChain's default size); the
-        chunker's own overlap unless `chunk_overlap` (tokens) is given."""
+        chunker's own overlap unless `chunk_overlap` (tokens) is given, which may not be
+        larger, as LangChain's splitters require."""
         if chunk_overlap is not None:
-            characters = require_int("chunk_overlap", chunk_overlap, minimum=0) * CHARS_PER_TOKEN
+            require_int("chunk_overlap", chunk_overlap, minimum=0)
+            if isinstance(chunk_size, int) and 0 < chunk_size < chunk_overlap:
+                raise ArgumentValueError(
+                    "chunk_overlap",
+                    f"invalid chunk_overlap {chunk_overlap} (must be at most chunk_size "
+                    f"{chunk_size}, as LangChain's splitters require)",
+                )
+            characters = chunk_overlap * CHARS_PER_TOKEN
             kwargs.setdefault("overlap" if strategy == "semantic" else "chunk_overlap", characters)
         splitter = cls(strategy, max_tokens=chunk_size, tokenizer=tokenizer, **kwargs)
         # LangChain's own sizes, in tokens, for code that reads them.
         splitter._chunk_size = chunk_size
-        splitter._chunk_overlap = min(chunk_overlap or 0, chunk_size)
+        splitter._chunk_overlap = chunk_overlap or 0
         splitter._length_function = counter_of(tokenizer)
         return splitter
 
@@ -155,9 +182,23 @@ class ChunkerTextSplitter(TextSplitter):
         """What each document holds: `source` or `original`."""
         return self._content
 
+    @property
+    def heading_path(self) -> bool:
+        """Whether `page_content` starts with the chunk's heading path."""
+        return self._heading_path
+
     def split_text(self, text: str) -> list[str]:
         """The documents' texts, in order."""
-        return [piece.text for piece in placed(self._recipe, text, self._content)]
+        return [_page_content(piece) for piece in self._placed(text)]
+
+    def _placed(self, text: str) -> list[Placed]:
+        return placed(
+            self._recipe,
+            text,
+            self._content,
+            heading_paths=self._heading_path,
+            frame_of=_frame_of,
+        )
 
     def create_documents(
         self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
@@ -171,12 +212,28 @@ class ChunkerTextSplitter(TextSplitter):
         documents = []
         for number, text in enumerate(texts):
             given = metadatas[number] if metadatas is not None else {}
-            for piece in placed(self._recipe, text, self._content):
+            for piece in self._placed(text):
                 metadata = {**copy.deepcopy(given), **metadata_of(piece.flat)}
+                if piece.heading_path is not None:
+                    metadata[HEADING_PATH_KEY] = piece.heading_path
                 if self._add_start_index:
                     metadata["start_index"], metadata["end_index"] = piece.start, piece.end
-                documents.append(Document(page_content=piece.text, metadata=metadata))
+                documents.append(Document(page_content=_page_content(piece), metadata=metadata))
         return documents
+
+
+def _frame_of(heading_path: str | None) -> Frame | None:
+    """What `page_content` is of a text under `heading_path`: the path, a blank line, the
+    text."""
+    if heading_path is None:
+        return None
+    head = f"{heading_path}\n\n"
+    return lambda body: head + body
+
+
+def _page_content(piece: Placed) -> str:
+    frame = _frame_of(piece.heading_path)
+    return piece.text if frame is None else frame(piece.text)
 
 
 # Characters a token of overlap stands for in `from_tiktoken_encoder` and

@@ -12,15 +12,30 @@ indices the same range. They come from the chunk's spans: `NodeParser` finds eac
 with `str.find`, which can land on another copy of repeated text and misses a text the
 chunker changed, so ours are put back after it. Our fields go in the metadata under
 `recipe.METADATA_KEYS`, left out of the text that is embedded or sent to the model.
+
+LlamaIndex embeds a node's metadata with its text (`get_content(MetadataMode.EMBED)`: its
+`metadata_template` and `text_template`, the keys not in `excluded_embed_metadata_keys`),
+so the token budget and `token_count` are that text's, the document's metadata included. A
+chunk under a heading (`hierarchical`) gets its heading path under `heading_path`, embedded
+(`heading_path=True`, the default), as `MarkdownNodeParser` keeps its `header_path`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ._extras import require
-from .recipe import METADATA_KEYS, Recipe, check_content, metadata_of, placed
+from .recipe import (
+    HEADING_PATH_KEY,
+    METADATA_KEYS,
+    Frame,
+    Recipe,
+    check_content,
+    metadata_of,
+    placed,
+)
+from .validation import require_bool
 
 require("llama_index.core", "llama-index", "chunker.llama_index")
 
@@ -48,10 +63,13 @@ class ChunkerNodeParser(NodeParser):
             `id_func`, `callback_manager`) work as in LlamaIndex.
         content: `source`, the slice of the document the chunk covers (a chunk of white
             space alone gives no node); or `original`, the chunker's own text.
+        heading_path: give a chunk under a heading (`hierarchical`) its heading path
+            ("Guide > Install") in the metadata under `heading_path`, which is embedded and
+            counted in the token budget.
 
-    The fields (`strategy`, `options`, `content`) are read at each call, so one set after
-    the parser was made takes effect, as `to_dict()`, which LlamaIndex's `IngestionCache`
-    keys on, says; a bad one raises when the parser next cuts.
+    The fields (`strategy`, `options`, `content`, `heading_path`) are read at each call, so
+    one set after the parser was made takes effect, as `to_dict()`, which LlamaIndex's
+    `IngestionCache` keys on, says; a bad one raises when the parser next cuts.
 
     Example:
         >>> from llama_index.core import Document
@@ -65,6 +83,9 @@ class ChunkerNodeParser(NodeParser):
     content: str = Field(
         default="source", description="source (the slice of the document) or original"
     )
+    heading_path: bool = Field(
+        default=True, description="embed a chunk's heading path (hierarchical)"
+    )
     # A tokenizer that is not a name (a callable, an encoding), kept out of `options` as
     # LlamaIndex's own splitters keep theirs: `to_dict()` cannot write it.
     _tokenizer: Any = PrivateAttr(default=None)
@@ -75,6 +96,7 @@ class ChunkerNodeParser(NodeParser):
         options: dict[str, Any] | None = None,
         *,
         content: str = "source",
+        heading_path: bool = True,
         **keywords: Any,
     ) -> None:
         # `options=` too, as `to_dict()` writes them and `from_dict()` passes them back.
@@ -92,6 +114,7 @@ class ChunkerNodeParser(NodeParser):
             "strategy": strategy,
             "options": given,
             "content": check_content(content),
+            "heading_path": require_bool("heading_path", heading_path),
             **parser_fields,
         }
         super().__init__(**fields)
@@ -111,21 +134,63 @@ class ChunkerNodeParser(NodeParser):
         recipe = Recipe(self.strategy, options)
         parsed: list[BaseNode] = []
         for node in nodes:
-            pieces = placed(recipe, _text_of(node), self.content)
+            pieces = placed(
+                recipe,
+                _text_of(node),
+                self.content,
+                heading_paths=self.heading_path,
+                frame_of=self._frames(node),
+            )
             built = build_nodes_from_splits([p.text for p in pieces], node, id_func=self.id_func)
             for text_node, piece in zip(built, pieces):
                 text_node.start_char_idx, text_node.end_char_idx = piece.start, piece.end
-                text_node.metadata.update(metadata_of(piece.flat))
-                text_node.excluded_embed_metadata_keys = [
-                    *text_node.excluded_embed_metadata_keys,
-                    *_OUR_KEYS,
-                ]
-                text_node.excluded_llm_metadata_keys = [
-                    *text_node.excluded_llm_metadata_keys,
-                    *_OUR_KEYS,
-                ]
+                self._dress(text_node, node, metadata_of(piece.flat), piece.heading_path)
             parsed.extend(built)
         return parsed
+
+    def _dress(
+        self, text_node: TextNode, source: BaseNode, ours: dict[str, Any], path: str | None
+    ) -> None:
+        """Give `text_node`, cut from `source`, its metadata as `_postprocess_parsed_nodes`
+        leaves it (the source's first, when `include_metadata`, then `ours` and the heading
+        path), our keys left out of what is embedded or sent to the model."""
+        if path is not None:
+            ours = {**ours, HEADING_PATH_KEY: path}
+        text_node.metadata = {**source.metadata, **ours} if self.include_metadata else ours
+        text_node.excluded_embed_metadata_keys = [
+            *text_node.excluded_embed_metadata_keys,
+            *_OUR_KEYS,
+        ]
+        text_node.excluded_llm_metadata_keys = [*text_node.excluded_llm_metadata_keys, *_OUR_KEYS]
+
+    def _frames(self, source: BaseNode) -> Callable[[str | None], Frame | None]:
+        """`placed`'s `frame_of` for the nodes cut from `source`: what LlamaIndex embeds of a
+        text under a heading path, each node's own `get_content(MetadataMode.EMBED)`, asked
+        of a probe built and dressed as the nodes are (our keys, left out, change nothing);
+        None where that is the text alone. Made on first use (only a budget counts what is
+        embedded), once a path."""
+        frames: dict[str | None, Frame | None] = {}
+        # Built once: building one hashes the whole source again.
+        built: list[TextNode] = []
+
+        def frame_of(path: str | None) -> Frame | None:
+            if path in frames:
+                return frames[path]
+            if not built:
+                built.append(build_nodes_from_splits([""], source, id_func=_probe_id)[0])
+            probe = built[0].model_copy()
+            self._dress(probe, source, {}, path)
+            frames[path] = None
+            if probe.get_metadata_str(MetadataMode.EMBED).strip():
+
+                def embedded(body: str) -> str:
+                    probe.text = body
+                    return probe.get_content(MetadataMode.EMBED)
+
+                frames[path] = embedded
+            return frames[path]
+
+        return frame_of
 
     def _postprocess_parsed_nodes(
         self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]
@@ -136,6 +201,11 @@ class ChunkerNodeParser(NodeParser):
         for node, (start, end) in zip(text_nodes, spans):
             node.start_char_idx, node.end_char_idx = start, end
         return nodes
+
+
+def _probe_id(i: int, doc: BaseNode) -> str:
+    """The id of a probe (`_frames`): the user's `id_func` is called for the nodes alone."""
+    return "probe"
 
 
 def _text_of(node: BaseNode) -> str:

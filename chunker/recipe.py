@@ -34,8 +34,11 @@ __all__ = [
     "metadata_of",
     "covered",
     "CONTENTS",
+    "HEADING_PATH_KEY",
+    "Frame",
     "Placed",
     "placed",
+    "heading_path_of",
     "check_content",
 ]
 
@@ -264,6 +267,23 @@ def covered(flat: Mapping[str, Any]) -> tuple[int, int]:
     return start, end
 
 
+# The metadata key of a chunk's heading path (`heading_path`), which, unlike
+# `METADATA_KEYS`, is embedded: see `placed`.
+HEADING_PATH_KEY = "heading_path"
+
+# What joins a heading path's headings, outermost first: "Guide > Install > On Debian".
+HEADING_PATH_SEPARATOR = " > "
+
+# What is embedded beside a text under a heading path (the path, and LlamaIndex's metadata)
+# takes at most this share of `max_tokens` (1/2), the path losing its outermost headings
+# until it does: the text keeps the rest, however long a heading (a README's title of badges)
+# or deep a path.
+HEADING_PATH_SHARE = 2
+
+Frame = Callable[[str], str]
+"""What is embedded of a body: the text an adapter hands to an embedding model."""
+
+
 class Placed(NamedTuple):
     """A chunk as the LangChain and LlamaIndex adapters hand it on."""
 
@@ -275,24 +295,100 @@ class Placed(NamedTuple):
     """Where that range ends."""
     flat: dict[str, Any]
     """The chunk's `fields()`."""
+    heading_path: str | None
+    """The headings it is under, outermost first, to embed with it (see `placed`), or None."""
 
 
-def placed(recipe: Recipe, text: str, content: str) -> list[Placed]:
+def placed(
+    recipe: Recipe,
+    text: str,
+    content: str,
+    *,
+    heading_paths: bool = False,
+    frame_of: Callable[[str | None], Frame | None] | None = None,
+) -> list[Placed]:
     """The chunks of `text` cut by `recipe`, each with the `content` an adapter gives it.
 
     With `source` a chunk that covers no character (white space alone, which a few settings
     make) is left out, as LangChain's and LlamaIndex's splitters leave out empty chunks.
+
+    The recipe's token budget is kept on what is embedded, not on the chunker's text: each
+    chunk is cut without it, then its content, as `frame_of(heading_path)` frames it (None:
+    as it is), is cut within the budget (`budget.fit_embedded`); `token_count` counts what is
+    embedded and `index` numbers the pieces. With `heading_paths`, a chunk under a heading
+    (`hierarchical`) gets its heading path (`heading_path_of`), within `HEADING_PATH_SHARE`.
     """
     check_content(content)
+    options = dict(recipe.options or {})
+    max_tokens, tokenizer = options.pop("max_tokens", None), options.pop("tokenizer", None)
+    budget = None
+    if max_tokens is not None or tokenizer is not None:
+        from .budget import fit_embedded
+        from .tokens import Budget
+
+        budget = Budget.of(max_tokens, tokenizer)
+        recipe = Recipe(recipe.strategy, options)
+    fits = None
+    if budget is not None and budget.max_tokens is not None:
+        count, share = budget.count, budget.max_tokens // HEADING_PATH_SHARE
+
+        def fits(path: str) -> bool:
+            frame = frame_of(path) if frame_of is not None else None
+            return count(path if frame is None else frame("")) <= share
+
     out: list[Placed] = []
+    number = 0
     for chunk in recipe.cut(text):
         flat = fields(chunk)
         start, end = covered(flat)
-        if content == "original":
-            out.append(Placed(flat["text"], start, end, flat))
-        elif start < end:
-            out.append(Placed(text[start:end], start, end, flat))
+        path = heading_path_of(flat, fits) if heading_paths else None
+        frame = frame_of(path) if budget is not None and frame_of is not None else None
+        pieces = (
+            [chunk]
+            if budget is None
+            else fit_embedded(chunk, text, budget, frame, start if content == "source" else None)
+        )
+        for piece in pieces:
+            flat = fields(piece)
+            flat["index"] = number
+            number += 1
+            start, end = covered(flat)
+            if content == "original":
+                out.append(Placed(flat["text"], start, end, flat, path))
+            elif start < end:
+                out.append(Placed(text[start:end], start, end, flat, path))
     return out
+
+
+def heading_path_of(
+    flat: Mapping[str, Any], fits: Callable[[str], bool] | None = None
+) -> str | None:
+    """The headings a chunk is under, from its `fields()`, outermost first and joined by
+    `HEADING_PATH_SEPARATOR`, or None when it has none. A chunk that holds its heading alone
+    (a section with no body) is under its ancestors only. A path that `fits` refuses loses its
+    outermost headings until it does.
+
+    Example:
+        >>> flat = {"heading": "On Debian", "ancestor_headings": ["Guide", "Install"]}
+        >>> heading_path_of({**flat, "text": "Use apt."})
+        'Guide > Install > On Debian'
+        >>> heading_path_of({**flat, "text": "On Debian"})
+        'Guide > Install'
+        >>> heading_path_of({**flat, "text": "Use apt."}, lambda path: len(path) < 20)
+        'Install > On Debian'
+    """
+    heading = flat["heading"]
+    if heading is None:
+        return None
+    headings = [*(flat["ancestor_headings"] or ())]
+    if flat["text"] != heading:
+        headings.append(heading)
+    while headings:
+        path = HEADING_PATH_SEPARATOR.join(headings)
+        if fits is None or fits(path):
+            return path or None
+        del headings[0]
+    return None
 
 
 def check_content(content: Any) -> str:

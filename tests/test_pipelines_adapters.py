@@ -2,7 +2,9 @@
 the chunks are ours, each document's or node's text is the slice of its document its chunk
 covers and its indices that slice's, as LangChain's and LlamaIndex's own conventions say, also
 where a paragraph repeats, after emoji and across CRLF line ends, over real files and random
-texts; with `content="original"`, the chunkers' own texts at the same ranges."""
+texts; with `content="original"`, the chunkers' own texts at the same ranges. A LangChain
+document of a chunk under a heading starts with its heading path (`heading_path`, the
+default), and the rule holds for the rest (tests/test_pipelines_embedded.py tests the path)."""
 
 from __future__ import annotations
 
@@ -77,6 +79,26 @@ def assert_exact_range(text: str, flat: dict, start: int, end: int) -> None:
         assert text[overlap_start:overlap_end].split() == overlap.split()
 
 
+def expected_path(flat: dict) -> str | None:
+    """The heading path a chunk's LangChain document starts with: its headings, outermost
+    first, its ancestors' alone where it holds its heading alone (a section with no body)."""
+    if flat["heading"] is None:
+        return None
+    headings = [*(flat["ancestor_headings"] or []), flat["heading"]]
+    if flat["text"] == flat["heading"]:
+        headings.pop()
+    return " > ".join(headings) or None
+
+
+def body_of(document: LangChainDocument) -> str:
+    """A LangChain document's text after its heading path and the blank line after it."""
+    path = document.metadata.get("heading_path")
+    if path is None:
+        return document.page_content
+    assert document.page_content.startswith(f"{path}\n\n"), document
+    return document.page_content[len(path) + 2 :]
+
+
 def test_the_documents_defeat_str_find():
     # Were the indices found with str.find, some chunk of these would be put at the first copy.
     wrong = 0
@@ -102,7 +124,8 @@ def test_langchain_documents_are_our_chunks_at_exact_indices(strategy, options):
         assert metadata["chunk_index"] == flat["index"]
         start, end = metadata["start_index"], metadata["end_index"]
         assert_exact_range(DOCUMENTS[n], flat, start, end)
-        assert document.page_content == DOCUMENTS[n][start:end]  # the slice it covers
+        assert body_of(document) == DOCUMENTS[n][start:end]  # the slice it covers
+        assert document.metadata.get("heading_path") == expected_path(flat)
         for key in ("boundary_type", "heading", "heading_level", "ancestor_headings", "block_type"):
             assert metadata.get(key) == flat[key]
     assert documents[0].metadata["nested"] is not metadatas[0]["nested"]  # copied, as LangChain
@@ -312,7 +335,7 @@ def real_texts() -> list[tuple[str, str]]:
 
 def assert_langchain_convention(text: str, documents: list) -> None:
     for document in documents:
-        start, content = document.metadata["start_index"], document.page_content
+        start, content = document.metadata["start_index"], body_of(document)
         assert content, document
         assert text[start : start + len(content)] == content, document
         assert document.metadata["end_index"] == start + len(content)
@@ -410,7 +433,7 @@ def test_both_adapters_meet_their_conventions_on_any_text(text, recipe, content)
         assert_llama_convention(text, nodes)
         flats = not_empty(flats)
     else:
-        assert [d.page_content for d in documents] == [f["text"] for f in flats]
+        assert [body_of(d) for d in documents] == [f["text"] for f in flats]
         assert [n.get_content(MetadataMode.NONE) for n in nodes] == [f["text"] for f in flats]
     assert len(documents) == len(nodes) == len(flats)
     for document, node, flat in zip(documents, nodes, flats):
@@ -477,7 +500,7 @@ def test_llama_index_parser_cuts_as_its_fields_say_when_they_are_changed():
 def test_langchain_splitter_settings_cannot_be_changed_behind_its_back():
     splitter = ChunkerTextSplitter("fixed", chunk_size=30, chunk_overlap=3, content="original")
     assert splitter.content == "original"
-    for name in ("recipe", "content"):
+    for name in ("recipe", "content", "heading_path"):
         with pytest.raises(AttributeError):
             setattr(splitter, name, None)
     with pytest.raises(ValueError, match="unknown content 'text' \\(must be one of") as error:
@@ -497,8 +520,8 @@ def test_original_content_keeps_the_chunkers_text_at_the_same_range(strategy, op
         flats = ours(strategy, options, text)
         documents = splitter.create_documents([text])
         nodes = parser.get_nodes_from_documents([LlamaDocument(text=text)])
-        assert splitter.split_text(text) == [f["text"] for f in flats]
-        assert [d.page_content for d in documents] == [f["text"] for f in flats]
+        assert splitter.split_text(text) == [d.page_content for d in documents]
+        assert [body_of(d) for d in documents] == [f["text"] for f in flats]
         assert [n.get_content(MetadataMode.NONE) for n in nodes] == [f["text"] for f in flats]
         for document, node, flat in zip(documents, nodes, flats):
             start, end = document.metadata["start_index"], document.metadata["end_index"]

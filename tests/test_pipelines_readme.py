@@ -29,7 +29,7 @@ def test_the_pipeline_examples_run_and_answer_what_they_show():
     assert [found for block in blocks for found in run_block(block, namespace)] == []
 
 
-@pytest.mark.parametrize("page", ["evaluation.md"])
+@pytest.mark.parametrize("page", ["evaluation.md", "pipelines.md"])
 def test_the_pipeline_examples_of_docs_run_and_answer_what_they_show(page, monkeypatch):
     # The whole page in one session, as its LangChain block scores the set its first reads.
     blocks = docs_blocks(page)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -72,6 +73,25 @@ def test_from_tiktoken_encoder_takes_langchains_arguments():
     with pytest.raises(ArgumentValueError) as raised:
         ChunkerTextSplitter.from_tiktoken_encoder(chunk_size=0)
     assert field_of(raised.value) == "max_tokens"
+
+
+@pytest.mark.parametrize("constructor", ["from_tiktoken_encoder", "from_huggingface_tokenizer"])
+def test_an_overlap_larger_than_the_size_is_refused_as_langchain_refuses_it(constructor):
+    from langchain_text_splitters import CharacterTextSplitter
+
+    with pytest.raises(ValueError, match=r"larger chunk overlap \(50\) than chunk size \(10\)"):
+        CharacterTextSplitter(chunk_size=10, chunk_overlap=50)  # LangChain's own rule
+    assert CharacterTextSplitter(chunk_size=10, chunk_overlap=10)._chunk_overlap == 10
+    make = getattr(ChunkerTextSplitter, constructor)
+    if constructor == "from_huggingface_tokenizer":
+        make = functools.partial(make, WordPieces())
+    with pytest.raises(ArgumentValueError) as raised:
+        make(chunk_size=10, chunk_overlap=50)
+    assert field_of(raised.value) == "chunk_overlap"
+    assert str(raised.value) == (
+        "invalid chunk_overlap 50 (must be at most chunk_size 10, as LangChain's splitters require)"
+    )
+    assert make(chunk_size=10, chunk_overlap=10)._chunk_overlap == 10
 
 
 class WordPieces:
