@@ -75,8 +75,8 @@ const transcriptView = createTranscriptView($('transcript'), {
 const list = createChunkList($('chunk-list'), { onSelect: (i) => select(i, 'list') });
 const histogram = createHistogram($('histogram'));
 const search = createSearch({ input: $('query'), matchAll: $('query-all'),
-  prefix: $('query-prefix'), tokensOut: $('query-tokens'), resultsOut: $('search-results'),
-  onSelect: (i) => select(i, 'search') });
+  prefix: $('query-prefix'), tokensOut: $('query-tokens'), countOut: $('search-count'),
+  resultsOut: $('search-results'), onSelect: showHit });
 const tune = createTune({
   settings: () => ({ mode: state.mode, values: state.values, tokens: tokenOptions(state.tokens) }),
   document: () => ({ name: current().name, text: current().text }),
@@ -92,7 +92,7 @@ const scheduler = createScheduler(
   { onResult: draw, onError: showError, onBusy: (busy) => { document.body.dataset.busy = busy; } },
 );
 
-createViewTabs(document.querySelector('.view-tabs [role="tablist"]'));
+const viewTabs = createViewTabs(document.querySelector('.view-tabs [role="tablist"]'));
 input.refresh();
 for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => setMode(radio.value));
@@ -429,6 +429,12 @@ function select(index, origin) {
   documentView.select(index, { scroll: scroll && origin !== 'document' });
   transcriptView.select(index, { scroll: scroll && origin !== 'document' });
   list.select(index, { scroll });
+}
+
+/** A search hit chosen: its chunk, shown (a narrow screen shows it in the Chunks view). */
+function showHit(index) {
+  viewTabs.reveal('chunks', $(state.mode === 'turns' ? 'transcript' : 'document'));
+  select(index, 'search');
 }
 
 // --- take it away ------------------------------------------------------------------------
