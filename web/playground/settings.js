@@ -142,37 +142,55 @@ const labelOf = (mode, name) => settingOf(mode, name).label;
 const lower = (label) => label[0].toLowerCase() + label.slice(1);
 
 /**
- * A number of `values` in `mode` that JavaScript cannot hold exactly, which the page refuses
- * to send (it would reach Python as another number), as `{name, message}`, or null.
+ * Why a field refuses `value` as `label`, a whole number of at least `least`, in the page's
+ * words, or '' when it takes it. Every number field checks its value so before it is sent: a
+ * setting's, Tune's k and each value of a sweep's grid. NaN is a field left empty; a number
+ * JavaScript cannot hold exactly would reach Python as another number.
  */
-export function refusal(mode, values) {
-  for (const setting of settingsOf(mode)) {
-    const value = values[setting.name];
-    if (setting.kind === 'int' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-      return { name: setting.name, message: `${setting.label} is too large: JavaScript holds `
-        + `whole numbers exactly only up to ${formatCount(Number.MAX_SAFE_INTEGER)}.` };
-    }
+export function wholeNumberProblem(label, value, least) {
+  if (Number.isNaN(value)) return `${label} needs a number.`;
+  if (Number.isFinite(value) && !Number.isInteger(value)) {
+    return `${label} must be a whole number, not ${value}.`;
   }
-  return null;
+  if (!Number.isSafeInteger(value)) {
+    return `${label} is too large: JavaScript holds whole numbers exactly only up to `
+      + `${formatCount(Number.MAX_SAFE_INTEGER)}.`;
+  }
+  if (value < least) return `${label} must be at least ${formatCount(least)}, not ${formatCount(value)}.`;
+  return '';
 }
 
 /**
- * Why `values` in `mode` make no sense (AT_ODDS), at the setting to change, as `{name,
- * message}`, or null. The chunker takes them, so the page still runs them and says why at
- * the field: a person changes one field at a time, and may pass through such values on the
- * way. Values the chunker itself refuses are left to its own message (see `inPageWords`).
+ * Each number of `values` in `mode` that its field refuses (`wholeNumberProblem`), as
+ * `{name, message}`: none of them is sent. Settings at odds are another matter (`noSense`).
+ */
+export function refusals(mode, values) {
+  return settingsOf(mode).filter((setting) => setting.kind === 'int').map((setting) => ({
+    name: setting.name,
+    message: wholeNumberProblem(setting.label, values[setting.name], setting.min),
+  })).filter(({ message }) => message);
+}
+
+/**
+ * Why `values` in `mode` make no sense (AT_ODDS), at the settings to change: a list of `{name,
+ * message}`, one a setting (two reasons at one setting are said together), empty when they
+ * do. The chunker takes them, so the page still runs them and says why at the field: a person
+ * changes one field at a time, and may pass through such values on the way. Values a field
+ * refuses (`refusals`) are left to its own message.
  */
 export function noSense(mode, values) {
+  const said = new Map();
   for (const { name, relation, other, why } of AT_ODDS[mode] ?? []) {
     const { holds, rule } = RELATIONS[relation];
     const [value, bound] = [values[name], values[other]];
     const taken = (setting, v) => Number.isSafeInteger(v) && v >= setting.min;
     if (!taken(settingOf(mode, name), value) || !taken(settingOf(mode, other), bound)) continue;
     if (holds(value, bound)) continue;
-    return { name, message: `${labelOf(mode, name)} ${formatCount(value)} ${rule} `
-      + `${lower(labelOf(mode, other))} ${formatCount(bound)}, ${why}.` };
+    const message = `${labelOf(mode, name)} ${formatCount(value)} ${rule} `
+      + `${lower(labelOf(mode, other))} ${formatCount(bound)}, ${why}.`;
+    said.set(name, said.has(name) ? `${said.get(name)} ${message}` : message);
   }
-  return null;
+  return [...said].map(([name, message]) => ({ name, message }));
 }
 
 /** The setting of `mode` a chunker's error is about, from its `field` (a Python name). */
