@@ -29,6 +29,10 @@ def booted(browser, site_url):
     wait_until(
         page, "/questions, .* chunks, in/.test(document.getElementById('tune-status').textContent)"
     )
+    # A row past the max size (2,000): its cells flagged, and why written under it.
+    page.click("#tune-rows")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("200, 800, 2400")
     page.click("#tune-sweep")
     wait_until(
         page, "document.getElementById('tune-status').textContent.startsWith('Sweep done')", 300
@@ -81,8 +85,10 @@ def test_every_text_reads_at_aa_in_every_view(page, seen_as):
             path=str(ARTIFACTS / f"legible-{width}-{scheme}-{view}.png"), full_page=True
         )
     # What matters most was among the texts read: the heat map's cells, its best one too.
-    read_from = {text["what"].split(":")[0] for text in texts}
+    read = [what for text in texts for what in text["seen"]]
+    read_from = {what.split(":")[0] for what in read}
     assert {"button.heat-cell", "button.heat-cell.best", "text.tick"} <= read_from, read_from
+    assert any(what.startswith('p: "Target size 2,400') for what in read)  # under its row
     assert problems == {}, scheme
 
 

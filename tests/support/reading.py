@@ -28,7 +28,7 @@ LAYERS_JS = """(node, first) => {
 
 # Every text a person can see on the page: each element holding text of its own (an SVG
 # text's colour is its fill), each field showing a value, each ::before with content. Texts
-# drawn alike (same colours, same layers) are read once, with how many there were.
+# drawn alike (same colours, same layers) are read once: `what` names the first, `seen` each.
 EVERY_TEXT = f"""() => {{
   const layers = {LAYERS_JS};
   const seen = new Map();
@@ -37,12 +37,12 @@ EVERY_TEXT = f"""() => {{
   const add = (node, text, color, style) => {{
     const entry = {{color, layers: layers(node, style)}};
     const key = JSON.stringify(entry);
-    if (seen.has(key)) {{ seen.get(key).count += 1; return; }}
     const classes = (node.getAttribute('class') ?? '').trim();
     const name = node.tagName.toLowerCase() + (node.id ? `#${{node.id}}` : '')
       + (classes ? `.${{classes.split(/\\s+/).join('.')}}` : '');
-    seen.set(key, {{...entry, what: `${{name}}${{style ? '::before' : ''}}: `
-      + JSON.stringify(text.trim().slice(0, 40)), count: 1}});
+    const what = `${{name}}${{style ? '::before' : ''}}: ${{JSON.stringify(text.trim().slice(0, 40))}}`;
+    if (seen.has(key)) seen.get(key).seen.push(what);
+    else seen.set(key, {{...entry, what, seen: [what]}});
   }};
   for (const node of document.body.querySelectorAll('*')) {{
     if (!shown(node)) continue;
@@ -105,5 +105,7 @@ def least_contrast(entry: dict[str, Any]) -> float:
 def hard_to_read(texts: Sequence[dict[str, Any]]) -> list[str]:
     """Each text of `texts` under WCAG AA's 4.5:1, with its contrast."""
     return sorted(
-        f"{text['what']}: {ratio:.2f}:1" for text in texts if (ratio := least_contrast(text)) < AA
+        f"{text['what']} (and {len(text['seen']) - 1} more alike): {ratio:.2f}:1"
+        for text in texts
+        if (ratio := least_contrast(text)) < AA
     )
