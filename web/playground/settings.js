@@ -4,6 +4,7 @@
 
 import { formatCount } from './format.js';
 import { AT_ODDS, OPTIONS } from './options.js';
+import { wholeNumberProblem } from './whole-number.js';
 
 /** The three chunkers the page can run, in the order of the mode switch. */
 export const MODES = ['semantic', 'engine', 'turns'];
@@ -140,25 +141,6 @@ export function tooManyChunks(mode, values, length) {
 const settingOf = (mode, name) => SETTINGS.find((s) => s.mode === mode && s.name === name);
 const labelOf = (mode, name) => settingOf(mode, name).label;
 const lower = (label) => label[0].toLowerCase() + label.slice(1);
-
-/**
- * Why a field refuses `value` as `label`, a whole number of at least `least`, in the page's
- * words, or '' when it takes it. Every number field checks its value so before it is sent: a
- * setting's, Tune's k and each value of a sweep's grid. NaN is a field left empty; a number
- * JavaScript cannot hold exactly would reach Python as another number.
- */
-export function wholeNumberProblem(label, value, least) {
-  if (Number.isNaN(value)) return `${label} needs a number.`;
-  if (Number.isFinite(value) && !Number.isInteger(value)) {
-    return `${label} must be a whole number, not ${value}.`;
-  }
-  if (!Number.isSafeInteger(value)) {
-    return `${label} is too large: JavaScript holds whole numbers exactly only up to `
-      + `${formatCount(Number.MAX_SAFE_INTEGER)}.`;
-  }
-  if (value < least) return `${label} must be at least ${formatCount(least)}, not ${formatCount(value)}.`;
-  return '';
-}
 
 /**
  * Each number of `values` in `mode` that its field refuses (`wholeNumberProblem`), as

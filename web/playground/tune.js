@@ -9,9 +9,9 @@
 import { el } from './dom.js';
 import { formatCount } from './format.js';
 import { createHeatMap } from './heat-map.js';
-import { inPageWords, noSense, refusals, settingOfField, settingsOf, wholeNumberProblem }
-  from './settings.js';
+import { inPageWords, noSense, refusals, settingOfField, settingsOf } from './settings.js';
 import { createOwnQuestions, sampleSet, setFromFiles } from './tune-set.js';
+import { wholeNumberProblem } from './whole-number.js';
 
 const $ = (id) => document.getElementById(id);
 
