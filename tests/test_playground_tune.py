@@ -351,7 +351,14 @@ BAD_SETS = {
             "corpora": {"a": "Some text."},
             "questions": [{"question": "Q?", "corpusId": "a", "references": [[0, 2.5]]}],
         },
-        "set.json: question 1 has the excerpt [0,2.5], backwards or outside its corpus",
+        "set.json: question 1 has the excerpt [0,2.5], empty, backwards or outside its corpus",
+    ),
+    "an empty excerpt": (
+        {
+            "corpora": {"a": "Some text."},
+            "questions": [{"question": "Q?", "corpusId": "a", "references": [[4, 4]]}],
+        },
+        "set.json: question 1 has the excerpt [4,4], empty, backwards or outside its corpus",
     ),
     "a corpus that is no text": (
         {"corpora": {"a": 5}, "questions": []},

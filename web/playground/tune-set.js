@@ -78,7 +78,7 @@ function checkedSet(set, name) {
     if (question === null || typeof question !== 'object' || Array.isArray(question)) {
       throw new Error(`${which} is not {"question", "corpusId", "references"}`);
     }
-    if (typeof question.question !== 'string' || !question.question.trim()) {
+    if (typeof question.question !== 'string' || !question.question) {
       throw new Error(`${which} has no "question": the question's text`);
     }
     const text = set.corpora[question.corpusId];
@@ -90,8 +90,9 @@ function checkedSet(set, name) {
     }
     for (const span of question.references) {
       if (!Array.isArray(span) || span.length !== 2 || !span.every(Number.isInteger)
-          || !(span[0] >= 0 && span[0] <= span[1] && span[1] <= text.length)) {
-        throw new Error(`${which} has the excerpt ${JSON.stringify(span)}, backwards or outside its corpus`);
+          || !(span[0] >= 0 && span[0] < span[1] && span[1] <= text.length)) {
+        // As Python's EvaluationSet: an empty excerpt is one no chunk can answer.
+        throw new Error(`${which} has the excerpt ${JSON.stringify(span)}, empty, backwards or outside its corpus`);
       }
     }
   });
