@@ -744,7 +744,7 @@ def test_invalid_setting_is_reported_at_the_field_and_keeps_the_result(page):
     page.fill("#setting-targetSize", "0")
     wait_until(page, "document.getElementById('setting-targetSize-error').textContent !== ''")
     message = page.text_content("#setting-targetSize-error")
-    assert message == "Invalid target size 0 (must be >= 1)"
+    assert message == "Target size must be at least 1, not 0."
     assert page.get_attribute("#setting-targetSize", "aria-invalid") == "true"
     assert shown_stats(page) == stats
     assert page.evaluate("document.getElementById('results').classList.contains('stale')")

@@ -11,7 +11,7 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from support.colours import AA, backdrops, contrast, over, parse_colour
+from support.colours import AA
 from support.offsets import utf16_offset
 from support.playground import (
     ROOT,
@@ -24,6 +24,7 @@ from support.playground import (
     show_text,
     wait_until,
 )
+from support.reading import LAYERS_JS, least_contrast
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns
 
@@ -53,15 +54,11 @@ def scheme(page, request):
 # with its colour, the background layers behind it (its own first, then each ancestor's)
 # and `state`: what a person sees the row in (selected, hovered, in a focused list, and its
 # classes). A row has no state of its own for a search hit: hits are listed in the search.
-READ_TEXTS = """({selector, row, pseudo}) => {
-  const layers = (node, first) => {
-    const out = [];
-    for (let at = node; at; at = at.parentElement) {
-      const style = at === node && first ? first : getComputedStyle(at);
-      out.push({color: style.backgroundColor, image: style.backgroundImage});
-    }
-    return out;
-  };
+READ_TEXTS = (
+    """({selector, row, pseudo}) => {
+  const layers = """
+    + LAYERS_JS
+    + """;
   const owns = (node) => [...node.childNodes].some(
     (child) => child.nodeType === 3 && child.data.trim() !== '');
   const out = [];
@@ -91,16 +88,14 @@ READ_TEXTS = """({selector, row, pseudo}) => {
   }
   return out;
 }"""
+)
 
 
 def worst(texts):
     """The least contrast of each text in `texts` (as READ_TEXTS reads them) with whatever
     can show behind it, with the text."""
     for text in texts:
-        colour = parse_colour(text["color"])
-        text["ratio"] = min(
-            contrast(over(colour, back), back) for back in backdrops(text["layers"])
-        )
+        text["ratio"] = least_contrast(text)
     return texts
 
 
@@ -215,7 +210,11 @@ def test_every_text_of_a_search_hit_meets_wcag_aa(page, scheme):
         f"Number(document.body.dataset.searches ?? 0) > {before}"
         " && document.querySelectorAll('#search-results mark').length > 0",
     )
-    hits = {"selector": "#search .tokens, #search-results li", "row": "li", "pseudo": False}
+    hits = {
+        "selector": "#search .tokens, #search-count, #search-results li",
+        "row": "li",
+        "pseudo": False,
+    }
     seen = page.evaluate(READ_TEXTS, hits)
     page.hover("#search-results .hit >> nth=0")
     seen += page.evaluate(READ_TEXTS, hits)

@@ -13,7 +13,15 @@ import re
 from types import SimpleNamespace
 
 import pytest
-from support.playground import choose, open_playground, put_text, runs, settled, wait_until
+from support.playground import (
+    choose,
+    copied,
+    open_playground,
+    put_text,
+    runs,
+    settled,
+    wait_until,
+)
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns
 
@@ -318,3 +326,99 @@ def test_the_largest_safe_integer_is_sent_as_it_is(page):
     settled(page, before)
     assert errors(page) == {}
     assert any(str(2**53 - 1) in request for request in page.evaluate("window.sentToWorker"))
+
+
+# --- in the page's words, every one at once (issue 43, item 8) ------------------------------
+
+
+def type_into(page, selector, text):
+    """Type `text` over a field's value as a person does: click, select all, type."""
+    page.click(selector)
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "said"),
+    [
+        ("targetSize", "2.5", "Target size must be a whole number, not 2.5."),
+        ("targetSize", "0", "Target size must be at least 1, not 0."),
+        ("minSize", "-1", "Min size must be at least 0, not -1."),
+        ("overlap", "-5", "Overlap must be at least 0, not -5."),
+    ],
+)
+def test_a_number_its_field_refuses_is_said_in_the_pages_words_and_never_sent(
+    page, name, typed, said
+):
+    set_mode(page, "semantic")
+    since = page.evaluate("window.sentToWorker.length")
+    type_into(page, f"#setting-{name}", typed)  # "2" of "2.5" is sent: it is a size
+    assert error_shown(page, name) == {name: said}
+    page.wait_for_timeout(300)
+    assert not page.evaluate(SENT_WITH, [since, name, float(typed)])
+
+
+# Whether a request sent to the worker since the `since`th held option `name` at `value`.
+SENT_WITH = """([since, name, value]) => window.sentToWorker.slice(since).some((sent) => {
+  const holds = (x) => x !== null && typeof x === 'object'
+    && Object.entries(x).some(([key, v]) => (key === name && v === value) || holds(v));
+  let args = JSON.parse(sent); // a call's request, itself JSON, or null for other messages
+  if (typeof args === 'string') args = JSON.parse(args);
+  return holds(args);
+})"""
+
+
+def test_every_setting_at_odds_is_said_at_its_field_at_once(page):
+    set_mode(page, "semantic")
+    # A max size below the target (1,000), the min size (200) and the overlap (100) at once.
+    before = runs(page)
+    type_into(page, "#setting-maxSize", "100")
+    settled(page, before)
+    assert errors(page) == {
+        "overlap": "Overlap 100 must be less than max size 100, "
+        "or each chunk repeats the whole chunk before it.",
+        "minSize": "Min size 200 must not be more than max size 100, "
+        "or short chunks join into ones past the max.",
+        "targetSize": "Target size 1,000 must not be more than max size 100, "
+        "or parts are cut longer than the max.",
+    }
+    for name in ("overlap", "minSize", "targetSize"):
+        assert page.get_attribute(f"#setting-{name}", "aria-invalid") == "true"
+    # Put right one at a time, each note goes with its cause.
+    before = runs(page)
+    type_into(page, "#setting-maxSize", "500")
+    settled(page, before)
+    assert list(errors(page)) == ["targetSize"]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda packed: packed[:9], id="cut short"),
+        pytest.param(lambda packed: packed[:-6] + "%%%%%%", id="changed"),
+        pytest.param(lambda packed: "Zm9v" + packed[4:], id="other bytes"),
+    ],
+)
+def test_a_damaged_link_is_said_in_the_pages_words(browser, site_url, damage):
+    page, _, _ = open_playground(
+        browser, site_url, permissions=["clipboard-read", "clipboard-write"]
+    )
+    try:
+        page.select_option("#source", "own-document")
+        type_into(page, "#text", "# Sent\n\nA text carried by its link, then damaged on the way.")
+        link = copied(page, "#copy-link")
+        head, packed = link.split("#text=")
+        other, other_recorder, _ = open_playground(
+            browser, site_url, f"{head[len(site_url) + 1 :]}#text={damage(packed)}"
+        )
+        try:
+            note = other.text_content("#text-kept")
+            assert note == (
+                "The text in the link could not be read: the link was cut short or changed on "
+                "its way. Ask for the link again, or for the text itself."
+            )
+            assert other_recorder.problems() == []
+        finally:
+            other.context.close()
+    finally:
+        page.context.close()

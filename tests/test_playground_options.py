@@ -167,7 +167,7 @@ def test_what_python_does_not_say_stops_the_build(monkeypatch):
 def settings_module_error(folder: Path, module: str) -> str:
     """What importing settings.js in Node says beside options.js holding `module` ('' if it
     loads)."""
-    for name in ("settings.js", "format.js"):
+    for name in ("settings.js", "format.js", "whole-number.js"):
         shutil.copy(PLAYGROUND / name, folder / name)
     (folder / "options.js").write_text(module, encoding="utf-8")
     done = subprocess.run(

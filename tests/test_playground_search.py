@@ -97,7 +97,7 @@ def test_hits_are_the_index_ranking_with_scores_snippets_and_marks(page, query, 
     expected = expected_hits(CHUNKS, query, **options)
     assert got == expected
     if query == "ove":  # a beginning alone is no word of the guide
-        assert got == [] and "No chunk holds" in page.text_content("#search-results")
+        assert got == [] and "No chunk holds" in page.text_content("#search-count")
     else:
         assert 1 <= len(got) <= 20
 
@@ -142,6 +142,19 @@ def test_a_click_on_a_hit_selects_its_chunk(page):
         page,
         f"document.getElementById('chunk-row-{chosen}')?.getAttribute('aria-selected') === 'true'",
     )
+
+
+def test_the_line_counting_the_hits_is_not_counted_as_one(page):
+    """A screen reader counts a list's items: every item is a hit, and the line that counts
+    them names the list (issue 43, item 11)."""
+    hits = search(page, "chunk overlap")
+    shown = page.text_content('#stats [data-stat="count"] dd')  # earlier tests set the size
+    counted = f"The best {len(hits)} of {shown} chunks"
+    assert page.text_content("#search-count") == counted
+    listed = page.get_by_role("list", name=counted)
+    assert listed.count() == 1
+    assert listed.get_by_role("listitem").count() == len(hits)
+    assert listed.get_by_role("button").count() == len(hits)
 
 
 def test_the_page_keeps_no_copy_of_the_word_rule():

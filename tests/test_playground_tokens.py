@@ -272,15 +272,19 @@ def test_a_bad_budget_is_said_at_its_field(fresh):
     act(fresh, lambda: choose_by_keys(fresh, "#token-tokenizer", "cl100k_base"))
     type_budget(fresh, "0")
     quiet(fresh)
-    assert fresh.text_content("#token-budget-error") == (
-        "Token budget 0 must be a whole number, at least 1."
-    )
+    assert fresh.text_content("#token-budget-error") == "Token budget must be at least 1, not 0."
     assert stat(fresh, "over") is None  # nothing to compare with
     fresh.click("label[for='token-apply']")
     quiet(fresh)
-    # Applied, the chunker checks it, and its message is Python's in the page's words.
-    assert fresh.text_content("#token-budget-error") == "Invalid token budget 0 (must be >= 1)"
+    # Applied, the page says the same as every number field does (whole-number.js), and
+    # sends nothing: not Python's "max_tokens must be an integer, got float 2.5".
+    assert fresh.text_content("#token-budget-error") == "Token budget must be at least 1, not 0."
     assert fresh.get_attribute("#token-budget", "aria-invalid") == "true"
+    type_budget(fresh, "2.5")
+    quiet(fresh)
+    assert fresh.text_content("#token-budget-error") == (
+        "Token budget must be a whole number, not 2.5."
+    )
     type_budget(fresh, "")
     quiet(fresh)
     assert fresh.text_content("#token-budget-error") == "Token budget needs a number."

@@ -6,6 +6,7 @@ applies its settings, Stop between cells, and bad input said where it was made."
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -114,9 +115,20 @@ def test_a_question_added_on_the_document_by_selecting_its_passage(page):
     assert page.locator("#tune-own-list li").count() == 1
 
 
+def swept(page: Any) -> None:
+    """Click Sweep and wait until the page says the sweep is done."""
+    page.eval_on_selector("#tune-status", "s => { s.textContent = ''; }")
+    page.click("#tune-sweep")
+    wait_until(page, "document.getElementById('tune-status').textContent.startsWith('Sweep done')")
+
+
+# A figure a heat map cell shows: 12.3%, with its marks.
+FIGURE_RE = re.compile(r"[0-9]+\.[0-9]%( !)?( ★)?")
+
+
 def heat_map(page: Any) -> list[list[str]]:
     return page.evaluate(
-        """() => [...document.querySelectorAll('#tune-heat tbody tr')].map((row) =>
+        """() => [...document.querySelectorAll('#tune-heat tbody tr:not(.heat-notes)')].map((row) =>
              [...row.querySelectorAll('.heat-cell')].map((b) => b.textContent))"""
     )
 
@@ -126,8 +138,7 @@ def test_a_sweep_draws_pythons_heat_map_and_a_click_applies_the_best_cell(page):
     type_over(page, "#tune-rows", "300, 600, 1200")
     type_over(page, "#tune-columns", "0, 150")
     page.select_option("#tune-metric", "recall")
-    page.click("#tune-sweep")
-    wait_until(page, "document.getElementById('tune-status').textContent.startsWith('Sweep done')")
+    swept(page)
     python = sweep(
         sample_set(), {"target_size": [300, 600, 1200], "overlap": [0, 150]}, metric="recall"
     )
@@ -171,42 +182,214 @@ def test_chromas_set_opens_from_its_files_and_stop_ends_a_sweep_between_cells(pa
     assert done[0].removesuffix(" ★") == percent(first.iou)
 
 
-@pytest.mark.parametrize(
-    ("field", "value", "said"),
-    [
-        ("#tune-rows", "200, lots", 'Target size: "lots" is not a whole number.'),
-        ("#tune-columns", " , ", "Overlap: give at least one value"),
-    ],
-)
-def test_a_bad_grid_is_said_at_the_tune_view(page, field, value, said):
+def said_at(page: Any, field: str) -> str:
+    """What the page says at the Tune field `field` (a selector), once it says something;
+    the field is marked invalid then."""
+    error = f"document.getElementById('{field[1:]}-error')"
+    wait_until(page, f"{error}?.textContent", timeout=10)
+    assert page.get_attribute(field, "aria-invalid") == "true"
+    return page.evaluate(f"{error}.textContent")
+
+
+# Each value of a grid as its setting's field checks it (settings.js), in the same words,
+# every bad one said at once; none of them is sent.
+GRID_CASES = {
+    "a size of 0": ("#tune-rows", "0, 200", ["Target size must be at least 1, not 0."]),
+    "a negative size": ("#tune-rows", "-5", ["Target size must be at least 1, not -5."]),
+    "a negative overlap": ("#tune-columns", "-1, 100", ["Overlap must be at least 0, not -1."]),
+    "past what JavaScript holds": (
+        "#tune-rows",
+        "99999999999999999999",
+        [
+            "Target size is too large: JavaScript holds whole numbers exactly only up to "
+            "9,007,199,254,740,991."
+        ],
+    ),
+    "a value twice": (
+        "#tune-rows",
+        "10, 400, 10",
+        ["Target size 10 is given twice: each value is a row or column of its own."],
+    ),
+    "a fraction and a word": (
+        "#tune-rows",
+        "2.5, 400, lots",
+        [
+            "Target size must be a whole number, not 2.5.",
+            'Target size must be a whole number, not "lots".',
+        ],
+    ),
+    "nothing": ("#tune-columns", " , ", ["Overlap: give at least one value, commas between."]),
+}
+
+
+@pytest.mark.parametrize(("field", "typed", "said"), GRID_CASES.values(), ids=GRID_CASES)
+def test_each_grid_value_is_checked_as_its_field_checks_it(page, field, typed, said):
     page.select_option("#tune-set", "sample")
-    type_over(page, field, value)
+    type_over(page, "#tune-rows", "300, 600")
+    type_over(page, "#tune-columns", "0, 150")
+    page.evaluate(
+        "() => { window.heatBefore = document.getElementById('tune-heat').firstElementChild;"
+        " document.getElementById('tune-status').textContent = ''; }"
+    )
+    type_over(page, field, typed)
     page.click("#tune-sweep")
-    wait_until(page, "document.getElementById('tune-error').textContent !== ''")
-    assert said in page.text_content("#tune-error")
-    type_over(page, field, "0, 100" if "columns" in field else "400, 800")
+    try:
+        assert said_at(page, field).split("\n") == said
+        # Nothing was sent: the heat map before stays, and no sweep ran.
+        page.wait_for_timeout(300)
+        assert page.evaluate(
+            "document.getElementById('tune-heat').firstElementChild === window.heatBefore"
+        )
+        assert page.text_content("#tune-status") == ""
+    finally:
+        type_over(page, field, "300, 600" if field == "#tune-rows" else "0, 150")
+    # Put right, the message goes at the next sweep.
+    swept(page)
+    assert page.text_content(f"{field}-error") == ""
+    assert page.get_attribute(field, "aria-invalid") is None
 
 
-def test_a_bad_k_and_a_bad_file_are_refused_and_the_figures_stay(page, tmp_path: Path):
+def notes_under(page: Any) -> dict[str, list[str]]:
+    """The reasons written under each row of the heat map, by the row's value."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#tune-heat .heat-notes')]
+             .map((notes) => [notes.previousElementSibling.querySelector('th').textContent,
+                              [...notes.querySelectorAll('p')].map((p) => p.textContent)]))"""
+    )
+
+
+def test_why_a_cell_was_not_run_is_written_under_its_row_for_everyone(page):
+    set_mode(page, "engine")
+    try:
+        set_settings(page, strategy="fixed", chunkSize=512, chunkOverlap=64)
+        page.select_option("#tune-set", "sample")
+        type_over(page, "#tune-rows", "100, 400")
+        type_over(page, "#tune-columns", "0, 200")
+        swept(page)
+        # Chunk size 100 with an overlap of 200: the chunker refuses it, and says why.
+        shown = [[bool(FIGURE_RE.fullmatch(cell)) for cell in row] for row in heat_map(page)]
+        assert shown == [[True], [True, True]]
+        assert notes_under(page) == {
+            "100": [
+                "Chunk overlap 200 must be less than chunk size 100 "
+                "(or no window would move forward)"
+            ]
+        }
+        # In words on the page, seen and read, not in a title only a mouse finds.
+        note = page.locator("#tune-heat .heat-notes p")
+        assert note.is_visible()
+        assert page.locator("#tune-heat [title]").count() == 0
+        refused = page.locator("#tune-heat .heat-refused")
+        assert refused.count() == 1 and refused.is_visible()
+    finally:
+        set_mode(page, "semantic")
+
+
+def test_settings_that_make_no_sense_are_flagged_with_every_reason_under_their_row(page):
+    page.select_option("#tune-set", "sample")
+    type_over(page, "#tune-rows", "400, 3000")
+    type_over(page, "#tune-columns", "0, 2500")
+    swept(page)
+    max_size = int(page.input_value("#setting-maxSize"))
+    assert max_size == 2000
+    cells = heat_map(page)
+    flagged = [[cell.removesuffix(" ★").endswith(" !") for cell in row] for row in cells]
+    assert flagged == [[False, True], [True, True]]
+    overlap = (
+        "Overlap 2,500 must be less than max size 2,000, "
+        "or each chunk repeats the whole chunk before it."
+    )
+    target = (
+        "Target size 3,000 must not be more than max size 2,000, "
+        "or parts are cut longer than the max."
+    )
+    # As the settings' fields say them, both at once where both hold.
+    assert notes_under(page) == {"400": [overlap], "3,000": [target, overlap]}
+
+
+def test_k_is_checked_as_a_field_in_the_pages_words_and_the_figures_stay(page):
     page.select_option("#tune-set", "sample")
     good = evaluated(page)
-    type_over(page, "#tune-k", "0")
-    page.click("#tune-evaluate")
-    wait_until(page, "document.getElementById('tune-error').textContent !== ''")
-    assert "invalid k 0" in page.text_content("#tune-error")
-    assert (
-        page.evaluate(
-            "document.querySelector('#tune-figures [data-figure=recall] dd').firstChild.textContent"
+    for typed, said in (
+        ("", "Chunks retrieved (k) needs a number."),
+        ("0", "Chunks retrieved (k) must be at least 1, not 0."),
+        ("2.5", "Chunks retrieved (k) must be a whole number, not 2.5."),
+        ("99999999999999999999", "Chunks retrieved (k) is too large"),
+    ):
+        page.click("#tune-k")
+        page.keyboard.press("Control+A")
+        if typed:
+            page.keyboard.type(typed)
+        else:
+            page.keyboard.press("Delete")
+        page.click("#tune-evaluate")
+        assert said_at(page, "#tune-k").startswith(said), typed
+        assert page.text_content("#tune-error") == ""
+        assert (
+            page.evaluate(
+                "document.querySelector('#tune-figures [data-figure=recall] dd')"
+                ".firstChild.textContent"
+            )
+            == good["recall"]
         )
-        == good["recall"]
-    )
     type_over(page, "#tune-k", "5")
+    assert evaluated(page) == good
+    assert page.text_content("#tune-k-error") == ""
+
+
+BAD_SETS = {
+    "no references": (
+        {"corpora": {"a": "Some text."}, "questions": [{"question": "Q?", "corpusId": "a"}]},
+        'set.json: question 1 has no "references": the excerpts that answer it, each [start, end]',
+    ),
+    "no question text": (
+        {"corpora": {"a": "Some text."}, "questions": [{"corpusId": "a", "references": [[0, 4]]}]},
+        'set.json: question 1 has no "question": the question\'s text',
+    ),
+    "an excerpt not of whole numbers": (
+        {
+            "corpora": {"a": "Some text."},
+            "questions": [{"question": "Q?", "corpusId": "a", "references": [[0, 2.5]]}],
+        },
+        "set.json: question 1 has the excerpt [0,2.5], empty, backwards or outside its corpus",
+    ),
+    "an empty excerpt": (
+        {
+            "corpora": {"a": "Some text."},
+            "questions": [{"question": "Q?", "corpusId": "a", "references": [[4, 4]]}],
+        },
+        "set.json: question 1 has the excerpt [4,4], empty, backwards or outside its corpus",
+    ),
+    "a corpus that is no text": (
+        {"corpora": {"a": 5}, "questions": []},
+        'set.json: corpus "a" is not a text',
+    ),
+}
+
+
+@pytest.mark.parametrize(("content", "said"), BAD_SETS.values(), ids=BAD_SETS)
+def test_a_set_file_is_checked_whole_when_opened(page, tmp_path: Path, content, said):
+    page.select_option("#tune-set", "sample")
+    page.eval_on_selector("#tune-error", "e => { e.textContent = ''; }")
     broken = tmp_path / "set.json"
-    broken.write_text('{"corpora": {"a": "text"}, "questions": [{"corpusId": "b"}]}')
+    broken.write_text(json.dumps(content))
+    page.set_input_files("#tune-files", str(broken))
+    wait_until(page, "document.getElementById('tune-error').textContent !== ''", timeout=10)
+    assert page.text_content("#tune-error") == said
+    assert page.input_value("#tune-set") == "sample"
+
+
+def test_a_bad_file_is_refused_and_the_figures_stay(page, tmp_path: Path):
+    page.select_option("#tune-set", "sample")
+    good = evaluated(page)
+    broken = tmp_path / "set.json"
+    question = {"question": "Q?", "corpusId": "b", "references": [[0, 1]]}
+    broken.write_text(json.dumps({"corpora": {"a": "text"}, "questions": [question]}))
     page.set_input_files("#tune-files", str(broken))
     wait_until(page, "document.getElementById('tune-error').textContent.includes('set.json')")
     assert "which the set has not" in page.text_content("#tune-error")
     assert page.input_value("#tune-set") == "sample"
+    assert evaluated(page) == good
 
 
 def test_the_engine_is_tuned_by_its_own_sizes_and_its_embedding_strategy_is_said_not_to_be(page):

@@ -8,7 +8,6 @@ under it before its contrast is taken.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 Colour = tuple[float, float, float, float]
 
@@ -57,17 +56,3 @@ def contrast(a: Colour, b: Colour) -> float:
 def gradient_stops(image: str) -> list[Colour]:
     """The colours of a computed `repeating-linear-gradient(...)`, in order."""
     return [parse_colour(m) for m in GRADIENT_COLOUR_RE.findall(image)]
-
-
-def backdrops(layers: Sequence[dict[str, str]]) -> list[Colour]:
-    """Every colour that can show behind an element, from its `layers`: the computed
-    `backgroundColor` and `backgroundImage` of the element and each of its ancestors, the
-    element first. A gradient can show any of its stops, so each is one more backdrop."""
-    under: list[Colour] = [(1.0, 1.0, 1.0, 1.0)]  # the canvas, hidden by the first opaque layer
-    for layer in reversed(layers):
-        under = [over(parse_colour(layer["color"]), colour) for colour in under]
-        stops = gradient_stops(layer["image"]) if layer["image"] != "none" else []
-        if stops:
-            under = [over(stop, colour) for colour in under for stop in stops]
-        under = list(dict.fromkeys(under))
-    return under

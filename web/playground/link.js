@@ -20,11 +20,14 @@ async function packed(text) {
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
+// Fatal: a link whose bytes are not UTF-8 was damaged, and is refused rather than shown.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 async function unpacked(base64) {
   const binary = atob(base64.replaceAll('-', '+').replaceAll('_', '/'));
   const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  return new Response(stream).text();
+  return UTF8.decode(await new Response(stream).arrayBuffer());
 }
 
 /**
@@ -40,5 +43,16 @@ export async function linkWithText(url, text) {
 /** Whether a link's `hash` carries a text. */
 export const carriesText = (hash) => hash.startsWith(KEY);
 
-/** The text a link's `hash` carries (see carriesText); rejects when it cannot be read. */
-export const textOfLink = (hash) => unpacked(hash.slice(KEY.length));
+/**
+ * The text a link's `hash` carries (see carriesText). Rejects, saying so in the page's words,
+ * when it cannot be read: a link cut short or changed on its way (the browser's own words,
+ * "Failed to execute 'atob'…", say nothing a person can act on).
+ */
+export async function textOfLink(hash) {
+  try {
+    return await unpacked(hash.slice(KEY.length));
+  } catch {
+    throw new Error('The text in the link could not be read: the link was cut short or changed '
+      + 'on its way. Ask for the link again, or for the text itself.');
+  }
+}

@@ -14,7 +14,7 @@ import { createInput } from './input.js';
 import { LINK_LIMIT, carriesText, linkWithText, textOfLink } from './link.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
-import { MODE_INPUT, inPageWords, noSense, readQuery, refusal, settingOfField, settingsOf,
+import { MODE_INPUT, inPageWords, noSense, readQuery, refusals, settingOfField,
   tooManyChunks, writeQuery } from './settings.js';
 import { javascriptSnippet, pythonSnippet, textFrom } from './snippets.js';
 import { createSources, isSample } from './sources.js';
@@ -56,8 +56,7 @@ if (carriesText(location.hash)) {
     state.shown[kind] = sources.addLinked(kind, await textOfLink(location.hash));
     sources.keep(sources.get(state.shown[kind]));
   } catch (error) {
-    linkProblem = `The text in the link could not be read (${error.message}): `
-      + 'was the link cut short?';
+    linkProblem = error.message;  // link.js says it in the page's words
   }
   history.replaceState(null, '', location.pathname + location.search);
 }
@@ -75,8 +74,8 @@ const transcriptView = createTranscriptView($('transcript'), {
 const list = createChunkList($('chunk-list'), { onSelect: (i) => select(i, 'list') });
 const histogram = createHistogram($('histogram'));
 const search = createSearch({ input: $('query'), matchAll: $('query-all'),
-  prefix: $('query-prefix'), tokensOut: $('query-tokens'), resultsOut: $('search-results'),
-  onSelect: (i) => select(i, 'search') });
+  prefix: $('query-prefix'), tokensOut: $('query-tokens'), countOut: $('search-count'),
+  resultsOut: $('search-results'), onSelect: showHit });
 const tune = createTune({
   settings: () => ({ mode: state.mode, values: state.values, tokens: tokenOptions(state.tokens) }),
   document: () => ({ name: current().name, text: current().text }),
@@ -92,7 +91,7 @@ const scheduler = createScheduler(
   { onResult: draw, onError: showError, onBusy: (busy) => { document.body.dataset.busy = busy; } },
 );
 
-createViewTabs(document.querySelector('.view-tabs [role="tablist"]'));
+const viewTabs = createViewTabs(document.querySelector('.view-tabs [role="tablist"]'));
 input.refresh();
 for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => setMode(radio.value));
@@ -250,31 +249,28 @@ function rerun() {
   updateCode(source);
   updateUrl();
   if (!state.api || source.text === null) return;
-  let blank = false;
-  for (const setting of settingsOf(state.mode)) {
-    const missing = setting.kind === 'int' && Number.isNaN(state.values[setting.name]);
-    controls.setError(setting.name, missing ? `${setting.label} needs a number.` : '');
-    blank ||= missing;
-  }
-  const refused = blank ? null : refusal(state.mode, state.values)
-    ?? tooManyChunks(state.mode, state.values, source.text.length);
-  if (refused) controls.setError(refused.name, refused.message);
-  const warning = blank || refused ? null : noSense(state.mode, state.values);
-  if (warning) controls.setError(warning.name, warning.message);
+  // Each field's own check, then what the values would cut, then the settings at odds.
+  controls.clearErrors();
+  const refused = refusals(state.mode, state.values);
+  const tooMany = refused.length ? null
+    : tooManyChunks(state.mode, state.values, source.text.length);
+  if (tooMany) refused.push(tooMany);
+  const warnings = refused.length ? [] : noSense(state.mode, state.values);
+  for (const { name, message } of [...refused, ...warnings]) controls.setError(name, message);
   const noBudget = tokenPanel.check();
-  if (blank || refused || noBudget) {
+  if (refused.length || noBudget) {
     // A run still going for the settings before must not come back as if it were for these.
     scheduler.cancel();
     return markStale();
   }
   scheduler.request({ mode: state.mode, values: { ...state.values }, text: source.text,
-    tokens: tokenOptions(state.tokens), source, warning, started: performance.now() });
+    tokens: tokenOptions(state.tokens), source, warnings, started: performance.now() });
 }
 
-/** Clear the errors at the fields, keeping the warning of `job`'s settings, if any. */
+/** Clear the errors at the fields, keeping the warnings of `job`'s settings. */
 function clearErrors(job) {
   controls.clearErrors();
-  if (job.warning) controls.setError(job.warning.name, job.warning.message);
+  for (const { name, message } of job.warnings) controls.setError(name, message);
   tokenPanel.clearErrors();
   tokenPanel.check(); // what the page itself says of the budget stays
 }
@@ -429,6 +425,12 @@ function select(index, origin) {
   documentView.select(index, { scroll: scroll && origin !== 'document' });
   transcriptView.select(index, { scroll: scroll && origin !== 'document' });
   list.select(index, { scroll });
+}
+
+/** A search hit chosen: its chunk, shown (a narrow screen shows it in the Chunks view). */
+function showHit(index) {
+  viewTabs.reveal('chunks', $(state.mode === 'turns' ? 'transcript' : 'document'));
+  select(index, 'search');
 }
 
 // --- take it away ------------------------------------------------------------------------

@@ -10,7 +10,8 @@ const DEBOUNCE_MS = 150;
 const SHOWN = 20;
 const SNIPPET = { before: 60, after: 140 };
 
-export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, onSelect }) {
+export function createSearch({ input, matchAll, prefix, tokensOut, countOut, resultsOut,
+  onSelect }) {
   let api = null;
   let chunks = [];
   let index = null; // {chunks, ready}: the index of `chunks` (ready: a Promise of it)
@@ -35,6 +36,7 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
   function search() {
     run().catch((error) => {
       tokensOut.replaceChildren(`Search failed: ${error.message}`);
+      countOut.replaceChildren();
       console.error(error);
     });
   }
@@ -64,6 +66,7 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
     const query = input.value;
     if (!api || !query.trim()) {
       tokensOut.replaceChildren();
+      countOut.replaceChildren();
       resultsOut.replaceChildren();
       return;
     }
@@ -80,10 +83,9 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
     const words = tokens.length
       ? ['Words: ', ...tokens.map((token) => el('code', { className: 'token' }, token))]
       : ['No words in the query: a word starts with a letter or a digit.'];
-    const count = !tokens.length ? []
-      : [el('li', { className: 'hits-count' }, hits.length
-        ? `The best ${formatCount(hits.length)} of ${formatCount(searched.length)} chunks`
-        : `No chunk holds ${options.match === 'all' ? 'all of ' : ''}these words`)];
+    const count = !tokens.length ? ''
+      : hits.length ? `The best ${formatCount(hits.length)} of ${formatCount(searched.length)} chunks`
+        : `No chunk holds ${options.match === 'all' ? 'all of ' : ''}these words`;
     const items = hits.map(({ id, score, snippet }) => {
       const chunk = searched[Number(id)];
       return el('li', {},
@@ -93,7 +95,8 @@ export function createSearch({ input, matchAll, prefix, tokensOut, resultsOut, o
           el('span', { className: 'hit-snippet' }, ...marked(snippet.text, snippet.spans))));
     });
     tokensOut.replaceChildren(...words);
-    resultsOut.replaceChildren(...count, ...items);
+    countOut.textContent = count;
+    resultsOut.replaceChildren(...items);
     // From the search's start to the hits drawn; tests and the benchmark read these.
     document.body.dataset.searchMs = Math.round(performance.now() - started);
     document.body.dataset.searches = Number(document.body.dataset.searches ?? 0) + 1;

@@ -4,6 +4,7 @@
 
 import { formatCount } from './format.js';
 import { AT_ODDS, OPTIONS } from './options.js';
+import { wholeNumberProblem } from './whole-number.js';
 
 /** The three chunkers the page can run, in the order of the mode switch. */
 export const MODES = ['semantic', 'engine', 'turns'];
@@ -142,37 +143,36 @@ const labelOf = (mode, name) => settingOf(mode, name).label;
 const lower = (label) => label[0].toLowerCase() + label.slice(1);
 
 /**
- * A number of `values` in `mode` that JavaScript cannot hold exactly, which the page refuses
- * to send (it would reach Python as another number), as `{name, message}`, or null.
+ * Each number of `values` in `mode` that its field refuses (`wholeNumberProblem`), as
+ * `{name, message}`: none of them is sent. Settings at odds are another matter (`noSense`).
  */
-export function refusal(mode, values) {
-  for (const setting of settingsOf(mode)) {
-    const value = values[setting.name];
-    if (setting.kind === 'int' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-      return { name: setting.name, message: `${setting.label} is too large: JavaScript holds `
-        + `whole numbers exactly only up to ${formatCount(Number.MAX_SAFE_INTEGER)}.` };
-    }
-  }
-  return null;
+export function refusals(mode, values) {
+  return settingsOf(mode).filter((setting) => setting.kind === 'int').map((setting) => ({
+    name: setting.name,
+    message: wholeNumberProblem(setting.label, values[setting.name], setting.min),
+  })).filter(({ message }) => message);
 }
 
 /**
- * Why `values` in `mode` make no sense (AT_ODDS), at the setting to change, as `{name,
- * message}`, or null. The chunker takes them, so the page still runs them and says why at
- * the field: a person changes one field at a time, and may pass through such values on the
- * way. Values the chunker itself refuses are left to its own message (see `inPageWords`).
+ * Why `values` in `mode` make no sense (AT_ODDS), at the settings to change: a list of `{name,
+ * message}`, one a setting (two reasons at one setting are said together), empty when they
+ * do. The chunker takes them, so the page still runs them and says why at the field: a person
+ * changes one field at a time, and may pass through such values on the way. Values a field
+ * refuses (`refusals`) are left to its own message.
  */
 export function noSense(mode, values) {
+  const said = new Map();
   for (const { name, relation, other, why } of AT_ODDS[mode] ?? []) {
     const { holds, rule } = RELATIONS[relation];
     const [value, bound] = [values[name], values[other]];
     const taken = (setting, v) => Number.isSafeInteger(v) && v >= setting.min;
     if (!taken(settingOf(mode, name), value) || !taken(settingOf(mode, other), bound)) continue;
     if (holds(value, bound)) continue;
-    return { name, message: `${labelOf(mode, name)} ${formatCount(value)} ${rule} `
-      + `${lower(labelOf(mode, other))} ${formatCount(bound)}, ${why}.` };
+    const message = `${labelOf(mode, name)} ${formatCount(value)} ${rule} `
+      + `${lower(labelOf(mode, other))} ${formatCount(bound)}, ${why}.`;
+    said.set(name, said.has(name) ? `${said.get(name)} ${message}` : message);
   }
-  return null;
+  return [...said].map(([name, message]) => ({ name, message }));
 }
 
 /** The setting of `mode` a chunker's error is about, from its `field` (a Python name). */

@@ -5,6 +5,7 @@
 // tokenizer chosen, the page counts nothing and loads nothing.
 
 import { el } from './dom.js';
+import { wholeNumberProblem } from './whole-number.js';
 
 /** The tokenizers the facade counts with (chunker.tokens' TOKENIZER_NAMES). */
 export const TOKENIZERS = ['cl100k_base', 'o200k_base'];
@@ -173,12 +174,8 @@ export function createTokenPanel(container, { values, unitSelect, onChange }) {
       errors.budget.textContent = '';
       budget.removeAttribute('aria-invalid');
       if (!values.tokenizer) return null;
-      let message = '';
-      if (Number.isNaN(values.budget)) message = 'Token budget needs a number.';
-      else if (!values.apply && !isBudget(values.budget)) {
-        // Applied, the chunker checks it and says why in its own words (`setError`).
-        message = `Token budget ${values.budget} must be a whole number, at least 1.`;
-      }
+      // As every number field checks its value; one it refuses is never sent, applied.
+      const message = wholeNumberProblem('Token budget', values.budget, 1);
       if (message) this.setError('max_tokens', message);
       return message && values.apply ? message : null;
     },

@@ -59,20 +59,40 @@ function parseJson(name, text) {
   }
 }
 
-/** `set` if it is a set in the facade's shape with excerpts inside their corpora. */
+/**
+ * `set` if it is a set in the facade's shape: corpora of text, and questions each with its
+ * text, a corpus the set has, and excerpts inside it. Else an Error naming the file, the
+ * question and what it lacks, when the file is opened rather than at Evaluate.
+ */
 function checkedSet(set, name) {
   if (set === null || typeof set !== 'object' || typeof set.corpora !== 'object'
-      || !Array.isArray(set.questions)) {
+      || set.corpora === null || !Array.isArray(set.questions)) {
     throw new Error(`${name}: an evaluation set is {"corpora": {id: text}, "questions": [...]}`);
   }
+  for (const [id, text] of Object.entries(set.corpora)) {
+    if (typeof text !== 'string') throw new Error(`${name}: corpus ${JSON.stringify(id)} is not a text`);
+  }
+  if (!set.questions.length) throw new Error(`${name}: the set has no questions`);
   set.questions.forEach((question, row) => {
-    const text = set.corpora[question?.corpusId];
-    if (typeof text !== 'string') {
-      throw new Error(`${name}: question ${row + 1} is on corpus ${JSON.stringify(question?.corpusId)}, which the set has not`);
+    const which = `${name}: question ${row + 1}`;
+    if (question === null || typeof question !== 'object' || Array.isArray(question)) {
+      throw new Error(`${which} is not {"question", "corpusId", "references"}`);
     }
-    for (const span of question.references ?? []) {
-      if (!Array.isArray(span) || !(span[0] >= 0 && span[0] <= span[1] && span[1] <= text.length)) {
-        throw new Error(`${name}: question ${row + 1} has the excerpt ${JSON.stringify(span)}, backwards or outside its corpus`);
+    if (typeof question.question !== 'string' || !question.question) {
+      throw new Error(`${which} has no "question": the question's text`);
+    }
+    const text = set.corpora[question.corpusId];
+    if (typeof text !== 'string') {
+      throw new Error(`${which} is on corpus ${JSON.stringify(question.corpusId)}, which the set has not`);
+    }
+    if (!Array.isArray(question.references) || !question.references.length) {
+      throw new Error(`${which} has no "references": the excerpts that answer it, each [start, end]`);
+    }
+    for (const span of question.references) {
+      if (!Array.isArray(span) || span.length !== 2 || !span.every(Number.isInteger)
+          || !(span[0] >= 0 && span[0] < span[1] && span[1] <= text.length)) {
+        // As Python's EvaluationSet: an empty excerpt is one no chunk can answer.
+        throw new Error(`${which} has the excerpt ${JSON.stringify(span)}, empty, backwards or outside its corpus`);
       }
     }
   });

@@ -3,11 +3,15 @@
 // by `api.evaluate`), each question's retrieved chunks and its excerpt drawn covered or
 // missed, and a sweep over a grid of two settings drawn as a heat map whose cells apply
 // their settings. Sweeps run in the worker a cell at a time: the page stays free, and Stop
-// ends one between cells, keeping the cells done.
+// ends one between cells, keeping the cells done. Every number is checked as its field in
+// the settings checks it, before anything is sent, and said beside that field.
 
 import { el } from './dom.js';
 import { formatCount } from './format.js';
+import { createHeatMap } from './heat-map.js';
+import { inPageWords, noSense, refusals, settingOfField, settingsOf } from './settings.js';
 import { createOwnQuestions, sampleSet, setFromFiles } from './tune-set.js';
+import { wholeNumberProblem } from './whole-number.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -40,6 +44,12 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
 
   const error = (message) => { $('tune-error').textContent = message; };
   const status = (message) => { $('tune-status').textContent = message; };
+  /** Say `message` at the field `id` (an empty one clears it). */
+  const fieldError = (id, message) => {
+    $(`${id}-error`).textContent = message;
+    if (message) $(id).setAttribute('aria-invalid', 'true');
+    else $(id).removeAttribute('aria-invalid');
+  };
 
   $('tune-set').addEventListener('change', () => {
     chosen = $('tune-set').value;
@@ -93,12 +103,20 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
     return own.set(name, text);
   }
 
-  /** The facade's options for the current settings, or a message saying why there are none.
-   * A token budget applied in the Tokens panel cuts the chunks scored too (counting alone
-   * changes no chunk, so it is left out). */
+  /** The facade's options for the current settings, or a message saying why there are none
+   * (said at k when k is the cause). A token budget applied in the Tokens panel cuts the
+   * chunks scored too (counting alone changes no chunk, so it is left out). */
   function evaluatedOptions() {
     const { mode, values, tokens } = settings();
-    const k = Number($('tune-k').value);
+    const typed = $('tune-k').value;
+    const k = typed.trim() === '' ? NaN : Number(typed);
+    const kProblem = wholeNumberProblem('Chunks retrieved (k)', k, 1);
+    fieldError('tune-k', kProblem);
+    if (kProblem) return '';
+    const refused = refusals(mode, values);
+    if (refused.length) {
+      return `Put the settings right first: ${refused.map(({ message }) => message).join(' ')}`;
+    }
     const budget = tokens.maxTokens === undefined ? {} : tokens;
     if (mode === 'semantic') {
       const { targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings } = values;
@@ -112,6 +130,13 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
     return mode === 'engine'
       ? 'Tune scores the engine\'s fixed, hierarchical and layout strategies: its semantic one embeds with the page\'s demonstration function.'
       : 'Tune scores documents: pick the semantic chunker or the chunking engine.';
+  }
+
+  /** A failure of the worker's in the page's words: a setting's by its label. */
+  function inWords(failure) {
+    const { mode } = settings();
+    return settingOfField(mode, failure.field) ? inPageWords(mode, failure.message)
+      : failure.message;
   }
 
   async function evaluateNow() {
@@ -133,7 +158,7 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
     } catch (failure) {
       // The last good figures stay; the message says what was wrong.
       status('');
-      error(failure.field ? `${failure.field}: ${failure.message}` : failure.message);
+      error(inWords(failure));
     }
   }
 
@@ -158,15 +183,16 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
 
   async function sweepNow() {
     const options = evaluatedOptions();
-    if (typeof options === 'string') return error(options);
-    const { mode } = settings();
+    const { mode, values } = settings();
+    if (!GRID[mode]) return error(options); // transcripts: the message says why
     const [[rowName, rowLabel], [columnName, columnLabel]] = GRID[mode];
-    let rows;
-    let columns;
+    // Each grid's values are checked as their field checks them, whatever else is wrong.
+    const rows = grid('tune-rows', mode, rowName, rowLabel);
+    const columns = grid('tune-columns', mode, columnName, columnLabel);
+    if (typeof options === 'string') return error(options);
+    if (!rows || !columns) return error('');
     let set;
     try {
-      rows = numbers($('tune-rows').value, rowLabel);
-      columns = numbers($('tune-columns').value, columnLabel);
       set = await currentSet();
     } catch (failure) {
       return error(failure.message);
@@ -174,7 +200,9 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
     error('');
     const { [rowName]: _row, [columnName]: _column, ...fixed } = options;
     const metric = $('tune-metric').value;
-    const table = heatMap(rows, columns, rowLabel, columnLabel);
+    const metricLabel = $('tune-metric').selectedOptions[0].textContent;
+    const heat = createHeatMap($('tune-heat'), { rows, columns, rowLabel, columnLabel,
+      caption: `${metricLabel} by ${rowLabel} (rows) and ${columnLabel} (columns)`, apply });
     sweeping = new AbortController();
     $('tune-stop').disabled = false;
     $('tune-sweep').disabled = true;
@@ -188,14 +216,21 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
         onProgress: ({ done, total, cell }) => {
           progress.value = done / total;
           cells.push(cell);
-          fillCell(table, cells.length - 1, cell, metric, columns.length);
-          shade(table);
+          if (cell.report) {
+            // Why the settings make no sense, as their fields say it (all of it, in words).
+            const reasons = noSense(mode, { ...values, ...cell.settings })
+              .map(({ message }) => message);
+            heat.done(cells.length - 1, { value: cell.report[metric],
+              text: percent(cell.report[metric]), settings: cell.settings, reasons });
+          } else {
+            heat.refused(cells.length - 1, [inWords({ field: cell.field, message: cell.error })]);
+          }
           status(`Sweep: ${done} of ${total} cells`);
         },
       });
       status(`Sweep done: ${cells.length} cells. Click a cell to use its settings.`);
     } catch (failure) {
-      if (failure.name !== 'AbortError') error(failure.message);
+      if (failure.name !== 'AbortError') error(inWords(failure));
       else status(`Stopped after ${cells.length} of ${rows.length * columns.length} cells.`);
     } finally {
       sweeping = null;
@@ -203,61 +238,17 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
       $('tune-sweep').disabled = false;
       progress.hidden = true;
     }
-    markBest(table, cells, metric);
+    const best = bestCell(cells, metric);
+    if (best >= 0) heat.markBest(best);
   }
 
-  function heatMap(rows, columns, rowLabel, columnLabel) {
-    const table = el('table', { className: 'heat-map' },
-      el('caption', {}, `${$('tune-metric').selectedOptions[0].textContent} by ${rowLabel} (rows) and ${columnLabel} (columns)`),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, `${rowLabel} \\ ${columnLabel}`),
-        ...columns.map((value) => el('th', { scope: 'col' }, formatCount(value))))),
-      el('tbody', {}, ...rows.map((value) => el('tr', {}, el('th', { scope: 'row' }, formatCount(value)),
-        ...columns.map(() => el('td', {}, el('button', { type: 'button', className: 'heat-cell', disabled: true }, '…')))))));
-    $('tune-heat').replaceChildren(table);
-    return table;
-  }
-
-  function fillCell(table, index, cell, metric, width) {
-    const button = table.tBodies[0].rows[Math.floor(index / width)].cells[1 + (index % width)].firstChild;
-    const settingsSaid = Object.entries(cell.settings).map(([name, value]) => `${name} ${value}`).join(', ');
-    if (!cell.report) {
-      button.textContent = '—';
-      button.title = `${settingsSaid}: ${cell.error}`;
-      button.classList.add('refused');
-      return;
-    }
-    const value = cell.report[metric];
-    button.textContent = percent(value) + (cell.warning ? ' !' : '');
-    button.title = `${settingsSaid}: ${percent(value)}${cell.warning ? ` (${cell.warning})` : ''}`;
-    button.dataset.value = String(value);
-    button.disabled = false;
-    button.dataset.settings = JSON.stringify(cell.settings);
-    button.addEventListener('click', () => apply(cell.settings));
-  }
-
-  /** Shade each cell done from the worst (pale) to the best so far (deep). */
-  function shade(table) {
-    const done = [...table.querySelectorAll('.heat-cell[data-value]')];
-    const values = done.map((button) => Number(button.dataset.value));
-    const low = Math.min(...values);
-    const span = Math.max(...values) - low || 1;
-    for (const [at, button] of done.entries()) {
-      // A CSSOM property, which the page's style-src 'self' allows (an attribute it would not).
-      button.style.setProperty('--heat', String((values[at] - low) / span));
-    }
-  }
-
-  function markBest(table, cells, metric) {
-    let best = -1;
-    cells.forEach((cell, index) => {
-      if (cell.report && (best < 0 || cell.report[metric] > cells[best].report[metric])) best = index;
-    });
-    if (best < 0) return;
-    const width = table.tHead.rows[0].cells.length - 1;
-    const button = table.tBodies[0].rows[Math.floor(best / width)].cells[1 + (best % width)].firstChild;
-    button.classList.add('best');
-    button.setAttribute('aria-label', `best: ${button.title}`);
-    button.append(' ★');
+  /** The values typed in the grid field `id` for setting `name` of `mode`, or null when its
+   * field would refuse one of them (said at the grid field). */
+  function grid(id, mode, name, label) {
+    const least = settingsOf(mode).find((setting) => setting.name === name).min;
+    const { values, problems } = gridValues($(id).value, label, least);
+    fieldError(id, problems.join('\n'));
+    return problems.length ? null : values;
   }
 
   return {
@@ -270,21 +261,49 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
       if ($('tune-rows').dataset.mode !== mode) {
         $('tune-rows').value = grid[0][2];
         $('tune-columns').value = grid[1][2];
+        fieldError('tune-rows', '');
+        fieldError('tune-columns', '');
         $('tune-rows').dataset.mode = mode;
       }
     },
   };
 }
 
-/** The numbers of a comma list, or an Error naming the field and the bad entry. */
-function numbers(list, label) {
+/**
+ * The numbers of a comma list typed for `label`, a setting of at least `least`: `{values,
+ * problems}`, each problem a sentence about one entry (as the setting's field says it), a
+ * value given twice, or an empty list.
+ */
+function gridValues(list, label, least) {
   const entries = list.split(',').map((entry) => entry.trim()).filter(Boolean);
-  if (!entries.length) throw new Error(`${label}: give at least one value, commas between.`);
-  return entries.map((entry) => {
+  if (!entries.length) {
+    return { values: [], problems: [`${label}: give at least one value, commas between.`] };
+  }
+  const problems = [];
+  const given = new Set();
+  const twice = new Set();
+  const values = entries.map((entry) => {
     const value = Number(entry);
-    if (!Number.isInteger(value)) throw new Error(`${label}: ${JSON.stringify(entry)} is not a whole number.`);
+    const problem = Number.isNaN(value)
+      ? `${label} must be a whole number, not ${JSON.stringify(entry)}.`
+      : wholeNumberProblem(label, value, least);
+    if (problem) problems.push(problem);
+    else (given.has(value) ? twice : given).add(value);
     return value;
   });
+  for (const value of twice) {
+    problems.push(`${label} ${formatCount(value)} is given twice: each value is a row or column of its own.`);
+  }
+  return { values, problems };
+}
+
+/** The index of the cell best by `metric` (the first of equals), or -1 when none ran. */
+function bestCell(cells, metric) {
+  let best = -1;
+  cells.forEach((cell, index) => {
+    if (cell.report && (best < 0 || cell.report[metric] > cells[best].report[metric])) best = index;
+  });
+  return best;
 }
 
 function excerptPreview(text, limit = 80) {

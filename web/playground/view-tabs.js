@@ -1,5 +1,6 @@
-// On a narrow screen the page shows one part at a time, the text, the chunks or the search,
-// switched by tabs at the top: the chunks are one tap away, not past the text and settings.
+// On a narrow screen the page shows one part at a time, the text, the chunks, the search or
+// the Tune view, switched by tabs at the top: the chunks are one tap away, not past the text
+// and settings.
 // The stylesheet hides the tabs on a wide screen, where every part shows at once.
 
 const NARROW = matchMedia('(max-width: 959px)');
@@ -33,5 +34,18 @@ export function createViewTabs(tablist) {
     event.preventDefault();
   });
   show('text');
-  return { show };
+  return {
+    show,
+    /**
+     * On a narrow screen, show `view` with `target` (an element in it) at the top, under the
+     * tabs, and focus it: what was used to get there (a search hit) is hidden then. A wide
+     * screen shows every part already, and nothing moves.
+     */
+    reveal(view, target) {
+      if (!NARROW.matches) return;
+      show(view);
+      target.scrollIntoView({ block: 'start' });
+      target.focus({ preventScroll: true });
+    },
+  };
 }
