@@ -20,6 +20,7 @@ from llama_index.core import Document as LlamaDocument
 from llama_index.core.ingestion import IngestionPipeline
 from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import MetadataMode, NodeRelationship
+from support.langchain_documents import body_of
 from support.strategies import engine_options, semantic_options, texts
 
 from chunker import ChunkingEngine, DocumentChunk, SemanticChunker
@@ -88,15 +89,6 @@ def expected_path(flat: dict) -> str | None:
     if flat["text"] == flat["heading"]:
         headings.pop()
     return " > ".join(headings) or None
-
-
-def body_of(document: LangChainDocument) -> str:
-    """A LangChain document's text after its heading path and the blank line after it."""
-    path = document.metadata.get("heading_path")
-    if path is None:
-        return document.page_content
-    assert document.page_content.startswith(f"{path}\n\n"), document
-    return document.page_content[len(path) + 2 :]
 
 
 def test_the_documents_defeat_str_find():

@@ -11,11 +11,11 @@ import itertools
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from langchain_core.documents import Document as LangChainDocument
 from llama_index.core import Document as LlamaDocument
 from llama_index.core.ingestion import IngestionPipeline
 from llama_index.core.node_parser import MarkdownNodeParser
 from llama_index.core.schema import MetadataMode
+from support.langchain_documents import body_of
 from support.real_documents import real_documents
 from support.strategies import semantic_options
 from support.strategies import texts as chunker_texts
@@ -49,15 +49,6 @@ def tokens(tmp_path_factory: pytest.TempPathFactory):
 
 def embedded(node) -> str:
     return node.get_content(metadata_mode=MetadataMode.EMBED)
-
-
-def body_of(document: LangChainDocument) -> str:
-    """A LangChain document's text after its heading path and the blank line after it."""
-    path = document.metadata.get("heading_path")
-    if path is None:
-        return document.page_content
-    assert document.page_content.startswith(f"{path}\n\n"), document
-    return document.page_content[len(path) + 2 :]
 
 
 def lost(text: str, ranges, kept) -> str:
