@@ -35,7 +35,13 @@ wordy_texts = st.one_of(
         max_size=60,
     ).map(lambda parts: "".join(piece + sep for piece, sep in parts)),
 )
-options_with_overlap = semantic_options.map(lambda o: {**o, "overlap": o.get("overlap", 100)})
+# The options but the boundary, which each test sets.
+options_with_overlap = semantic_options.map(
+    lambda o: {
+        **{name: value for name, value in o.items() if name != "overlap_boundary"},
+        "overlap": o.get("overlap", 100),
+    }
+)
 
 
 def own_text(c: Chunk) -> str:
