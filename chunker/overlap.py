@@ -20,12 +20,19 @@ linear in the chunk's text.
 
 from __future__ import annotations
 
-from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WHITESPACE_RUN_RE
+import re
+
+from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WHITESPACE_RUN_RE, WS_CLASS
 
 __all__ = ["lead_length"]
 
-# What ends a sentence before white space, as step 2 reads it (`split_sentences`).
-SENTENCE_ENDS = ".!?"
+# The white space where a sentence starts, from the character before it to the text after it:
+# after a sentence end (`.`, `!` or `?`, as step 2 splits sentences), or holding a blank line
+# (two line feeds, as step 2 splits paragraphs). "end.  Next" holds ".  ", "a \n\n b" holds
+# "\n\n ". A match starts only at one of those characters and reads its run of white space
+# to the end; a line feed with no other after it in its run fails after one reading of it:
+# linear.
+SENTENCE_GAP_RE = re.compile(rf"(?:[.!?][{WS_CLASS}]|\n[{WS_CLASS}]*\n)[{WS_CLASS}]*")
 
 
 def lead_length(string: str, start: int, stop: int, reach: int, boundary: str) -> int:
@@ -42,28 +49,26 @@ def lead_length(string: str, start: int, stop: int, reach: int, boundary: str) -
         0
     """
     at = stop - reach if stop - reach > start else start
-    sentences = boundary == "sentence"
-    if at == start or string[at - 1] in JS_WHITESPACE:
-        # The first text from `at` on starts a word: it starts the chunk's text, or follows
-        # white space.
-        first = TEXT_RE.search(string, at, stop)
-        if first is None:
-            return 0
-        found = first.start()
-        if not sentences:
-            return stop - found
-        gap = _gap(string, start, at)
-        if gap == start or _ends_sentence(string, gap, found):
-            return stop - found
-        at = found
-    # Each later run of white space that text follows ends at a word start.
-    for run in WHITESPACE_RUN_RE.finditer(string, at, stop):
-        gap, found = run.span()
-        if found == stop:
-            break
-        if not sentences or _ends_sentence(string, gap, found):
-            return stop - found
-    return 0
+    follows_white = at > start and string[at - 1] in JS_WHITESPACE
+    if boundary == "word":
+        if at == start or follows_white:
+            return _from_first_text(string, at, stop)
+        found = WHITESPACE_RUN_RE.search(string, at, stop)
+    else:
+        # The white space just before `at`, from `gap` on (none when `at` follows text).
+        gap = _gap(string, start, at) if follows_white else at
+        if gap == start:  # only white space before `at` in the chunk's text
+            return _from_first_text(string, at, stop)
+        # From the character before that white space, which may end a sentence.
+        found = SENTENCE_GAP_RE.search(string, gap - 1, stop)
+    # A match ends at the text after its run of white space, or at the end: none follows.
+    return 0 if found is None else stop - found.end()
+
+
+def _from_first_text(string: str, at: int, stop: int) -> int:
+    """The length of `string[at:stop]` from its first text on (0 when it has none)."""
+    first = TEXT_RE.search(string, at, stop)
+    return 0 if first is None else stop - first.start()
 
 
 def _gap(string: str, start: int, at: int) -> int:
@@ -71,9 +76,3 @@ def _gap(string: str, start: int, at: int) -> int:
     or `start` when it holds none."""
     first = TEXT_RE.search(string, start, at)
     return start if first is None else LAST_TEXT_RE.match(string, first.start(), at).end()
-
-
-def _ends_sentence(string: str, gap: int, found: int) -> bool:
-    """Whether the white space `string[gap:found]`, after text, follows a sentence end or
-    holds a blank line."""
-    return string[gap - 1] in SENTENCE_ENDS or string.count("\n", gap, found) >= 2

@@ -21,6 +21,7 @@ from support.strategies import PIECES, SEPARATORS, documents, semantic_options, 
 
 from chunker import Chunk, SemanticChunker, chunk
 from chunker.limits import OVERLAP_BOUNDARIES
+from chunker.overlap import lead_length
 from chunker.validation import ArgumentTypeError, ArgumentValueError
 from chunker.whitespace import JS_WHITESPACE, WS_CLASS
 
@@ -120,6 +121,21 @@ def check_overlaps(text: str, options: dict, mode: str) -> list[Chunk]:
         else:
             assert after.overlap_span is None
     return chunks
+
+
+# Strings dense in what decides a boundary: sentence ends, line feeds, white space of both
+# languages' kinds (U+0085 is none to JavaScript), text.
+dense = st.lists(st.sampled_from([*"ab.!? \n\t\r", "\u00a0", "\ufeff", "\x85", "😀"])).map("".join)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@given(before=dense, own=dense, after=dense, reach=st.integers(1, 40))
+def test_lead_length_is_the_rule_within_its_range_alone(mode, before, own, after, reach):
+    # What lies outside `string[start:stop]` (the input around a chunk's text) never counts.
+    string = before + own + after
+    start, stop = len(before), len(before) + len(own)
+    length = lead_length(string, start, stop, reach, mode)
+    assert length == len(expected_lead(own, reach, mode))
 
 
 @pytest.mark.parametrize("mode", MODES)
