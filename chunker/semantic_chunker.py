@@ -150,7 +150,6 @@ class SemanticChunker:
         overlap_boundary: OverlapBoundary = "chars",
     ) -> None:
         least = MINIMUMS["SemanticChunker"]  # with the reason for each
-        boundaries = CHOICES["SemanticChunker"]["overlap_boundary"]
         options = {
             "target_size": require_int("target_size", target_size, minimum=least["target_size"]),
             "max_size": require_int("max_size", max_size, minimum=least["max_size"]),
@@ -163,7 +162,7 @@ class SemanticChunker:
             "overlap_boundary": require_choice(
                 "overlap_boundary",
                 require_text("overlap_boundary", overlap_boundary),
-                boundaries,
+                CHOICES["SemanticChunker"]["overlap_boundary"],
             ),
         }
         if max_tokens is not None or tokenizer is not None:
