@@ -3,17 +3,19 @@ that writes the playground's option table (tools/playground_options.py), so the 
 differ.
 
 `MINIMUMS`: the least value each integer option takes; a smaller one is refused at
-construction (`require_int`). `AT_ODDS`: pairs of options a chunker takes but that defeat
-each other, which the playground warns about at the field (the chunker runs them as asked).
+construction (`require_int`). `CHOICES`: the names an option of names takes, its default
+first; another is refused at construction (`require_choice`). `AT_ODDS`: pairs of options a
+chunker takes but that defeat each other, which the playground warns about at the field (the
+chunker runs them as asked).
 Each table is keyed by the chunker's Python name, its options by their Python names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, get_args
 
-__all__ = ["MINIMUMS", "AT_ODDS", "AtOdds"]
+__all__ = ["MINIMUMS", "CHOICES", "OverlapBoundary", "OVERLAP_BOUNDARIES", "AT_ODDS", "AtOdds"]
 
 # target_size 0 would cut empty parts forever, as would chunk_size 0 windows of nothing; a
 # passage holds at least one turn, so max_chars 0 is no limit but a mistake. The others
@@ -22,6 +24,15 @@ MINIMUMS: Mapping[str, Mapping[str, int]] = {
     "SemanticChunker": {"target_size": 1, "max_size": 1, "min_size": 0, "overlap": 0},
     "ChunkingEngine": {"chunk_size": 1, "chunk_overlap": 0},
     "chunk_turns": {"max_chars": 1, "overlap_turns": 0},
+}
+
+# Where `SemanticChunker`'s overlap may start (docs/spans.md, "Overlap that starts at a word"):
+# anywhere, as the original ("chars"), or at the first word or sentence start within it.
+OverlapBoundary = Literal["chars", "word", "sentence"]
+OVERLAP_BOUNDARIES: tuple[OverlapBoundary, ...] = get_args(OverlapBoundary)
+
+CHOICES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
+    "SemanticChunker": {"overlap_boundary": OVERLAP_BOUNDARIES},
 }
 
 

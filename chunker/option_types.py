@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
+    from .limits import OverlapBoundary
     from .tokens import Tokenizer
 
 __all__ = ["SemanticOptions", "EngineOptions"]
@@ -29,6 +30,7 @@ class SemanticOptions(TypedDict, total=False):
     respect_headings: bool
     max_tokens: int | None
     tokenizer: Tokenizer | None
+    overlap_boundary: OverlapBoundary
 
 
 class EngineOptions(TypedDict, total=False):

@@ -6,7 +6,8 @@ The four steps are the spec's (docs/method.md):
 2. split a segment longer than `max_size` at blank lines, then sentence ends, then every
    `target_size` characters;
 3. add a segment shorter than `min_size` to the one before it;
-4. start each chunk with the last `overlap` characters of the chunk before.
+4. start each chunk with the last `overlap` characters of the chunk before (with
+   `overlap_boundary`, from the first word or sentence start among them: overlap.py).
 
 Every step is linear in the length of the text: step 1 visits only the lines that can end a
 segment, merged segments are joined once, and each search is bounded to the window it may
@@ -21,7 +22,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any, cast
 
 from .collector import collector_paused
-from .limits import MINIMUMS
+from .limits import CHOICES, MINIMUMS, OverlapBoundary
 from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft, shift_columns, shifted
 from .sourcemap import PieceMap, Source, after, joined, to_input
 from .structure import (
@@ -41,6 +42,7 @@ from .validation import (
     ArgumentTypeError,
     ArgumentValueError,
     require_bool,
+    require_choice,
     require_int,
     require_text,
 )
@@ -82,6 +84,7 @@ _OPTIONS = (
     "respect_headings",
     "max_tokens",
     "tokenizer",
+    "overlap_boundary",
 )
 
 
@@ -100,6 +103,9 @@ class SemanticChunker:
             overlap included, is cut again (`budget.py`); None, no budget.
         tokenizer: what counts tokens (`tokens.Tokenizer`: `cl100k_base` unless given);
             with one, each chunk has its `token_count`.
+        overlap_boundary: where the overlap starts: "chars" (the original's: the last
+            `overlap` characters, wherever they start), "word" or "sentence" (from the first
+            word or sentence start among them; none when there is none: docs/spans.md).
 
     Example:
         >>> chunker = SemanticChunker(overlap=0)
@@ -128,6 +134,8 @@ class SemanticChunker:
         def max_tokens(self) -> int | None: ...
         @property
         def tokenizer(self) -> Tokenizer | None: ...
+        @property
+        def overlap_boundary(self) -> OverlapBoundary: ...
 
     def __init__(
         self,
@@ -139,6 +147,8 @@ class SemanticChunker:
         respect_headings: bool = True,
         max_tokens: int | None = None,
         tokenizer: Tokenizer | None = None,
+        *,
+        overlap_boundary: OverlapBoundary = "chars",
     ) -> None:
         least = MINIMUMS["SemanticChunker"]  # with the reason for each
         options = {
@@ -150,6 +160,11 @@ class SemanticChunker:
             "respect_headings": require_bool("respect_headings", respect_headings),
             "max_tokens": max_tokens,
             "tokenizer": tokenizer,
+            "overlap_boundary": require_choice(
+                "overlap_boundary",
+                require_text("overlap_boundary", overlap_boundary),
+                CHOICES["SemanticChunker"]["overlap_boundary"],
+            ),
         }
         if max_tokens is not None or tokenizer is not None:
             # Imported only with a budget: the page loads what it uses (see `chunk`).
@@ -425,8 +440,16 @@ class SemanticChunker:
         before: a record each, or with `columns` given, its fields added there.
 
         `segments[:ordered]` are in the input's order (see `chunk`)."""
-        overlap = self.overlap
-        last_chars = slice(-overlap, None)  # made once, not once a chunk
+        overlap = reach = self.overlap  # `reach`: the overlap's length (see below)
+        last_chars = slice(-reach, None)  # made once, not once a chunk
+        # With `overlap_boundary` "word" or "sentence", each overlap is shorter when it would
+        # start inside a word or sentence (imported then alone: the page loads what it uses).
+        starts_at = self.overlap_boundary
+        measure: Callable[[str, int, int, int, str], int] | None = None
+        if overlap and starts_at != "chars":
+            from .overlap import lead_length
+
+            measure = lead_length
         chunks: list[Chunk] = []
         starts = _chunk_starts(segments, self.min_size)
         stops = starts[1:]
@@ -514,7 +537,17 @@ class SemanticChunker:
 
             if not overlap:
                 continue
-            # The next chunk's overlap: the last `overlap` characters of this one's own
+            if measure is not None:
+                reach = (
+                    measure(text, own_from, own_to, overlap, starts_at)
+                    if own_from >= 0
+                    else measure(own, 0, own_length, overlap, starts_at)
+                )
+                if not reach:  # no boundary among the last `overlap` characters: no overlap
+                    lead, lead_span, lead_at, lead_to = "", None, 0, 0
+                    continue
+                last_chars = slice(-reach, None)
+            # The next chunk's overlap: the last `reach` characters of this one's own
             # text, placed from its first text (`str.lstrip` gives the same string when
             # there is no white space to strip) to the end of this chunk's span.
             if own_from >= 0:  # one slice of the input: read off
@@ -523,8 +556,8 @@ class SemanticChunker:
                 # emoji makes a text four bytes a character) costs a scan for its widest
                 # character and a narrowing, a slice of the chunk's text does not
                 # (tests/bench/core.py, SemanticChunker).
-                if own_length > overlap:
-                    lead_at = own_to - overlap
+                if own_length > reach:
+                    lead_at = own_to - reach
                     lead = whole[last_chars] if whole else text[lead_at:own_to]
                 else:
                     lead_at = own_from
@@ -532,7 +565,7 @@ class SemanticChunker:
                 tail = lead.lstrip(JS_WHITESPACE)
                 lead_span = (own_to - len(tail), span_end) if tail else None
                 continue
-            lead = own[-overlap:]
+            lead = own[-reach:]
             tail = lead.lstrip(JS_WHITESPACE)
             if stop - start == 1:
                 lead_at = -1

@@ -221,9 +221,17 @@ ERROR_CASES = [
             "TypeError",
             "config of SemanticChunker.chunk has unknown option colour (known: "
             "targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings, "
-            "maxTokens, tokenizer, spans)",
+            "maxTokens, tokenizer, overlapBoundary, spans)",
             "config",
         ),
+    ),
+    (
+        "new api.SemanticChunker({overlapBoundary: 'words'}).chunk('x')",
+        lambda: SemanticChunker(overlap_boundary="words"),
+    ),
+    (
+        "new api.SemanticChunker({overlapBoundary: 1}).chunk('x')",
+        lambda: SemanticChunker(overlap_boundary=1),
     ),
     (
         "new api.SemanticChunker({spans: 1}).chunk('x')",

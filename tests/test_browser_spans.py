@@ -124,6 +124,44 @@ def test_javascript_slices_select_what_python_spans_select(chunker_page, seed):
     assert chunk_count > 10 * CASES_PER_SEED  # the texts make real chunks, not empty answers
 
 
+@pytest.mark.parametrize("boundary", ["word", "sentence"])
+def test_an_overlap_that_starts_at_a_word_or_sentence_crosses_as_python_cuts_it(
+    chunker_page, boundary
+):
+    # `overlapBoundary` reaches Python under its Python name, and the texts and spans of
+    # overlaps shortened to a boundary (or left out) cross to JavaScript indices exactly.
+    rng = random.Random(f"{boundary}-overlap")
+    cases = [random_case(rng) for _ in range(CASES_PER_SEED)]
+    for case in cases:
+        case["semantic"]["overlap"] = rng.choice([5, 12, 20, 100])
+    sent = [
+        {
+            "codes": code_units(case["text"]),
+            "semantic": {
+                "targetSize": case["semantic"]["target_size"],
+                "maxSize": case["semantic"]["max_size"],
+                "minSize": case["semantic"]["min_size"],
+                "overlap": case["semantic"]["overlap"],
+                "overlapBoundary": boundary,
+            },
+            "engine": {"strategies": [], "options": {}},
+        }
+        for case in cases
+    ]
+    answers = chunker_page.evaluate(RUN_CASES, sent)
+    changed = 0
+    for number, (case, answer) in enumerate(zip(cases, answers)):
+        text, where = case["text"], f"{boundary}, case {number}: {case!r:.300}"
+        chunks = SemanticChunker(**case["semantic"], overlap_boundary=boundary).chunk(text)
+        expected = [
+            [code_units(c.text), python_cut(text, c.span), python_cut(text, c.overlap_span)]
+            for c in chunks
+        ]
+        assert answer["SemanticChunker"] == expected, where
+        changed += chunks != SemanticChunker(**case["semantic"]).chunk(text)
+    assert changed > CASES_PER_SEED // 4  # the option changed many answers
+
+
 PLAIN_KEYS = """async (text) => {
   const semantic = await new api.SemanticChunker({ targetSize: 20, minSize: 0 }).chunk(text);
   const asked = await new api.SemanticChunker({ targetSize: 20, spans: false }).chunk(text);

@@ -43,6 +43,8 @@ DOCUMENTS = [
 CASES = [
     ("semantic", {"target_size": 60, "min_size": 10, "overlap": 12}),
     ("semantic", {"target_size": 40, "max_size": 50, "min_size": 0, "overlap": 0}),
+    # An overlap that starts at a word, passed through (it changes three documents' chunks).
+    ("semantic", {"target_size": 60, "min_size": 10, "overlap": 12, "overlap_boundary": "word"}),
     ("fixed", {"chunk_size": 40, "chunk_overlap": 10}),
     ("hierarchical", {"chunk_size": 50, "chunk_overlap": 5}),
     ("layout", {"chunk_size": 45, "chunk_overlap": 0}),

@@ -107,6 +107,22 @@ def test_chunk_walks_folders_in_order_and_globs_skip_hidden_files(corpus):
     }
 
 
+@pytest.mark.parametrize("boundary", ["word", "sentence"])
+def test_overlap_boundary_starts_each_overlap_at_a_word_or_sentence(corpus, boundary):
+    options = dict(target_size=60, min_size=0, overlap=9)
+    flags = ["--target-size", "60", "--min-size", "0", "--overlap", "9"]
+    result = run("chunk", *flags, "--overlap-boundary", boundary, str(corpus / "b.md"))
+    assert result.returncode == 0, result.stderr
+    path = corpus / "b.md"
+    expected = expected_chunks(path, path.as_posix(), **options, overlap_boundary=boundary)
+    assert lines(result.stdout) == expected
+    # Not the original's overlaps, which the flag left out gives.
+    assert expected != expected_chunks(path, path.as_posix(), **options)
+    assert lines(run("chunk", *flags, str(path)).stdout) == expected_chunks(
+        path, path.as_posix(), **options
+    )
+
+
 def test_chunk_files_and_standard_input_name_their_source(corpus):
     result = run("chunk", "--min-size", "0", "-", str(corpus / "b.md"), stdin=DOCUMENT.encode())
     assert result.returncode == 0, result.stderr
@@ -245,6 +261,14 @@ def test_a_bad_file_is_named_and_the_others_go_on(corpus):
             "chunk_overlap 10 must be less than chunk_size 10",
         ),
         (["--strategy", "nope"], "argument --strategy: invalid choice: 'nope'"),
+        (
+            ["--overlap-boundary", "words"],
+            "argument --overlap-boundary: invalid choice: 'words' (choose from 'chars', 'word',",
+        ),
+        (
+            ["--strategy", "fixed", "--overlap-boundary", "word"],
+            "--overlap-boundary does not apply to --strategy fixed",
+        ),
         (["--target-size", "ten"], "argument --target-size: invalid int value: 'ten'"),
         (["--jobs", "0"], "argument --jobs: must be at least 1, got 0"),
     ],
@@ -570,6 +594,7 @@ def test_help_lists_every_option_and_the_exit_codes():
         "--overlap",
         "--no-preserve-code-blocks",
         "--respect-headings",
+        "--overlap-boundary {chars,word,sentence}",
         "--chunk-size",
         "--chunk-overlap",
         "--glob",

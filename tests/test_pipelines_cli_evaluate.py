@@ -38,6 +38,24 @@ def test_json_equals_python(set_file, capsys):
     assert out["cells"][1]["field"] == "chunk_overlap"
 
 
+def test_overlap_boundary_sweeps_its_names(set_file, capsys):
+    data, path = set_file
+    argv = ["evaluate", str(path), "--target-size", "12", "--overlap", "9"]
+    assert main([*argv, "--overlap-boundary", "chars,word", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = sweep(
+        data, {"target_size": [12], "overlap": [9], "overlap_boundary": ["chars", "word"]}
+    ).to_dict()
+    for cell in (*out["cells"], *expected["cells"]):
+        del cell["report"]["seconds"]
+    assert out == expected
+    assert [cell["settings"]["overlap_boundary"] for cell in out["cells"]] == ["chars", "word"]
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--overlap-boundary", "word,words"])
+    assert stopped.value.code == 2
+    assert "'words' is not one of chars, word, sentence" in capsys.readouterr().err
+
+
 def test_table_names_refused_cells(set_file, capsys):
     _, path = set_file
     assert (

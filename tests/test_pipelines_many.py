@@ -62,6 +62,20 @@ def test_every_strategy_and_jobs_value_gives_the_plain_loops_records(small_batch
     ]
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_overlap_boundary_reaches_the_workers(small_batches, jobs):
+    # Workers cut with `chunk_columns`, this process with `chunk`: both take the option.
+    options = dict(target_size=80, max_size=100, min_size=0, overlap=13, overlap_boundary="word")
+    results = list(chunk_many(TEXTS, jobs=jobs, **options))
+    chunker = SemanticChunker(**options)
+    assert [r.chunks for r in results] == [tuple(chunker.chunk(t)) for t in TEXTS]
+    assert [[c.overlap_span for c in r.chunks] for r in results] == [
+        [c.overlap_span for c in chunker.chunk(t)] for t in TEXTS
+    ]
+    default = SemanticChunker(**{**options, "overlap_boundary": "chars"})
+    assert sum(list(r.chunks) != default.chunk(t) for r, t in zip(results, TEXTS)) > 100
+
+
 def _answer_once_released(released, batch):
     """A worker's answer, given only once the file `released` exists (module level: a worker
     must unpickle it)."""

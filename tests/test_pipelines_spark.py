@@ -63,6 +63,10 @@ def expected_rows(rows, strategy, **options):
     ("strategy", "options"),
     [
         ("semantic", {"target_size": 60, "min_size": 10, "overlap": 15}),
+        (
+            "semantic",
+            {"target_size": 60, "min_size": 10, "overlap": 15, "overlap_boundary": "sentence"},
+        ),
         ("hierarchical", {"chunk_size": 40, "chunk_overlap": 8}),
         ("layout", {"chunk_size": 30, "chunk_overlap": 0}),
         (

@@ -3,21 +3,22 @@
 Each mode's options are the parameters of the Python it runs, in their order, named in
 JavaScript by the facade's table (`chunker.bridge.options.OPTION_NAMES`), with the
 signature's default, the least value the check takes (`chunker.limits.MINIMUMS`), the
-strategies of the engine, and the pairs at odds (`chunker.limits.AT_ODDS`). The page's
-settings.js adds only labels, help and slider ranges, and refuses to load when an option has
-none (docs/playground-options.md). A fact Python's table lacks stops the build, naming it.
+names an option of names takes (`chunker.limits.CHOICES`, the engine's strategies), and the
+pairs at odds (`chunker.limits.AT_ODDS`). The page's settings.js adds only labels, help and
+slider ranges, and refuses to load when an option has none (docs/playground-options.md). A
+fact Python's table lacks stops the build, naming it.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from chunker.bridge.options import OPTION_NAMES
 from chunker.engine import STRATEGIES, ChunkingEngine
-from chunker.limits import AT_ODDS, MINIMUMS
+from chunker.limits import AT_ODDS, CHOICES, MINIMUMS
 from chunker.semantic_chunker import SemanticChunker
 from chunker.turns import chunk_turns
 
@@ -37,7 +38,7 @@ class Mode(NamedTuple):
     not_options: tuple[str, ...]
     """The parameters that are not the mode's options: the object, the text cut, the token
     budget's (the token panel's)."""
-    choices: dict[str, tuple[str, ...]]
+    choices: Mapping[str, tuple[str, ...]]
     """The values a text option takes, by its Python name."""
 
 
@@ -52,7 +53,7 @@ MODES = {
         SemanticChunker.__init__,
         "SemanticChunker.chunk",
         ("self", *TOKEN_OPTIONS),
-        {},
+        CHOICES["SemanticChunker"],
     ),
     "engine": Mode(
         "ChunkingEngine",
@@ -141,7 +142,8 @@ def _options(spec: Mode) -> list[dict[str, Any]]:
         else:
             raise OptionTableError(
                 f"{where} defaults to {default!r}, of no kind the page knows (int, bool, one "
-                "of the choices in tools/playground_options.py MODES, or None)"
+                "of the choices in chunker/limits.py CHOICES or tools/playground_options.py "
+                "MODES, or None)"
             )
         out.append(option)
     for python in minimums:

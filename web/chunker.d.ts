@@ -59,6 +59,10 @@ export type Counted<T> = T & { tokenCount: number };
 
 export type BoundaryType = 'heading' | 'code-block' | 'paragraph' | 'sentence' | 'fixed';
 
+/** Where each overlap starts: anywhere in the last `overlap` characters ('chars', the
+ * original's), or at the first word or sentence start among them (none when there is none). */
+export type OverlapBoundary = 'chars' | 'word' | 'sentence';
+
 export interface SemanticChunkerConfig {
   targetSize?: number;
   maxSize?: number;
@@ -70,6 +74,8 @@ export interface SemanticChunkerConfig {
   maxTokens?: number;
   /** What counts the tokens (default 'cl100k_base'). */
   tokenizer?: TokenizerName;
+  /** Where each overlap starts (default 'chars'). */
+  overlapBoundary?: OverlapBoundary;
   /** Add `span` and `overlapSpan` to every chunk. */
   spans?: boolean;
 }

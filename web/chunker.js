@@ -94,7 +94,8 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
 
     /**
      * @param {object} [config] targetSize, maxSize, minSize, overlap, preserveCodeBlocks,
-     *   respectHeadings, maxTokens, tokenizer, spans
+     *   respectHeadings, maxTokens, tokenizer, overlapBoundary ('chars', 'word' or
+     *   'sentence': where each overlap starts), spans
      */
     constructor(config) {
       // Read once, as the original does; a non-object goes on to be refused by name.

@@ -19,6 +19,7 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
         "respectHeadings": "respect_headings",
         "maxTokens": "max_tokens",
         "tokenizer": "tokenizer",
+        "overlapBoundary": "overlap_boundary",
         "spans": "spans",
     },
     "ChunkingEngine.chunk": {

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +26,23 @@ def _numbers(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(message) from None
 
 
+def _names(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
+    """A reader of a comma list of `choices` (`chars,word`), refusing any other name."""
+
+    def read(text: str) -> list[str]:
+        names = text.split(",")
+        for name in names:
+            if name not in choices:
+                listed = ", ".join(choices)
+                raise argparse.ArgumentTypeError(f"{name!r} is not one of {listed}: {text!r}")
+        return names
+
+    return read
+
+
 def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the `evaluate` command's arguments to its parser."""
-    from .parser import flag
+    from .parser import CHOICE_OPTIONS, flag
 
     parser.add_argument("path", metavar="FOLDER_OR_JSON", help="Chroma's folder, or our JSON")
     parser.add_argument("--strategy", choices=PIPELINE_STRATEGIES, default="semantic")
@@ -36,6 +51,10 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     for name, default in names.items():
         if isinstance(default, bool):
             group.add_argument(flag(name), dest=name, action=argparse.BooleanOptionalAction)
+        elif name in CHOICE_OPTIONS:
+            choices = CHOICE_OPTIONS[name]
+            metavar = f"{{{','.join(choices)}}}[,...]"
+            group.add_argument(flag(name), dest=name, type=_names(choices), metavar=metavar)
         else:
             group.add_argument(flag(name), dest=name, type=_numbers, metavar="N[,N...]")
     parser.add_argument("--k", type=int, default=5, help="chunks retrieved a question (5)")

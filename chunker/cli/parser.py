@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import __version__
+from ..limits import CHOICES
 from ..recipe import PIPELINE_STRATEGIES, options_of
 from .inputs import ERROR_HANDLERS, encoding_name
 
@@ -54,6 +55,9 @@ def flag(name: str) -> str:
 # Options whose values are names, not numbers (`--tokenizer cl100k_base`).
 _NAMED_OPTIONS = {"tokenizer": "NAME"}
 
+# Options that take one of a few names (`--overlap-boundary word`), each with them.
+CHOICE_OPTIONS = {name: names for table in CHOICES.values() for name, names in table.items()}
+
 
 def _add_options(parser: argparse.ArgumentParser, title: str, defaults: dict[str, Any]) -> None:
     group = parser.add_argument_group(title)
@@ -64,6 +68,14 @@ def _add_options(parser: argparse.ArgumentParser, title: str, defaults: dict[str
                 dest=name,
                 default=None,
                 metavar=_NAMED_OPTIONS[name],
+                help=f"(default: {default})",
+            )
+        elif name in CHOICE_OPTIONS:
+            group.add_argument(
+                flag(name),
+                dest=name,
+                choices=CHOICE_OPTIONS[name],
+                default=None,
                 help=f"(default: {default})",
             )
         elif isinstance(default, bool):

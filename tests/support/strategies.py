@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from chunker.limits import OVERLAP_BOUNDARIES
+
 # Pieces that hit every rule: headings and near-headings, fences, tables, sentence ends,
 # JavaScript-only and Python-only white space, long runs without white space, many scripts.
 PIECES = [
@@ -62,6 +64,7 @@ semantic_options = st.fixed_dictionaries(
         "overlap": st.integers(0, 120),
         "preserve_code_blocks": st.booleans(),
         "respect_headings": st.booleans(),
+        "overlap_boundary": st.sampled_from(OVERLAP_BOUNDARIES),
     },
 )
 

@@ -13,6 +13,7 @@ import {
   type LexicalHit,
   type LexicalIndexJSON,
   type LexicalIndexStats,
+  type OverlapBoundary,
   type Passage,
   type Span,
   type SweepReport,
@@ -33,6 +34,11 @@ export async function example(text: string): Promise<void> {
   // @ts-expect-error: without `spans: true` a chunk has no span
   plain[0].span;
   const withSpans: ChunkWithSpans[] = await new api.SemanticChunker({ spans: true }).chunk(text);
+  // An overlap that starts at a word: the boundary is one of three names.
+  const boundary: OverlapBoundary = 'word';
+  await new api.SemanticChunker({ overlap: 50, overlapBoundary: boundary }).chunk(text);
+  // @ts-expect-error: 'words' is no overlap boundary
+  await new api.SemanticChunker({ overlapBoundary: 'words' }).chunk(text);
   const own: Span = withSpans[0].span;
   const overlap: number = withSpans[0].overlapSpan?.start ?? -1;
   // The chunks carry the caller's own metadata object, typed as given.

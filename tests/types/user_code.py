@@ -40,6 +40,7 @@ from chunker import (
     snippet_around,
 )
 from chunker.evaluation import EvaluationSet, Question, evaluate
+from chunker.limits import OverlapBoundary
 from chunker.tokens import Tokenizer, count_tokens
 
 
@@ -63,8 +64,11 @@ min_size: int = semantic.min_size
 overlap: int = semantic.overlap
 preserve_code_blocks: bool = semantic.preserve_code_blocks
 respect_headings: bool = semantic.respect_headings
+overlap_boundary: OverlapBoundary = semantic.overlap_boundary
 assert (target_size, max_size, min_size, overlap) == (40, 80, 0, 5)
-assert preserve_code_blocks and respect_headings
+assert preserve_code_blocks and respect_headings and overlap_boundary == "chars"
+with refused(ValueError):
+    SemanticChunker(overlap_boundary="words")  # type: ignore[arg-type]  # "word" or "sentence"
 with refused(AttributeError):
     semantic.target_size = 50  # type: ignore[misc]  # read-only: set only at construction
 

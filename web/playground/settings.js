@@ -30,6 +30,9 @@ const PAGE = {
     preserveCodeBlocks: { label: 'Preserve code blocks',
       help: 'Keep each fenced code block as one chunk, up to the max size.' },
     respectHeadings: { label: 'Respect headings', help: 'Start a chunk at each Markdown heading.' },
+    overlapBoundary: { label: 'Overlap boundary',
+      help: 'Where the overlap starts: chars, anywhere (the original); word or sentence, at the '
+        + 'first word or sentence start in it (no overlap when there is none).' },
   },
   engine: {
     strategy: { label: 'Strategy',

@@ -119,9 +119,10 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
     }
     const budget = tokens.maxTokens === undefined ? {} : tokens;
     if (mode === 'semantic') {
-      const { targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings } = values;
+      const { targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings,
+        overlapBoundary } = values;
       return { strategy: 'semantic', k, targetSize, maxSize, minSize, overlap, preserveCodeBlocks,
-        respectHeadings, ...budget };
+        respectHeadings, overlapBoundary, ...budget };
     }
     if (mode === 'engine' && EVALUATED.includes(values.strategy)) {
       return { strategy: values.strategy, k, chunkSize: values.chunkSize,
