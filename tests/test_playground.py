@@ -966,5 +966,5 @@ def test_everything_typed_or_opened_survives_a_reload(page):
     page.select_option("#source", opened)
     assert page.input_value("#text") == "# Kept\n\nOpened, then edited."
     page.select_option("#source", "guide")
-    wait_until(page, "document.getElementById('text').value.startsWith('# ')")
+    wait_until(page, "document.getElementById('text').value.startsWith('# Harbor')")
     assert page.input_value("#text") == GUIDE

@@ -136,8 +136,15 @@ def test_copied_python_reads_a_long_file_with_windows_line_endings_as_the_page_d
     assert 'Path("long-crlf.md").read_text' in code
     status = page.text_content("#export-status")
     assert "save the text as long-crlf.md" in status
-    # Run beside the file as it was opened, CR LF and all.
-    assert run_python(code, tmp_path) == printed(long)
+    start, end = SemanticChunker().chunk(long)[0].span
+    assert first_range(page) == f"{start:,}\u2013{end:,}"
+    # Run beside the file as it was opened, CR LF and all, it prints the page's chunks.
+    _, saved = downloaded(page)
+    shown = [
+        f"{c['index']} {c['boundaryType']} {c['startOffset']} {c['endOffset']}"
+        for c in saved["chunks"]
+    ]
+    assert run_python(code, tmp_path) == shown == printed(long)
 
 
 def test_a_paste_over_a_sample_is_your_text_and_the_sample_stays_as_it_came(browser, site_url):
@@ -159,7 +166,7 @@ def test_a_paste_over_a_sample_is_your_text_and_the_sample_stays_as_it_came(brow
         )
         # The sample again, as it came.
         page.select_option("#source", "guide")
-        wait_until(page, "document.getElementById('text').value.startsWith('# ')")
+        wait_until(page, "document.getElementById('text').value.startsWith('# Harbor')")
         assert page.input_value("#text") == GUIDE
         # A second paste over it writes nothing over the first: it is "Your text 2".
         before = runs(page)
@@ -174,7 +181,7 @@ def test_a_paste_over_a_sample_is_your_text_and_the_sample_stays_as_it_came(brow
         assert page.evaluate(menu) == "Your text 2"
         assert page.input_value("#text") == PLAYGROUND_DOC
         page.select_option("#source", "guide")
-        wait_until(page, "document.getElementById('text').value.startsWith('# ')")
+        wait_until(page, "document.getElementById('text').value.startsWith('# Harbor')")
         assert page.input_value("#text") == GUIDE
         page.select_option("#source", "own-document")
         assert page.input_value("#text") == README
@@ -192,7 +199,7 @@ def test_a_file_too_large_for_the_text_box_is_refused_without_a_stall(page, tmp_
     open_file(page, path)
     said = wait_until(page, "document.getElementById('file-error').textContent")
     assert said.startswith("huge.md is 50.0 MB, too large to open here")
-    assert "up to 2.0 MB" in said and "chunker chunk huge.md" in said
+    assert "up to 1.0 MB" in said and "chunker chunk huge.md" in said
     page.evaluate("new Promise((resolve) => setTimeout(resolve, 500))")  # frames after it
     assert longest_stall(page, seen) < 1000
     assert page.input_value("#text") == before

@@ -1,13 +1,15 @@
 // Open a local file, with the picker or by dropping it anywhere on the page. The file is read
 // here, in the tab: nothing is uploaded.
 
+import { kindOfFile } from './sources.js';
+
 const ACCEPTED = /\.(md|markdown|txt|text|json|jsonl)$/i;
 
 // The largest file the page opens. Putting a text in a text box holds the page still while
 // the browser lays it out, longer the longer the text: past this size, for seconds
 // (tests/bench/playground.py measures it; docs/playground.md has the figures). A larger file
 // is refused before it is read, saying so.
-export const MAX_FILE_BYTES = 2_000_000;
+const MAX_FILE_BYTES = 1_000_000;
 
 const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
@@ -28,7 +30,7 @@ export function acceptFiles({ picker, page, onFile, onError }) {
       return;
     }
     if (file.size > MAX_FILE_BYTES) {
-      const command = /\.jsonl?$/i.test(file.name) ? 'turns' : 'chunk';
+      const command = kindOfFile(file.name) === 'transcript' ? 'turns' : 'chunk';
       onError(`${file.name} is ${megabytes(file.size)} MB, too large to open here: the page `
         + `opens files of up to ${megabytes(MAX_FILE_BYTES)} MB, as the browser's text box `
         + 'holds the page still for seconds with a larger one. It was not opened. Cut it with '

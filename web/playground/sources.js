@@ -34,7 +34,7 @@ export function isSample(source) {
 }
 
 /** Documents are chunked as text; transcripts are a JSON list of turns, or JSON Lines. */
-function kindOfFile(name) {
+export function kindOfFile(name) {
   return /\.jsonl?$/i.test(name) ? 'transcript' : 'document';
 }
 
