@@ -22,11 +22,14 @@ async function packed(text) {
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
+// Fatal: a link whose bytes are not UTF-8 was damaged, and is refused rather than shown.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 async function unpacked(base64) {
   const binary = atob(base64.replaceAll('-', '+').replaceAll('_', '/'));
   const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  return new Response(stream).text();
+  return UTF8.decode(await new Response(stream).arrayBuffer());
 }
 
 /**
@@ -55,15 +58,23 @@ export async function linkWith(url, { text, work }) {
 /** Whether a link's `hash` carries a text or work (see linkWith). */
 export const carriesWork = (hash) => PART_RE.test(hash.slice(1).split('&')[0]);
 
-/** What a link's `hash` carries: `{text, work}`, each null when not carried; rejects when
- * a part cannot be read (a link cut short). */
+/**
+ * What a link's `hash` carries: `{text, work}`, each null when not carried. Rejects, saying
+ * so in the page's words, when a part cannot be read: a link cut short or changed on its way
+ * (the browser's own words, "Failed to execute 'atob'…", say nothing a person can act on).
+ */
 export async function readLink(hash) {
   const read = { text: null, work: null };
-  for (const part of hash.slice(1).split('&')) {
-    const [, name, value] = PART_RE.exec(part) ?? [];
-    if (!name) throw new Error(`no part of a link reads ${JSON.stringify(part.slice(0, 20))}`);
-    const unpackedValue = await unpacked(value);
-    read[name] = name === 'work' ? JSON.parse(unpackedValue) : unpackedValue;
+  try {
+    for (const part of hash.slice(1).split('&')) {
+      const [, name, value] = PART_RE.exec(part) ?? [];
+      if (!name) throw new Error('no part of a link');
+      const unpackedValue = await unpacked(value);
+      read[name] = name === 'work' ? JSON.parse(unpackedValue) : unpackedValue;
+    }
+  } catch {
+    throw new Error('The text in the link could not be read: the link was cut short or changed '
+      + 'on its way. Ask for the link again, or for the text itself.');
   }
   return read;
 }

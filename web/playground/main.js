@@ -63,8 +63,7 @@ if (carriesWork(location.hash)) {
     }
     takeWork(work);
   } catch (error) {
-    linkProblem = `The text in the link could not be read (${error.message}): `
-      + 'was the link cut short?';
+    linkProblem = error.message;  // link.js says it in the page's words
   }
   history.replaceState(null, '', location.pathname + location.search);
 }
