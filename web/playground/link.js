@@ -55,8 +55,8 @@ export async function linkWith(url, { text, work }) {
     length: withText.length };
 }
 
-/** Whether a link's `hash` carries a text or work (see linkWith). */
-export const carriesWork = (hash) => PART_RE.test(hash.slice(1).split('&')[0]);
+/** Whether a link's `hash` carries a text or work (see linkWith), whole or damaged. */
+export const carriesWork = (hash) => /^#(?:text|work)=/.test(hash);
 
 /**
  * What a link's `hash` carries: `{text, work}`, each null when not carried. Rejects, saying
