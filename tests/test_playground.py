@@ -15,7 +15,6 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 from statistics import median
 from types import SimpleNamespace
 
@@ -24,7 +23,9 @@ from support.painting import engine_painting, read_document, semantic_painting
 from support.playground import (
     ARTIFACTS,
     ROOT,
+    downloaded,
     open_playground,
+    put_text,
     quiet,
     runs,
     set_mode,
@@ -239,7 +240,11 @@ def test_switching_samples_and_modes_keeps_typed_text(page):
     set_mode(page, "semantic")
     show_text(page, "My own words, typed here.", "own-document")
     show_text(page, GUIDE, "guide")
-    show_text(page, GUIDE + "\nAn edit of the sample.", "guide")
+    before = runs(page)
+    put_text(page, GUIDE + "\nAn edit of the sample.")  # the user's own text, a new one
+    settled(page, before)
+    edited = page.input_value("#source")
+    assert edited not in ("guide", "own-document")
     page.select_option("#source", "handbook")
     wait_until(page, "document.getElementById('text').value.startsWith('# Refunds')")
     set_mode(page, "turns")
@@ -247,8 +252,10 @@ def test_switching_samples_and_modes_keeps_typed_text(page):
     set_mode(page, "engine")
     page.select_option("#source", "own-document")
     assert page.input_value("#text") == "My own words, typed here."
+    page.select_option("#source", edited)
+    assert page.input_value("#text").endswith("An edit of the sample.")
     page.select_option("#source", "guide")
-    wait_until(page, "document.getElementById('text').value.endsWith('An edit of the sample.')")
+    assert page.input_value("#text") == GUIDE
 
 
 # --- 3 and 4. The modes, and the chunks coloured in place -----------------------------------
@@ -460,13 +467,8 @@ def test_quick_changes_leave_only_the_last_result(page):
 def test_five_megabytes_still_work(page):
     set_mode(page, "semantic")
     semantic_settings(page)
-    huge = GUIDE * 350  # 5 MB
-    before = runs(page)
-    page.set_input_files(
-        "#file-input",
-        files=[{"name": "huge.md", "mimeType": "text/markdown", "buffer": huge.encode()}],
-    )
-    settled(page, before, timeout=300)
+    huge = GUIDE * 350  # 5 MB, pasted: a file this large is refused (test_playground_text.py)
+    show_text(page, huge, "own-document", timeout=300)
     count = len(SemanticChunker().chunk(huge))
     assert page.text_content('#stats [data-stat="count"] dd') == f"{count:,}"
     # Only what is near the viewport is built: a few blocks painted, a screenful of rows.
@@ -483,7 +485,8 @@ def test_five_megabytes_still_work(page):
         f"document.getElementById('chunk-row-{count - 1}')?.getAttribute('aria-selected') === 'true'",
     )
     wait_until(page, f"document.querySelectorAll('#document [data-c~=\"{count - 1}\"]').length > 0")
-    show_text(page, GUIDE, "guide")  # leave the big text behind for the next tests
+    show_text(page, "", "own-document")  # leave the big text behind for the next tests
+    show_text(page, GUIDE, "guide")
 
 
 # --- 6. Search -----------------------------------------------------------------------------
@@ -547,28 +550,41 @@ def test_search_without_words_says_so(page):
 # --- 7. Take it away -----------------------------------------------------------------------
 
 
-def test_download_json_and_jsonl_in_the_original_shape(page):
+def test_download_json_and_jsonl_hold_the_chunks_with_their_spans_and_the_settings(page):
     set_mode(page, "semantic")
     show_text(page, EMOJI_DOC, "own-document")
     options = semantic_settings(page, target_size=200, max_size=400, min_size=20, overlap=30)
     to_js = js_offsets(EMOJI_DOC)
+
+    def in_js(span):
+        return None if span is None else {"start": to_js(span["start"]), "end": to_js(span["end"])}
+
     expected = []
     for chunk in SemanticChunker(**options).chunk(EMOJI_DOC):
-        record = chunk.to_dict()
+        record = chunk.to_dict(spans=True)
         record["startOffset"], record["endOffset"] = (
             to_js(chunk.start_offset),
             to_js(chunk.end_offset),
         )
+        record["span"], record["overlapSpan"] = in_js(record["span"]), in_js(record["overlapSpan"])
         expected.append(record)
-    with page.expect_download() as info:
-        page.click("#download-json")
-    assert info.value.suggested_filename == "document-chunks.json"
-    assert json.loads(Path(info.value.path()).read_text(encoding="utf-8")) == expected
-    with page.expect_download() as info:
-        page.click("#download-jsonl")
-    assert info.value.suggested_filename == "document-chunks.jsonl"
-    lines = Path(info.value.path()).read_text(encoding="utf-8").splitlines()
-    assert [json.loads(line) for line in lines] == expected
+    settings = {
+        "mode": "semantic",
+        "targetSize": 200,
+        "maxSize": 400,
+        "minSize": 20,
+        "overlap": 30,
+        "preserveCodeBlocks": True,
+        "respectHeadings": True,
+    }
+    name, saved = downloaded(page)
+    assert name == "document-chunks.json"
+    assert saved == {"source": "document.md", "settings": settings, "chunks": expected}
+    name, lines = downloaded(page, "#download-jsonl")
+    assert name == "document-chunks.jsonl"
+    assert lines == [
+        {"source": "document.md", **record, "settings": settings} for record in expected
+    ]
 
 
 def copied(page, button):
@@ -922,8 +938,13 @@ def test_a_text_the_browser_cannot_keep_is_said_to_stay_in_the_page_only(page):
 # Last, as it reloads the module's page.
 def test_everything_typed_or_opened_survives_a_reload(page):
     set_mode(page, "semantic")
-    # A sample's edits and an opened file (edited too) are kept, besides the user's own text.
-    show_text(page, "# Guide, edited\n\nMy change to the sample.", "guide")
+    # An edit of a sample (the user's own text then), an opened file (edited too), and the
+    # user's own text are kept.
+    show_text(page, GUIDE, "guide")
+    before = runs(page)
+    put_text(page, "# Guide, edited\n\nMy change to the sample.")
+    settled(page, before)
+    edited = page.input_value("#source")
     before = runs(page)
     page.set_input_files(
         "#file-input",
@@ -937,10 +958,13 @@ def test_everything_typed_or_opened_survives_a_reload(page):
     page.reload(wait_until="domcontentloaded")
     wait_until(page, "document.getElementById('loading').classList.contains('ready')", 120)
     settled(page, 0)
-    # What was shown comes back shown, and the others under their names.
+    # What was shown comes back shown, and the others under their names; the sample as it came.
     assert page.input_value("#source") == "own-document"
     assert page.input_value("#text") == "# Mine\n\nTyped before a reload."
-    page.select_option("#source", "guide")
-    wait_until(page, "document.getElementById('text').value.startsWith('# Guide, edited')")
+    page.select_option("#source", edited)
+    assert page.input_value("#text") == "# Guide, edited\n\nMy change to the sample."
     page.select_option("#source", opened)
-    wait_until(page, "document.getElementById('text').value === '# Kept\\n\\nOpened, then edited.'")
+    assert page.input_value("#text") == "# Kept\n\nOpened, then edited."
+    page.select_option("#source", "guide")
+    wait_until(page, "document.getElementById('text').value.startsWith('# Harbor')")
+    assert page.input_value("#text") == GUIDE

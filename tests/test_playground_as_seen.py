@@ -464,7 +464,8 @@ def test_a_json_error_in_an_opened_file_names_the_file(page):
     line, column = python_says(MEETING_TEXT + "]")
     assert said_at_the_text(page) == (
         f"call.json is not valid JSON: at line {line}, column {column}: "
-        "more after the end of the JSON."
+        "more after the end of the JSON (a transcript is one JSON list of turns, or JSON "
+        "Lines: one turn a line)."
     )
     assert runs(page) == before  # nothing chunked: the result before stays
 

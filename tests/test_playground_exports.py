@@ -1,29 +1,33 @@
-"""The playground's exports reproduce the text on screen (issue 23, items 4 and 5), in Chromium.
+"""The playground's exports reproduce the text on screen (issue 23, items 4 and 5; issue 43,
+item 10), in Chromium.
 
 A sample edited is the user's text: the menu says so, and the copied Python, the copied
 JavaScript and the copied link give the chunks shown, not the sample's. A text too long for a
 link or for the code says so. Copied JavaScript run again and again frees its worker each time.
+The downloads hold the spans the page colours by and the settings, which give the command line
+the same records; the code shown stays within the page.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 import time
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from support.offsets import utf16_offset
+from support.offsets import js_length, utf16_offset
 from support.playground import (
+    CLIPBOARD,
     ROOT,
+    command_line,
     copied,
+    downloaded,
     open_playground,
     put_text,
     quiet,
     run_in_console,
+    run_python,
     runs,
     set_mode,
     set_settings,
@@ -32,7 +36,6 @@ from support.playground import (
     wait_until,
 )
 
-CLIPBOARD = ["clipboard-read", "clipboard-write"]
 SAMPLE_TEXTS = {
     "guide": (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8"),
     "meeting": (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8"),
@@ -84,14 +87,6 @@ def in_javascript(mode: str, lines: list[str], text: str) -> list[str]:
         return f"{index} {boundary} {utf16_offset(text, int(start))} {utf16_offset(text, int(end))}"
 
     return [convert(line) for line in lines]
-
-
-def run_python(code: str, cwd: Any) -> list[str]:
-    """Run copied Python with the checkout's chunker, in `cwd`; answer its lines."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True
-    ).stdout.splitlines()
 
 
 # Each edit as a person makes it: the keys pressed in the text area, after a click in it.
@@ -163,24 +158,25 @@ def test_an_edited_sample_is_the_users_text_and_every_copy_gives_the_chunks_show
         assert recorder.problems() == []
     finally:
         other.context.close()
-    # The sample pasted back as it was is the sample again, for the next case.
-    put_text(page, SAMPLE_TEXTS[sample])
-    quiet(page)
+    # The sample was not edited: it is there as it came, for the next case.
+    pick(page, sample)
     assert menu_label(page).startswith("Sample: ")
+    assert page.input_value("#text") == SAMPLE_TEXTS[sample]
+    assert shown_chunks(page) == as_sampled
 
 
-def test_a_sample_typed_back_as_it_was_is_the_sample_again(page, booted):
+def test_an_edited_sample_stays_as_it_came_and_its_link_names_it(page, booted):
     set_mode(page, "semantic")
     pick(page, "handbook")
+    sample = page.input_value("#text")
     page.click("#text")
     page.keyboard.press("Control+End")
     page.keyboard.type(" Mine.")
     quiet(page)
-    assert menu_label(page).startswith(("Your text", "Your transcript"))
-    for _ in " Mine.":
-        page.keyboard.press("Backspace")
-    quiet(page)
-    assert menu_label(page).startswith("Sample: ")
+    assert menu_label(page).startswith("Your text")
+    assert page.input_value("#text") == sample + " Mine."
+    pick(page, "handbook")
+    assert page.input_value("#text") == sample
     assert "sample=handbook" in copied(page, "#copy-link")
 
 
@@ -235,15 +231,14 @@ def test_a_text_too_long_for_a_link_or_the_code_says_so(page, booted, tmp_path):
     # The code reads the text from where the page says to put it.
     code = copied(page, "#copy-python")
     status = page.text_content("#export-status")
-    assert "save the text as indexer-guide.md" in status
+    name = "document.md"  # the user's own text's, not the sample's
+    assert f"save the text as {name}" in status
     text = page.input_value("#text")
-    (tmp_path / "indexer-guide.md").write_text(text, encoding="utf-8")
+    (tmp_path / name).write_text(text, encoding="utf-8")
     assert in_javascript("semantic", run_python(code, tmp_path), text) == python_prints(
         "semantic", shown
     )
     assert run_in_console(page, copied(page, "#copy-js"), "chunks") == shown
-    put_text(page, SAMPLE_TEXTS["guide"])  # the sample again, for the tests after this one
-    quiet(page)
 
 
 def workers_left(page: Any, calm: float = 5.0) -> int:
@@ -277,3 +272,58 @@ def test_copied_javascript_run_again_and_again_frees_its_worker(page, booted):
     assert left == [1, 1, 1]
     loads = [url.rsplit("/", 1)[-1] for url in booted.recorder.requests[asked:]]
     assert loads.count("worker.js") == 3
+
+
+# --- What the downloads hold (issue 43, item 10) ---------------------------------------------
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SETTINGS = {
+    "semantic": {"targetSize": 600, "overlap": 40, "respectHeadings": False},
+    "engine": {"strategy": "hierarchical", "chunkSize": 300},
+}
+
+
+@pytest.mark.parametrize("mode", SETTINGS)
+def test_the_downloads_hold_the_spans_and_settings_that_give_the_command_line_the_same(
+    page, tmp_path, mode
+):
+    assert js_length(README) == len(README)  # JavaScript's offsets and Python's agree
+    set_mode(page, mode)
+    pick(page, "own-document")
+    put_text(page, README)
+    set_settings(page, **SETTINGS[mode])
+    quiet(page)
+    name, saved = downloaded(page)
+    assert name == "document-chunks.json"
+    assert saved.keys() == {"source", "settings", "chunks"}
+    assert saved["source"] == "document.md"
+    settings = saved["settings"]
+    assert settings["mode"] == mode and SETTINGS[mode].items() <= settings.items()
+    _, lines = downloaded(page, "#download-jsonl")
+    assert all(line.pop("settings") == settings for line in lines)
+    # The command line, given the file and the settings, writes the same records: the same
+    # chunks, with the spans the page colours by.
+    (tmp_path / "document.md").write_text(README, encoding="utf-8")
+    records = command_line(settings, "document.md", tmp_path)
+    assert lines == records
+    assert saved["chunks"] == [{k: v for k, v in r.items() if k != "source"} for r in records]
+
+
+def test_the_code_shown_for_a_long_text_stays_within_the_page(page):
+    set_mode(page, "semantic")
+    pick(page, "own-document")
+    put_text(page, (README + "\n") * 4)  # under 100,000 characters: written into the code
+    quiet(page)
+    page.click("#show-code")
+    code = page.text_content("#code-python")
+    assert README.splitlines()[0].replace('"', '\\"') in code  # the text is in it, in full
+    boxes = page.evaluate(
+        """() => ['code-python', 'code-js'].map((id) => {
+             const box = document.getElementById(id);
+             return [box.clientHeight, box.scrollHeight];
+           })"""
+    )
+    for shown, whole in boxes:
+        assert shown < 600 < whole  # each scrolls in a box of its own
+    assert page.evaluate("document.documentElement.scrollHeight") < 3000
+    page.click("#show-code")

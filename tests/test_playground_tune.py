@@ -12,7 +12,17 @@ from typing import Any
 
 import pytest
 from support.paths import ROOT
-from support.playground import on_the_guide, runs, set_mode, set_settings, settled, wait_until
+from support.playground import (
+    evaluated,
+    on_the_guide,
+    percent,
+    runs,
+    set_mode,
+    set_settings,
+    settled,
+    type_over,
+    wait_until,
+)
 
 from chunker.evaluation import EvaluationSet, Question, evaluate, sweep
 
@@ -32,36 +42,10 @@ def sample_set() -> EvaluationSet:
     return EvaluationSet({GUIDE_NAME: GUIDE}, questions)
 
 
-def percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
 @pytest.fixture(scope="module")
 def page(browser, site_url):
     with on_the_guide(browser, site_url) as page:
         yield page
-
-
-def type_over(page: Any, selector: str, text: str) -> None:
-    """Replace a field's value as a person does: click, Control+A, type."""
-    page.click(selector)
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text)
-
-
-def evaluated(page: Any) -> dict[str, str]:
-    """Click Evaluate and answer the figures shown, once the status says they are drawn."""
-    page.eval_on_selector("#tune-status", "s => { s.textContent = ''; }")
-    page.click("#tune-evaluate")
-    wait_until(
-        page,
-        "/questions, .* chunks, in/.test(document.getElementById('tune-status').textContent)"
-        " || document.getElementById('tune-error').textContent !== ''",
-    )
-    return page.evaluate(
-        """() => Object.fromEntries([...document.querySelectorAll('#tune-figures [data-figure]')]
-             .map((d) => [d.dataset.figure, d.querySelector('dd').firstChild.textContent]))"""
-    )
 
 
 def test_the_built_in_questions_score_as_python_scores_them(page):

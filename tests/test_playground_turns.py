@@ -8,14 +8,25 @@ The playground is booted once for the module; the facade is the page's own
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from support.offsets import utf16_offset
 from support.paths import FIXTURES
-from support.playground import open_playground, runs, settled
+from support.playground import (
+    CLIPBOARD,
+    ROOT,
+    command_line,
+    copied,
+    downloaded,
+    open_file,
+    open_playground,
+    run_python,
+    runs,
+    settled,
+    wait_until,
+)
 
 from chunker import chunk_turns
 
@@ -49,7 +60,7 @@ BLANK = {1, 3, 7}  # positions whose text is white space alone
 
 @pytest.fixture(scope="module")
 def booted(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url)
+    page, recorder, _ = open_playground(browser, site_url, permissions=CLIPBOARD)
     yield SimpleNamespace(page=page, recorder=recorder)
     page.context.close()
 
@@ -220,10 +231,61 @@ def test_passage_list_shows_first_start_last_end_and_each_item_once(page):
             assert "?–" in row  # the first turn has no start: unknown, not another turn's
 
 
-def test_download_holds_the_original_shape(page):
+def test_download_holds_the_passages_with_their_spans_and_the_settings(page):
     show_transcript(page, TRANSCRIPT, 60, 2)
-    with page.expect_download() as info:
-        page.click("#download-json")
-    saved = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+    name, saved = downloaded(page)
+    assert name == "transcript-passages.json"
     passages = chunk_turns(TRANSCRIPT, max_chars=60, overlap_turns=2)
-    assert saved == [in_javascript(p.to_dict(), p.text) for p in passages]
+    assert saved == {
+        "source": "transcript.json",
+        "settings": {"mode": "turns", "maxChars": 60, "overlapTurns": 2},
+        "chunks": [in_javascript(p.to_dict(spans=True), p.text) for p in passages],
+    }
+
+
+# --- JSON Lines, as the command line takes them ----------------------------------------------
+
+MEETING = json.loads((ROOT / "web/samples/meeting.json").read_text(encoding="utf-8"))
+
+
+def json_lines(turns: list[Any]) -> str:
+    """`turns` as JSON Lines, a blank line among them as files often have."""
+    lines = [json.dumps(turn) for turn in turns]
+    return "\n".join([*lines[:3], "", *lines[3:]]) + "\n"
+
+
+def test_a_json_lines_transcript_is_cut_as_the_command_line_cuts_it(page, tmp_path):
+    path = tmp_path / "meeting.jsonl"
+    path.write_text(json_lines(MEETING), encoding="utf-8")
+    before = runs(page)
+    open_file(page, path)
+    settled(page, before)
+    assert page.text_content("#text-error") == ""
+    assert page.is_checked('input[name="mode"][value="turns"]')
+    _, records = downloaded(page, "#download-jsonl")
+    # Each record says the settings it was cut with; the command line given them agrees.
+    settings = records[0]["settings"]
+    assert settings.keys() == {"mode", "maxChars", "overlapTurns"}
+    assert all(record["settings"] == settings for record in records)
+    cut = command_line(settings, path.name, tmp_path)
+    assert [{k: v for k, v in r.items() if k != "settings"} for r in records] == cut
+    # The copied Python reads the lines as the page did.
+    options = {"max_chars": settings["maxChars"], "overlap_turns": settings["overlapTurns"]}
+    passages = chunk_turns(MEETING, **options)
+    expected = [f"{p.index} {p.first_seq} {p.last_seq} {p.item_ids}" for p in passages]
+    assert run_python(copied(page, "#copy-python"), tmp_path) == expected
+
+
+def test_a_line_of_json_lines_that_is_not_json_is_named_by_its_line(page, tmp_path):
+    broken = json_lines(MEETING[:5]).replace('"seq": 4,', '"seq": 4', 1)
+    bad_line = broken.splitlines()[4]
+    assert '"seq": 4 ' in bad_line  # the fifth line (a blank one is the fourth)
+    try:
+        json.loads(bad_line)
+    except json.JSONDecodeError as error:
+        column = error.colno
+    path = tmp_path / "broken.jsonl"
+    path.write_text(broken, encoding="utf-8")
+    open_file(page, path)
+    said = wait_until(page, "document.getElementById('text-error').textContent")
+    assert said.startswith(f"broken.jsonl is not valid JSON Lines: at line 5, column {column}: ")

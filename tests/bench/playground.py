@@ -21,7 +21,13 @@
 - typing: a key typed at the end of a 1 MB text, one key about every 150 ms as a person
   types, with the Event Timing API (8 ms steps): from the key to the next frame painted, the
   time in the page's handlers, and the browser's own edit (inserting the character into the
-  text area), beside the same keys in a bare text area added to the page.
+  text area), beside the same keys in a bare text area added to the page;
+- opening a file (the file chooser of "Open file…"), by size: the longest stretch the main
+  thread was held (a long task, or a long animation frame, which counts the layout of the
+  text put in the text box) from the pick to the chunks drawn, in a fresh page each run,
+  beside the same text put in a bare text area by a task, as the page puts it: where the text
+  box starts to hold the page for seconds, which sets the largest file the page opens
+  (web/playground/files.js, MAX_FILE_BYTES; a larger one is refused and shows no figure).
 
 Each figure is the median of N runs (5 unless given), after one warm-up for the sliders.
 With `--before SITE` (a site built from another commit, say main's), that site's playground
@@ -35,6 +41,7 @@ import argparse
 import platform
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,12 +52,16 @@ from support.paths import PAGES  # noqa: E402
 from support.playground import (  # noqa: E402
     NEXT_FRAME,
     ROOT,
+    STALLS,
+    longest_stall,
+    open_file,
     open_playground,
     paste_over,
     put_text,
     quiet,
     runs,
     settled,
+    stalls_seen,
     wait_until,
 )
 
@@ -61,6 +72,7 @@ from tools.site import build_web  # noqa: E402
 
 GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 SIZES = {"100 KB": 100_000, "1 MB": 1_000_000, "5 MB": 5_000_000}
+FILE_SIZES = {"500 KB": 500_000, "1 MB": 1_000_000, "2 MB": 2_000_000, "4 MB": 4_000_000}
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 
@@ -158,6 +170,46 @@ def pasted_over(page, bare, pasted: str, over: str, count: int) -> dict[str, lis
     return figures
 
 
+def file_opened(browser, origin: str, path: Path) -> float | None:
+    """The longest stall, in ms, from picking `path` in a fresh playground to its chunks drawn;
+    None when the page refuses the file."""
+    page, recorder, _ = open_playground(browser, origin, init_script=STALLS)
+    try:
+        seen = stalls_seen(page)
+        before = runs(page)
+        open_file(page, path)
+        wait_until(
+            page,
+            "document.getElementById('file-error').textContent !== '' "
+            f"|| Number(document.body.dataset.runs) > {before}",
+            timeout=600,
+        )
+        if page.text_content("#file-error"):
+            return None
+        settled(page, before, timeout=600)
+        quiet(page, timeout=600)
+        if recorder.problems():
+            raise SystemExit(f"the page reported problems: {recorder.problems()}")
+        return longest_stall(page, seen)
+    finally:
+        page.context.close()
+
+
+def put_by_a_task(bare, text: str) -> float:
+    """The longest stall, in ms, of `text` put in the bare text area by a task, to the frame
+    after it."""
+    seen = stalls_seen(bare)
+    bare.evaluate(
+        """(text) => new Promise((resolve) => setTimeout(() => {
+             document.getElementById('text').value = text;
+             requestAnimationFrame(() => setTimeout(resolve));
+           }))""",
+        text,
+    )
+    bare.evaluate("new Promise((resolve) => setTimeout(resolve, 200))")  # entries come late
+    return longest_stall(bare, seen)
+
+
 def typing_into(page, selector: str, text: str, count: int) -> dict[str, list[float]]:
     """Per key typed at the end of `text` in `selector`: ms to the next frame painted, ms in
     the page's handlers, and ms of the browser's own edit (see `per_key`)."""
@@ -212,12 +264,40 @@ def per_key(events: list[dict]) -> dict[str, list[float]]:
     return figures
 
 
+def open_files(browser, origin: str, count: int) -> None:
+    """Print the figures of opening a file, by size (see the module's docstring)."""
+    bare_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    bare_context.add_init_script(STALLS)
+    bare = bare_context.new_page()
+    bare.goto(f"{origin}/_test/textarea.html")
+    print(f"\n{'a file opened: longest stall':<40} {'median':>9} {'max':>9}")
+    with tempfile.TemporaryDirectory() as folder:
+        for name, size in FILE_SIZES.items():
+            # `size` bytes of UTF-8 (the page's limit is in bytes), cut at a character.
+            text = document(size).encode()[:size].decode("utf-8", "ignore")
+            path = Path(folder) / "opened.md"
+            path.write_text(text, encoding="utf-8")
+            rows = {"page": [], "bare text area": []}
+            for _ in range(count):
+                rows["page"].append(file_opened(browser, origin, path))
+                put_by_a_task(bare, "")
+                rows["bare text area"].append(put_by_a_task(bare, text))
+            for which, values in rows.items():
+                label = f"{name}, {which}"
+                if None in values:
+                    print(f"{label:<40} {'refused':>9}")
+                    continue
+                print(f"{label:<40} {statistics.median(values):>6.0f} ms {max(values):>6.0f} ms")
+            sys.stdout.flush()
+    bare_context.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument(
         "--only",
-        choices=["ready", "slider", "edit", "keys"],
+        choices=["ready", "slider", "edit", "keys", "open"],
         help="run one part only (keys: the typing of edit alone)",
     )
     parser.add_argument(
@@ -338,6 +418,8 @@ def main() -> int:
                         f"{f'{which}: {label}':<40} {statistics.median(values):>6.1f} ms "
                         f"{max(values):>6.1f} ms"
                     )
+        if args.only in (None, "open"):
+            open_files(browser, origin, args.runs)
         for _, watched, _ in pages.values():
             if watched.problems():
                 raise SystemExit(f"the page reported problems: {watched.problems()}")

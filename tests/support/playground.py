@@ -9,7 +9,10 @@ poll with `page.evaluate` (sent over CDP, which the CSP does not govern) instead
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +23,8 @@ from .paths import ROOT
 from .recorder import Recorder
 
 ARTIFACTS = ROOT / "test-artifacts"
+# What a page's context is granted for the copy buttons and `paste_over`.
+CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 
 def wait_until(page: Any, expression: str, timeout: float = 60.0) -> Any:
@@ -157,6 +162,36 @@ def paste_over(page: Any, selector: str, text: str) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+def open_file(page: Any, path: Path) -> None:
+    """Open the file at `path` as a person does: a click on "Open file…", then the file picked
+    in the browser's file chooser."""
+    with page.expect_file_chooser() as chooser:
+        page.click("label[for='file-input']")
+    chooser.value.set_files(path)
+
+
+# Every stretch of time the page's main thread was held (from before its own scripts run, as
+# an `init_script` of `open_playground`): long tasks, and long animation frames, which count
+# the rendering a task caused too (Chromium's long task leaves out the layout of a text put in
+# a text box, which is most of the cost of a large one).
+STALLS = """window.stalls = [];
+for (const type of ['longtask', 'long-animation-frame']) {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) stalls.push(entry.duration);
+  }).observe({ type, buffered: true });
+}"""
+
+
+def longest_stall(page: Any, since: int = 0) -> float:
+    """The longest stall seen (see STALLS) after the first `since`, in ms (0 for none)."""
+    return float(page.evaluate(f"Math.max(0, ...stalls.slice({since}))"))
+
+
+def stalls_seen(page: Any) -> int:
+    """How many stalls were seen so far (for `longest_stall`'s `since`)."""
+    return int(page.evaluate("stalls.length"))
+
+
 def put_text(page: Any, text: str) -> None:
     """Replace the page's text as a paste would: one input event (Playwright's `fill` types a
     long text in pieces)."""
@@ -211,11 +246,27 @@ def copied(page: Any, button: str) -> str:
     return page.evaluate("navigator.clipboard.readText()")
 
 
-def shown_chunks(page: Any) -> list[dict[str, Any]]:
-    """The chunks the page holds, as its Download JSON button saves them."""
+def downloaded(page: Any, button: str = "#download-json") -> tuple[str, Any]:
+    """Click a download `button` (a selector) and answer the file's name and what it holds:
+    the JSON value, or for JSON Lines the list of each line's."""
     with page.expect_download() as download:
-        page.click("#download-json")
-    return json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        page.click(button)
+    name = download.value.suggested_filename
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    if name.endswith(".jsonl"):
+        return name, [json.loads(line) for line in text.splitlines()]
+    return name, json.loads(text)
+
+
+# What a download adds to the original's records: the spans the page colours by.
+SPAN_KEYS = ("span", "overlapSpan", "repeatedTurns")
+
+
+def shown_chunks(page: Any) -> list[dict[str, Any]]:
+    """The chunks the page holds, as its Download JSON button saves them, in the original's
+    shape (without the spans, which tests/test_playground_exports.py checks)."""
+    _, saved = downloaded(page)
+    return [{k: v for k, v in chunk.items() if k not in SPAN_KEYS} for chunk in saved["chunks"]]
 
 
 def run_in_console(page: Any, code: str, result: str) -> Any:
@@ -224,3 +275,59 @@ def run_in_console(page: Any, code: str, result: str) -> Any:
     protocol, which is how the console itself evaluates."""
     assert not re.search(r"^\s*import\s", code, re.M), "a static import cannot run in a console"
     return page.evaluate(f"async () => {{\n{code}\nreturn {result};\n}}")
+
+
+def run_python(code: str, cwd: Any) -> list[str]:
+    """Run copied Python with the checkout's chunker, in `cwd`; answer its lines."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+
+
+def command_line(settings: dict[str, Any], name: str, cwd: Path) -> list[dict[str, Any]]:
+    """The records `chunker` writes for the file `name` in `cwd`, given a download's
+    `settings` (the page's mode and its options, by the facade's names) as its flags."""
+    command = [sys.executable, "-m", "chunker", "turns" if settings["mode"] == "turns" else "chunk"]
+    for option, value in settings.items():
+        flag = "--" + re.sub("([A-Z])", r"-\1", option).lower()
+        if option == "mode":
+            continue
+        if isinstance(value, bool):
+            command.append(flag if value else flag.replace("--", "--no-", 1))
+        else:
+            command += [flag, str(value)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    ran = subprocess.run([*command, name], cwd=cwd, env=env, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    return [json.loads(line) for line in ran.stdout.splitlines()]
+
+
+# --- the Tune view ---------------------------------------------------------------------------
+
+
+def percent(value: float) -> str:
+    """A figure as the Tune view shows it."""
+    return f"{100 * value:.1f}%"
+
+
+def type_over(page: Any, selector: str, text: str) -> None:
+    """Replace a field's value as a person does: click, Control+A, type."""
+    page.click(selector)
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+
+
+def evaluated(page: Any) -> dict[str, str]:
+    """Click Evaluate and answer the figures shown, once the status says they are drawn."""
+    page.eval_on_selector("#tune-status", "s => { s.textContent = ''; }")
+    page.click("#tune-evaluate")
+    wait_until(
+        page,
+        "/questions, .* chunks, in/.test(document.getElementById('tune-status').textContent)"
+        " || document.getElementById('tune-error').textContent !== ''",
+    )
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#tune-figures [data-figure]')]
+             .map((d) => [d.dataset.figure, d.querySelector('dd').firstChild.textContent]))"""
+    )

@@ -8,7 +8,7 @@ import { parseTurns } from './turns-json.js';
 
 /**
  * Chunk `text` in `mode` with `values`. Answers `{mode, raw, chunks, turns?}`: `raw` is the
- * facade's answer in the original's shape (what the downloads hold), `chunks` the view model:
+ * facade's answer with its spans (what the downloads hold), `chunks` the view model:
  * `{index, type, heading, label, text, overlap, length, start, end, leadStart, leadEnd}`:
  * `heading` is the section's heading ('' for none), `label` the type and heading; `overlap` is
  * how much of `text` is repeated from the chunk before (JavaScript units), `length` the
@@ -26,20 +26,16 @@ export async function runChunker(api, mode, values, text, tokens = {}) {
   const options = { ...optionsOf(mode, values), ...tokens };
   if (mode === 'semantic') {
     const found = await new api.SemanticChunker({ ...options, spans: true }).chunk(text);
-    const raw = found.map(({ span, overlapSpan, ...chunk }) => chunk); // the original's shape
-    return { mode, raw, chunks: semanticChunks(found) };
+    return { mode, raw: found, chunks: semanticChunks(found) };
   }
   if (mode === 'engine') {
     const embedFn = values.strategy === 'semantic' ? demoEmbed : undefined;
     const found = await new api.ChunkingEngine().chunk(text, { ...options, embedFn, spans: true });
-    const raw = found.map(({ span, ...chunk }) => chunk);
-    return { mode, raw, chunks: engineChunks(found, values.strategy) };
+    return { mode, raw: found, chunks: engineChunks(found, values.strategy) };
   }
   const turns = parseTurns(text);
   const passages = await api.chunkTurns(turns, { ...options, spans: true });
-  // The downloads hold the original's shape; repeatedTurns is for the view.
-  const raw = passages.map(({ repeatedTurns, ...passage }) => passage);
-  return { mode, raw, turns, chunks: passageChunks(passages, raw, turns) };
+  return { mode, raw: passages, turns, chunks: passageChunks(passages, turns) };
 }
 
 function semanticChunks(found) {
@@ -75,7 +71,7 @@ function engineChunks(found, strategy) {
   });
 }
 
-function passageChunks(passages, raw, turns) {
+function passageChunks(passages, turns) {
   // Blank turns (white space to trim(), as the chunker says) are in no passage; the others
   // are cut in order, each passage repeating its first repeatedTurns from the one before.
   const kept = [];
@@ -88,7 +84,7 @@ function passageChunks(passages, raw, turns) {
     fresh = first + spans.length;
     return { index, type: 'passage', heading: '', text, overlap: 0, length: codePointLength(text),
       start: -1, end: -1, leadStart: -1, leadEnd: -1, label: `seq ${firstSeq}–${lastSeq}`,
-      turnPositions: kept.slice(first, fresh), repeatedTurns, passage: raw[i],
-      tokens: raw[i].tokenCount ?? null };
+      turnPositions: kept.slice(first, fresh), repeatedTurns, passage: passages[i],
+      tokens: passages[i].tokenCount ?? null };
   });
 }

@@ -1,11 +1,19 @@
-// Take the chunks away: as a JSON array or as JSON Lines (one chunk a line, as vector stores
-// ingest them), in the original's shape and key names, exactly as the facade answered them.
+// Take the chunks away: as JSON or as JSON Lines (one chunk a line, as vector stores ingest
+// them). Each chunk is the facade's answer with its spans (what the page colours by, in
+// JavaScript's string indices), and the file says what was cut, and how: the source's name and
+// the settings, by the names the facade and the copied JavaScript take.
 
-/** Save `raw` (the facade's answer) as `<name>.json`, or `.jsonl` when `lines` is true. */
-export function download(raw, name, lines) {
+/**
+ * Save `chunks` of the text named `source`, cut with `settings` (`{mode, ...options}`), as
+ * `<name>.json`: `{source, settings, chunks}`, or, when `lines` is true, `<name>.jsonl`: a
+ * chunk a line, each `{source, ...chunk, settings}` (the command line's records, `chunker
+ * chunk`, and the settings).
+ */
+export function download({ chunks, source, settings }, name, lines) {
   const body = lines
-    ? raw.map((record) => JSON.stringify(record)).join('\n') + (raw.length ? '\n' : '')
-    : `${JSON.stringify(raw, null, 2)}\n`;
+    ? chunks.map((chunk) => JSON.stringify({ source, ...chunk, settings })).join('\n')
+      + (chunks.length ? '\n' : '')
+    : `${JSON.stringify({ source, settings, chunks }, null, 2)}\n`;
   const type = lines ? 'application/jsonl' : 'application/json';
   const url = URL.createObjectURL(new Blob([body], { type }));
   const link = document.createElement('a');

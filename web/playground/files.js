@@ -1,7 +1,17 @@
 // Open a local file, with the picker or by dropping it anywhere on the page. The file is read
 // here, in the tab: nothing is uploaded.
 
-const ACCEPTED = /\.(md|markdown|txt|text|json)$/i;
+import { kindOfFile } from './sources.js';
+
+const ACCEPTED = /\.(md|markdown|txt|text|json|jsonl)$/i;
+
+// The largest file the page opens. Putting a text in a text box holds the page still while
+// the browser lays it out, longer the longer the text: past this size, for seconds
+// (tests/bench/playground.py measures it; docs/playground.md has the figures). A larger file
+// is refused before it is read, saying so.
+const MAX_FILE_BYTES = 1_000_000;
+
+const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
 // Fatal: bytes that are not UTF-8 throw, rather than becoming U+FFFD in a text that would be
 // chunked as if it were one. Like `file.text()`, it drops a byte order mark.
@@ -15,7 +25,16 @@ export function acceptFiles({ picker, page, onFile, onError }) {
   async function open(file) {
     if (!file) return;
     if (!ACCEPTED.test(file.name) && !file.type.startsWith('text/')) {
-      onError(`${file.name} is not a text file: open a .md, .txt, or .json transcript.`);
+      onError(`${file.name} is not a text file: open a .md, .txt, or a .json or .jsonl `
+        + 'transcript.');
+      return;
+    }
+    if (file.size > MAX_FILE_BYTES) {
+      const command = kindOfFile(file.name) === 'transcript' ? 'turns' : 'chunk';
+      onError(`${file.name} is ${megabytes(file.size)} MB, too large to open here: the page `
+        + `opens files of up to ${megabytes(MAX_FILE_BYTES)} MB, as the browser's text box `
+        + 'holds the page still for seconds with a larger one. It was not opened. Cut it with '
+        + `the command line instead: chunker ${command} ${file.name}`);
       return;
     }
     let bytes;

@@ -2,11 +2,10 @@
 // source's own buffer, which is what lets a switch of sample or mode come back to it intact.
 
 import { el } from './dom.js';
-import { labelOf } from './sources.js';
 
 const KIND = {
   document: { group: 'Documents', label: 'Document' },
-  transcript: { group: 'Transcripts', label: 'Transcript: a JSON list of turns' },
+  transcript: { group: 'Transcripts', label: 'Transcript: a JSON list of turns, or JSON Lines' },
 };
 
 export function createInput({ select, textarea, label, sources, onPick, onEdit }) {
@@ -15,16 +14,8 @@ export function createInput({ select, textarea, label, sources, onPick, onEdit }
   // every key of a 1 MB text, that cost more than the browser's own edit. So an edit only
   // marks the text unread, and it is read when it is needed (`read`).
   let unread = false;
-  // The shown source's name in the menu, anew: a sample edited is the user's text.
-  const relabel = () => {
-    const option = [...select.options].find(({ value }) => value === shown.id);
-    if (option && option.textContent !== labelOf(shown)) option.textContent = labelOf(shown);
-  };
   const read = () => {
-    if (unread) {
-      shown.text = textarea.value;
-      relabel();
-    }
+    if (unread) shown.text = textarea.value;
     unread = false;
   };
   textarea.addEventListener('input', () => {
@@ -38,7 +29,7 @@ export function createInput({ select, textarea, label, sources, onPick, onEdit }
     refresh() {
       const groups = Object.entries(KIND).map(([kind, { group }]) => el('optgroup', { label: group },
         ...sources.list().filter((source) => source.kind === kind)
-          .map((source) => el('option', { value: source.id }, labelOf(source)))));
+          .map((source) => el('option', { value: source.id }, source.label))));
       select.replaceChildren(...groups);
       if (shown) select.value = shown.id;
     },
@@ -47,11 +38,17 @@ export function createInput({ select, textarea, label, sources, onPick, onEdit }
      * area. */
     read,
 
+    /** The text box's text, edited but not read yet, is `source`'s from now on (an edit of
+     * a sample becomes the user's own text): shown in the menu, the box left as it is. */
+    adopt(source) {
+      shown = source;
+      select.value = source.id;
+    },
+
     show(source) {
       if (shown) read();
       shown = source;
       select.value = source.id;
-      relabel();
       label.textContent = KIND[source.kind].label;
       if (textarea.value !== source.text) textarea.value = source.text;
       textarea.placeholder = source.kind === 'transcript'

@@ -11,10 +11,11 @@ import { acceptFiles } from './files.js';
 import { countOf, firstWords, formatCount, formatMs, tokensText } from './format.js';
 import { createHistogram } from './histogram.js';
 import { createInput } from './input.js';
-import { LINK_LIMIT, carriesText, linkWithText, textOfLink } from './link.js';
+import { lineEndingsNote } from './line-endings.js';
+import { LINK_LIMIT, carriesWork, linkWith, readLink } from './link.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
-import { MODE_INPUT, inPageWords, noSense, readQuery, refusals, settingOfField,
+import { MODE_INPUT, inPageWords, noSense, optionsOf, readQuery, refusals, settingOfField,
   tooManyChunks, writeQuery } from './settings.js';
 import { javascriptSnippet, pythonSnippet, textFrom } from './snippets.js';
 import { createSources, isSample } from './sources.js';
@@ -25,6 +26,7 @@ import { createTranscriptView } from './transcript-view.js';
 import { createTune } from './tune.js';
 import { createViewTabs } from './view-tabs.js';
 import { TranscriptJsonError } from './turns-json.js';
+import { keepWork, takeWork, workOfPage } from './work.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -48,13 +50,18 @@ const state = {
 if (initial.sample && sources.has(initial.sample) && sources.get(initial.sample).sample) {
   state.shown[sources.get(initial.sample).kind] = initial.sample;
 }
-// A link's text (see link.js) is shown as a source of its own, and taken out of the address.
+// A link's text (see link.js) is shown as a source of its own, and its work (the search, the
+// Tune view) as if typed here; both are taken out of the address.
 let linkProblem = '';
-if (carriesText(location.hash)) {
+if (carriesWork(location.hash)) {
   try {
+    const { text, work } = await readLink(location.hash);
     const kind = MODE_INPUT[initial.mode];
-    state.shown[kind] = sources.addLinked(kind, await textOfLink(location.hash));
-    sources.keep(sources.get(state.shown[kind]));
+    if (text !== null) {
+      state.shown[kind] = sources.addLinked(kind, text);
+      sources.keep(sources.get(state.shown[kind]));
+    }
+    takeWork(work);
   } catch (error) {
     linkProblem = error.message;  // link.js says it in the page's words
   }
@@ -100,6 +107,7 @@ acceptFiles({ picker: $('file-input'), page: document.documentElement,
   onFile: openFile, onError: (message) => { $('file-error').textContent = message; } });
 wireExport();
 showMode();
+keepWork();  // the search and the Tune view as they were before a reload, or in the link
 // Said under the text (the text's errors go when a result comes), until the text is edited.
 showSource(current().id).then(() => {
   if (linkProblem) $('text-kept').textContent = linkProblem;
@@ -155,6 +163,7 @@ async function showSource(id) {
   }
   if (state.shown[kind] !== id || MODE_INPUT[state.mode] !== kind) return;  // overtaken
   input.show(source);
+  $('text-converted').textContent = lineEndingsNote(source);
   $('text-kept').textContent = NOT_KEPT[source.kept ?? 'kept'];
   $('text-error').textContent = '';
   rerun();
@@ -188,13 +197,27 @@ function keepText(source) {
 const pauseBefore = (length) => (length > 5e5 ? 700 : length > 1e5 ? 300 : 50);
 let editTimer = 0;
 let unkept = null;  // the source edited since its text was last kept
-function textEdited(source) {
+function textEdited(edited) {
+  const source = edited.sample ? yoursInstead(edited) : edited;
   unkept = source;
   clearTimeout(editTimer);
   editTimer = setTimeout(() => {
     keepEdits();
     rerun();
   }, pauseBefore(source.text.length));
+}
+
+/**
+ * A sample is never edited: the text box's text, the sample edited, becomes the user's own
+ * text (see sources.yours), shown in the sample's place; the sample stays as it came.
+ */
+function yoursInstead(sample) {
+  const yours = sources.yours(sample.kind);
+  if (!document.querySelector(`#source option[value="${yours.id}"]`)) input.refresh();
+  input.adopt(yours);
+  state.shown[yours.kind] = yours.id;
+  sources.remember(yours.id);
+  return yours;
 }
 
 function keepEdits() {
@@ -281,7 +304,8 @@ function draw(result, job) {
   $('run-error').textContent = '';
   $('results').classList.remove('stale');
   const counted = job.tokens.tokenizer !== undefined;
-  state.result = { ...result, source: job.source, text: job.text, values: job.values, counted };
+  state.result = { ...result, source: job.source, text: job.text, values: job.values,
+    tokens: job.tokens, counted };
   const { chunks } = result;
   const noun = result.mode === 'turns' ? 'passage' : 'chunk';
   drawCounted();
@@ -395,7 +419,7 @@ function showError(error, job) {
     controls.setError(setting.name, inPageWords(job.mode, error.message));
   } else if (error instanceof TranscriptJsonError || job.mode === 'turns') {
     // A JSON error names the file the transcript came from (a text typed here has none).
-    const named = error instanceof TranscriptJsonError && job.source.id !== 'own-transcript';
+    const named = error instanceof TranscriptJsonError && !job.source.id.startsWith('own-');
     $('text-error').textContent = named ? error.about(job.source.name) : error.message;
   } else {
     // Not a bad setting: the worker stopped, or a bug to look into, with its stack.
@@ -455,24 +479,33 @@ function whereTheTextIs(what, source) {
     : ' The text is too long to write into it: it reads this page\'s text box.';
 }
 
-/** The link to copy: the settings, and the text unless it is a sample's (see link.js). */
+/** The link to copy: the settings, the text unless it is a sample's, and the search and the
+ * Tune view's work (see link.js), as much as fits. */
 async function shareLink() {
   const source = current();
   const url = new URL(shareQuery(), location.href).href;
-  if (isSample(source)) return { href: url, note: '' };
-  const link = await linkWithText(url, source.text);
-  if (link.fits) return { href: link.href, note: ' It carries the text too.' };
-  return { href: url, note: ` It holds the settings only: the text is too long for a link `
+  const link = await linkWith(url, { text: isSample(source) ? null : source.text,
+    work: workOfPage() });
+  const work = { carried: ' It carries your search and Tune view too.',
+    left: ' Your search and Tune view are too long to go with it.', none: '' }[link.work];
+  if (link.text === 'none') return { href: link.href, note: work };
+  if (link.text === 'carried') return { href: link.href, note: ` It carries the text too.${work}` };
+  const holds = link.work === 'carried' ? 'the settings, your search and Tune view, not the '
+    + 'text' : 'the settings only';
+  return { href: link.href, note: ` It holds ${holds}: the text is too long for a link `
     + `(${formatCount(link.length)} characters compressed; a link holds `
-    + `${formatCount(LINK_LIMIT)}). Send the text itself, or open it there as a file.` };
+    + `${formatCount(LINK_LIMIT)}). Send the text itself, or open it there as a file.`
+    + (link.work === 'left' ? work : '') };
 }
 
 function wireExport() {
   const status = (message) => { $('export-status').textContent = message; };
   const save = (lines) => {
     if (!state.result) return status('Nothing to download yet.');
-    download(state.result.raw, exportName(state.result.source.name, state.result.mode), lines);
-    return status(`Downloaded ${formatCount(state.result.raw.length)} records.`);
+    const { raw, source, mode, values, tokens } = state.result;
+    const settings = { mode, ...optionsOf(mode, values), ...tokens };
+    download({ chunks: raw, source: source.name, settings }, exportName(source.name, mode), lines);
+    return status(`Downloaded ${formatCount(raw.length)} records.`);
   };
   const copy = async (what, text, note = '') => {
     try {

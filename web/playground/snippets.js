@@ -4,6 +4,7 @@
 // (typed, opened, from a link, or a sample edited) written into the code, unless too long.
 
 import { settingsOf } from './settings.js';
+import { readTranscript } from './turns-json.js';
 
 // JSON's string syntax is also valid Python, for any text: its escapes (\n, \", \uXXXX)
 // are Python's too, and what it leaves unescaped (U+2028, U+0085) a Python string may hold.
@@ -46,9 +47,35 @@ function pythonText(source) {
   }
   const note = from === 'file'
     ? `# The text in the page is too long to write here: save it as ${source.name}.\n` : '';
+  // Python's text mode reads CR LF and CR as a line feed, as the page's text box holds them.
   return { imports: ['from pathlib import Path'],
-    code: `${note}text = Path(${quote(source.name)}).read_text(encoding="utf-8")` };
+    code: `${note}# read_text reads each line ending as "\\n", as the page did.\n`
+      + `text = Path(${quote(source.name)}).read_text(encoding="utf-8")` };
 }
+
+/** How `text` holds its turns, as the page reads it (turns-json.js): 'list', 'one' or
+ * 'lines'; 'list' for a text that is no transcript (the code then fails as the page did). */
+function transcriptForm(text) {
+  try {
+    return readTranscript(text ?? '').form;
+  } catch {
+    return 'list';
+  }
+}
+
+// The turns from the text, for each form of transcript, in Python and in JavaScript.
+const PYTHON_TURNS = {
+  list: 'turns = json.loads(text)',
+  one: 'turns = [json.loads(text)]  # one turn alone',
+  lines: '# JSON Lines: a turn a line, blank lines skipped.\n'
+    + 'turns = [json.loads(line) for line in text.split("\\n") if line.strip()]',
+};
+const JS_TURNS = {
+  list: 'const turns = JSON.parse(text);',
+  one: 'const turns = [JSON.parse(text)]; // one turn alone',
+  lines: '// JSON Lines: a turn a line, blank lines skipped.\n'
+    + "const turns = text.split('\\n').filter((line) => line.trim()).map((line) => JSON.parse(line));",
+};
 
 // The token panel's options (tokens.js' `tokenOptions`), by their Python names.
 const TOKEN_PYTHON = { tokenizer: 'tokenizer', maxTokens: 'max_tokens' };
@@ -102,7 +129,7 @@ for chunk in chunks:
   return `${stdlib('import json')}from chunker import chunk_turns
 
 ${text.code}
-turns = json.loads(text)
+${PYTHON_TURNS[transcriptForm(source.text)]}
 passages = chunk_turns(
     turns,
 ${args('    ')}
@@ -135,7 +162,7 @@ const JS_CALLS = {
     log: '(c) => [c.index, c.boundaryType, c.startOffset, c.endOffset]' },
   engine: { name: 'chunks', call: (options) => `new api.ChunkingEngine().chunk(text, ${options})`,
     log: '(c) => [c.index, c.content.length, c.heading]' },
-  turns: { name: 'passages', call: (options) => `api.chunkTurns(JSON.parse(text), ${options})`,
+  turns: { name: 'passages', call: (options) => `api.chunkTurns(turns, ${options})`,
     log: '(p) => [p.index, p.firstSeq, p.lastSeq, p.itemIds]' },
 };
 
@@ -159,7 +186,7 @@ ${semantic ? `// The page's demonstration embedding: call your embedding model h
 const { demoEmbed: embedFn } = await import(
   new URL('playground/demo-embedding.js', location.href));
 ` : ''}${javascriptText(source)}
-// One worker, one Python: in a page of your own, load it once, use \`api\` for every call,
+${mode === 'turns' ? `${JS_TURNS[transcriptForm(source.text)]}\n` : ''}// One worker, one Python: in a page of your own, load it once, use \`api\` for every call,
 // and close it when done.
 const api = await loadChunker();
 let ${name};

@@ -1,18 +1,25 @@
 // The texts the page can show: the user's own, each file they opened, a text that came in a
-// link, and the samples. Each keeps its own edits, so switching modes or samples and back
-// restores exactly what was there. A sample edited is the user's text (its label says so),
-// until it is the sample's text again.
+// link, and the samples. Each keeps its own edits, so switching modes or sources and back
+// restores exactly what was there. A sample is never edited: an edit of one becomes the
+// user's own text (`yours`), and the sample stays as it came.
+
+import { asTextBoxHolds } from './line-endings.js';
+import { forget, store, stored, storedJson } from './storage.js';
 
 const SAMPLES = [
   { id: 'guide', kind: 'document', name: 'indexer-guide.md',
-    label: 'Sample: technical guide (Markdown, code, tables)',
-    editedLabel: 'Your text: the technical guide, edited' },
+    label: 'Sample: technical guide (Markdown, code, tables)' },
   { id: 'handbook', kind: 'document', name: 'handbook.md',
-    label: 'Sample: refunds and shipping handbook',
-    editedLabel: 'Your text: the handbook, edited' },
-  { id: 'meeting', kind: 'transcript', name: 'meeting.json', label: 'Sample: meeting transcript',
-    editedLabel: 'Your transcript: the meeting, edited' },
+    label: 'Sample: refunds and shipping handbook' },
+  { id: 'meeting', kind: 'transcript', name: 'meeting.json', label: 'Sample: meeting transcript' },
 ];
+
+// The user's own texts, by kind: the first is always there; more are added when a sample is
+// edited while every one of them holds a text (`yours`).
+const OWN = {
+  document: { name: 'document.md', label: 'Your text' },
+  transcript: { name: 'transcript.json', label: 'Your transcript' },
+};
 
 // The text of a link (see link.js), by kind: one of each, the last link's.
 const LINKED = {
@@ -21,110 +28,85 @@ const LINKED = {
     label: 'Transcript from a link' },
 };
 
-/** Whether `source` is a sample with the sample's own text (unknown until it is fetched). */
+/** Whether `source` is a sample (whose text is the sample's own: samples are never edited). */
 export function isSample(source) {
-  return Boolean(source.sample) && source.text === source.original;
+  return Boolean(source.sample);
 }
 
-/** The source's name in the menu. */
-export function labelOf(source) {
-  return source.sample && source.text !== null && !isSample(source)
-    ? source.editedLabel : source.label;
+/** Documents are chunked as text; transcripts are a JSON list of turns, or JSON Lines. */
+export function kindOfFile(name) {
+  return /\.jsonl?$/i.test(name) ? 'transcript' : 'document';
 }
 
-/** Documents are chunked as text; transcripts are a JSON list of turns. */
-function kindOfFile(name) {
-  return /\.json$/i.test(name) ? 'transcript' : 'document';
-}
+// Everything the user typed or opened survives a reload: storage.js keeps each text under its
+// source's id, and the sources added (opened files, the user's texts after the first) in a
+// list, to list them again after a reload.
+const ADDED_KEY = 'files';  // [{id, name, windows?, mac?}]
+const ADDED_ID_RE = /^(?:file|own-document|own-transcript)-[0-9]+$/;
 
-// Everything the user typed survives a reload: sessionStorage keeps each edited text (a
-// sample's edits too, and opened files with their edits) for this tab only, and forgets them
-// when the tab closes.
-const storageKey = (id) => `chunker-playground:${id}`;
-const FILES_KEY = 'files';  // the opened files, [{id, name}], to list them again after a reload
-
-/** The kept value under `id`, or null: none kept, or storage refused (a sandboxed frame, a
- * privacy setting), in which case texts live in memory only. */
-function stored(id) {
-  try {
-    return sessionStorage.getItem(storageKey(id));
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Keep `value` under `id`: 'kept', or why not: 'full' (over the tab's quota of a few MB) or
- * 'refused' (no storage here: a sandboxed frame, a privacy setting). When not kept, an older
- * value is dropped too, so that a reload never brings back a stale text.
- */
-function store(id, value) {
-  try {
-    sessionStorage.setItem(storageKey(id), value);
-    return 'kept';
-  } catch (error) {
-    forget(id);
-    return error?.name === 'QuotaExceededError' ? 'full' : 'refused';
-  }
-}
-
-function forget(id) {
-  try {
-    sessionStorage.removeItem(storageKey(id));
-  } catch {
-    // no storage at all: nothing was kept
-  }
-}
-
-/** The opened files kept before a reload, each `{id: 'file-N', name, text}`; their texts
+/** The sources added before a reload, each `{id, name, text, windows, mac}`; their texts
  * are read once (they may be megabytes, read as the page first paints). */
-function keptFiles() {
-  let files;
-  try {
-    files = JSON.parse(stored(FILES_KEY) ?? '[]');
-  } catch {
-    return [];  // written by another version of the page
-  }
-  if (!Array.isArray(files)) return [];
-  return files
-    .filter((file) => /^file-[0-9]+$/.test(file?.id) && typeof file.name === 'string')
-    .map(({ id, name }) => ({ id, name, text: stored(id) }))
+function keptAdded() {
+  const added = storedJson(ADDED_KEY);
+  if (!Array.isArray(added)) return [];  // none, or written by another version of the page
+  return added
+    .filter((entry) => ADDED_ID_RE.test(entry?.id) && typeof entry.name === 'string')
+    .map((entry) => ({ ...entry, text: stored(entry.id) }))
     .filter(({ text }) => text !== null);
 }
 
+/** The number at the end of an added source's id: `file-3` -> 3. */
+const numberOf = (id) => Number(id.slice(id.lastIndexOf('-') + 1));
+
 export function createSources() {
   const sources = new Map();
-  const add = (source) => { sources.set(source.id, source); return source.id; };
-  add({ id: 'own-document', kind: 'document', label: 'Your text', name: 'document.md',
-    text: stored('own-document') ?? '' });
-  add({ id: 'own-transcript', kind: 'transcript', label: 'Your transcript',
-    name: 'transcript.json', text: stored('own-transcript') ?? '' });
-  // A sample's text is fetched when first shown, unless it was edited and kept; its
-  // `original`, to tell an edit from the sample, is fetched then too.
-  for (const sample of SAMPLES) add({ ...sample, text: stored(sample.id), sample: true });
+  // Every text is held as the text box holds it (see line-endings.js); a file's changed line
+  // endings are counted, for the page to say so.
+  const add = (source) => {
+    if (typeof source.text === 'string') {
+      const { text, windows, mac } = asTextBoxHolds(source.text);
+      source.text = text;
+      source.windows = (source.windows ?? 0) + windows;
+      source.mac = (source.mac ?? 0) + mac;
+    }
+    sources.set(source.id, source);
+    return source.id;
+  };
+  const list = () => [...sources.values()];
+  const ownSource = (kind, id, number) => ({ id, kind, name: OWN[kind].name,
+    label: number > 1 ? `${OWN[kind].label} ${number}` : OWN[kind].label });
+  for (const kind of Object.keys(OWN)) {
+    add({ ...ownSource(kind, `own-${kind}`, 1), text: stored(`own-${kind}`) ?? '' });
+  }
+  // A sample's text is fetched when first shown.
+  for (const sample of SAMPLES) add({ ...sample, text: null, sample: true });
   for (const [kind, link] of Object.entries(LINKED)) {
     const text = stored(link.id);
     if (text !== null) add({ ...link, kind, text });
   }
-  const files = [];  // the kept list, {id, name} each
-  for (const { id, name, text } of keptFiles()) {
-    add({ id, kind: kindOfFile(name), label: `File: ${name}`, name, text });
-    files.push({ id, name });
+  const added = [];  // the kept list, {id, name, windows, mac} each
+  for (const { id, name, text, windows = 0, mac = 0 } of keptAdded()) {
+    const kind = kindOfFile(name);
+    add(id.startsWith('file-')
+      ? { id, kind, label: `File: ${name}`, name, text, windows, mac }
+      : { ...ownSource(kind, id, numberOf(id)), text });
+    added.push({ id, name, windows, mac });
   }
-  let lastFile = Math.max(0, ...files.map(({ id }) => Number(id.slice('file-'.length))));
-  const isFile = (id) => id.startsWith('file-');
-  const listFile = (source) => {
-    if (!isFile(source.id) || files.some(({ id }) => id === source.id)) return 'kept';
-    const entry = { id: source.id, name: source.name };
-    const listed = store(FILES_KEY, JSON.stringify([...files, entry]));
-    if (listed === 'kept') files.push(entry);
-    else store(FILES_KEY, JSON.stringify(files));  // the list as it was
+  let lastFile = Math.max(0, ...added.filter(({ id }) => id.startsWith('file-'))
+    .map(({ id }) => numberOf(id)));
+  const yoursOf = (kind) => list().filter((source) => source.id.startsWith(`own-${kind}`));
+  const listAdded = (source) => {
+    if (!ADDED_ID_RE.test(source.id) || added.some(({ id }) => id === source.id)) return 'kept';
+    const entry = { id: source.id, name: source.name, windows: source.windows, mac: source.mac };
+    const listed = store(ADDED_KEY, JSON.stringify([...added, entry]));
+    if (listed === 'kept') added.push(entry);
+    else store(ADDED_KEY, JSON.stringify(added));  // the list as it was
     return listed;
   };
-  // A file's text is only of use listed: if the list cannot be kept, neither is the text.
+  // An added source's text is only of use listed: if the list cannot be kept, neither is it.
   const keep = (source) => {
     let outcome = store(source.id, source.text);
-    if (outcome === 'kept') outcome = listFile(source);
+    if (outcome === 'kept') outcome = listAdded(source);
     if (outcome !== 'kept') forget(source.id);
     source.kept = outcome;
     return outcome;
@@ -133,9 +115,10 @@ export function createSources() {
   return {
     get: (id) => sources.get(id),
     has: (id) => sources.has(id),
-    list: () => [...sources.values()],
+    list,
 
-    /** Keep an opened file as a source of its own, so it never replaces typed text. */
+    /** Keep an opened file as a source of its own, so it never replaces typed text. Its
+     * line endings become the text box's (the source's `windows` and `mac` count them). */
     addFile(name, text) {
       lastFile += 1;
       return add({ id: `file-${lastFile}`, kind: kindOfFile(name), label: `File: ${name}`,
@@ -145,6 +128,17 @@ export function createSources() {
     /** The text of a link as a source, replacing the text of any link before it. */
     addLinked(kind, text) {
       return add({ ...LINKED[kind], kind, text });
+    },
+
+    /**
+     * The user's own text of `kind` to take an edit of a sample: the first that is empty,
+     * else a new one ("Your text 2", ...), so that no text typed before is written over.
+     */
+    yours(kind) {
+      const empty = yoursOf(kind).find((source) => source.text === '');
+      if (empty) return empty;
+      const number = yoursOf(kind).length + 1;
+      return sources.get(add({ ...ownSource(kind, `own-${kind}-${number}`, number), text: '' }));
     },
 
     /** Keep a source's text for a reload of the tab: 'kept', 'full' or 'refused'. */
@@ -164,19 +158,12 @@ export function createSources() {
     /** The source with its text, fetching a sample the first time it is shown. */
     async load(id) {
       const source = sources.get(id);
-      if (source.sample && source.original === undefined) {
-        let text;
-        try {
-          const response = await fetch(`samples/${source.name}`);
-          if (!response.ok) throw new Error(`sample ${source.name}: HTTP ${response.status}`);
-          text = await response.text();
-        } catch (error) {
-          if (source.text === null) throw error;
-          return source;  // its edits kept, shown as the user's text; fetched at a later show
-        }
-        // Another load of the same sample may have finished first; keep its (maybe edited) text.
-        source.original ??= text;
-        source.text ??= text;
+      if (source.sample && source.text === null) {
+        const response = await fetch(`samples/${source.name}`);
+        if (!response.ok) throw new Error(`sample ${source.name}: HTTP ${response.status}`);
+        const text = await response.text();
+        // Another load of the same sample may have finished first: the same text.
+        if (source.text === null) add(Object.assign(source, { text }));
       }
       return source;
     },

@@ -82,7 +82,8 @@ export function createTranscriptView(container, { onSelect }) {
       nearby.watch(rows);
       if (rows.length === 0) {
         container.append(el('p', { className: 'empty' },
-          'No turns yet: paste a JSON list of turns, or open a .json transcript.'));
+          'No turns yet: paste a JSON list of turns or JSON Lines, or open a .json or .jsonl '
+            + 'transcript.'));
       }
       markSelection(container, selected);
     },

@@ -4,6 +4,9 @@
 // or Chroma's questions_df.csv with its corpus files), or from questions the user adds on the
 // shown document. Bad files are refused with a message that names the file and the place.
 
+import { store, storedJson } from './storage.js';
+import { QUESTIONS_KEY } from './work.js';
+
 // Fatal: a file that is not UTF-8 is refused, not read as U+FFFD.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -175,10 +178,12 @@ function parseCsv(text) {
 
 /**
  * The user's own questions on the shown document: each a question and the passage selected
- * for it. A passage is found again by its text when the document was edited around it.
+ * for it. A passage is found again by its text when the document was edited around it. They
+ * are kept across a reload (storage.js), as a link's are (work.js).
  */
 export function createOwnQuestions() {
-  const questions = []; // {question, excerpt, start}
+  const questions = keptQuestions(); // {question, excerpt, start}
+  const keep = () => store(QUESTIONS_KEY, JSON.stringify(questions));
   return {
     get count() { return questions.length; },
     list: () => questions.slice(),
@@ -186,8 +191,12 @@ export function createOwnQuestions() {
       if (!question.trim()) throw new Error('Type the question first.');
       if (end <= start) throw new Error('Select the passage that answers it in the text first.');
       questions.push({ question: question.trim(), excerpt: text.slice(start, end), start });
+      keep();
     },
-    remove(index) { questions.splice(index, 1); },
+    remove(index) {
+      questions.splice(index, 1);
+      keep();
+    },
     /** The set on document `name` with text `text`. */
     set(name, text) {
       if (!questions.length) throw new Error('Add a question first: select its answer in the text, type it, then Add.');
@@ -201,4 +210,12 @@ export function createOwnQuestions() {
       };
     },
   };
+}
+
+/** The questions kept before a reload (or from a link), those of the right shape. */
+function keptQuestions() {
+  const kept = storedJson(QUESTIONS_KEY);
+  return (Array.isArray(kept) ? kept : []).filter((entry) => typeof entry?.question === 'string'
+    && typeof entry.excerpt === 'string' && Number.isInteger(entry.start))
+    .map(({ question, excerpt, start }) => ({ question, excerpt, start }));
 }

@@ -86,6 +86,7 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
   $('tune-evaluate').addEventListener('click', evaluateNow);
   $('tune-sweep').addEventListener('click', sweepNow);
   $('tune-stop').addEventListener('click', () => sweeping?.abort());
+  drawOwn(); // the questions kept from before a reload
 
   function drawOwn() {
     $('tune-own-list').replaceChildren(...own.list().map(({ question, excerpt }, index) => {

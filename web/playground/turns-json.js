@@ -1,48 +1,94 @@
-// A transcript typed or opened as JSON: a list of turns `[{seq, itemId, text, startMs, endMs}]`.
-// Syntax errors say where they are and what is wrong, by line and column, so they can be found in a long file.
+// A transcript typed or opened: a JSON list of turns `[{seq, itemId, text, startMs, endMs}]`,
+// or JSON Lines (a turn a line), read as the command line reads one (`chunker turns`).
+// Syntax errors say where they are and what is wrong, by line and column, so they can be
+// found in a long file.
 
 import { codePointLength } from './format.js';
 
-/** An error in the transcript's JSON: what is wrong, at a 1-based line and column. */
+/** An error in the transcript's JSON: what is wrong, at a 1-based line and column. `form` is
+ * what the text was read as: 'JSON' or 'JSON Lines'. */
 export class TranscriptJsonError extends SyntaxError {
-  constructor(problem, line, column) {
-    super(`The transcript is not valid JSON: at line ${line}, column ${column}: ${problem}.`);
+  constructor(problem, line, column, form = 'JSON') {
+    super(`The transcript is not valid ${form}: at line ${line}, column ${column}: ${problem}.`);
     this.name = 'TranscriptJsonError';
     this.problem = problem;
     this.line = line;
     this.column = column;
+    this.form = form;
   }
 
   /** The message, naming the file `name` the transcript came from. */
   about(name) {
-    return `${name} is not valid JSON: at line ${this.line}, column ${this.column}: `
+    return `${name} is not valid ${this.form}: at line ${this.line}, column ${this.column}: `
       + `${this.problem}.`;
   }
 }
 
+const MORE = 'more after the end of the JSON';
+// What to do when a text is one JSON value and more: the two forms a transcript takes.
+const HINT = ' (a transcript is one JSON list of turns, or JSON Lines: one turn a line)';
+
+// A line of JSON Lines with nothing to read: white space as Python's str.strip() sees it, as
+// the command line and the copied Python skip such lines.
+const BLANK_LINE_RE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
+
 /**
- * Parse `text` into turns; an empty text is no turns. Checking each turn is left to
- * chunkTurns, whose messages name the turn (`turns[3] has no 'text'`).
+ * Read `text` as the command line reads a transcript: `{turns, form}`. A JSON list is the
+ * turns (`form` 'list'); another JSON value alone, a list of that one turn ('one'); a text
+ * that is one JSON value and more, JSON Lines ('lines'): each line a turn, blank lines
+ * skipped. An empty text is no turns. Checking each turn is left to chunkTurns, whose
+ * messages name the turn (`turns[3] has no 'text'`).
  */
-export function parseTurns(text) {
-  if (text.trim() === '') return [];
+export function readTranscript(text) {
+  if (text.trim() === '') return { turns: [], form: 'list' };
   let value;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    // The browser's message gives no position for an unexpected token, a position in UTF-16
-    // units for the rest, and can quote the text: where and what are found here instead.
-    const { at, problem } = firstError(text) ?? { at: text.length, problem: error.message };
-    const before = text.slice(0, at);
-    const lineStart = before.lastIndexOf('\n') + 1;
-    throw new TranscriptJsonError(problem, before.split('\n').length,
-      codePointLength(before.slice(lineStart)) + 1);
+    const found = located(text, error);
+    if (found.problem !== MORE) throw found.error();
+    // One value and more: JSON Lines, when its first line (not blank) is a value of its own;
+    // else the error as it is, with what a transcript may be.
+    const lines = text.split('\n');
+    const first = lines.find((line) => !BLANK_LINE_RE.test(line));
+    if (firstError(first) !== null) throw located(text, error, HINT).error();
+    return { turns: jsonLines(lines), form: 'lines' };
   }
-  if (!Array.isArray(value)) {
-    throw new TypeError('A transcript is a JSON list of turns, such as '
-      + '[{"seq": 1, "text": "Hello."}, {"seq": 2, "text": "Hi."}]');
-  }
-  return value;
+  return Array.isArray(value) ? { turns: value, form: 'list' } : { turns: [value], form: 'one' };
+}
+
+/** The turns of `text`; see readTranscript. */
+export const parseTurns = (text) => readTranscript(text).turns;
+
+/** Each line of `lines` that is not blank, parsed; a line that is not JSON throws. */
+function jsonLines(lines) {
+  const turns = [];
+  lines.forEach((line, at) => {
+    if (BLANK_LINE_RE.test(line)) return;
+    try {
+      turns.push(JSON.parse(line));
+    } catch (error) {
+      const { problem, column } = located(line, error);
+      throw new TranscriptJsonError(problem, at + 1, column, 'JSON Lines');
+    }
+  });
+  return turns;
+}
+
+/**
+ * Where `text`, which JSON.parse refused with `error`, breaks JSON's grammar, and what is
+ * wrong (`suffix` added): `{problem, line, column, error()}`. The browser's message gives no
+ * position for an unexpected token, a position in UTF-16 units for the rest, and can quote
+ * the text: where and what are found here instead.
+ */
+function located(text, error, suffix = '') {
+  const { at, problem } = firstError(text) ?? { at: text.length, problem: error.message };
+  const before = text.slice(0, at);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const line = before.split('\n').length;
+  const column = codePointLength(before.slice(lineStart)) + 1;
+  return { problem, line, column,
+    error: () => new TranscriptJsonError(problem + suffix, line, column) };
 }
 
 // What the scan of firstError expects next.
