@@ -576,6 +576,7 @@ def test_download_json_and_jsonl_hold_the_chunks_with_their_spans_and_the_settin
         "overlap": 30,
         "preserveCodeBlocks": True,
         "respectHeadings": True,
+        "overlapBoundary": "chars",
     }
     name, saved = downloaded(page)
     assert name == "document-chunks.json"
