@@ -15,13 +15,13 @@ from typing import Any
 from ..many import batched, spread
 from ..pool import WorkerError
 from ..recipe import Recipe, options_of
+from .flags import flag
 from .inputs import Decoding, Source, expand
 from .jsonl import ChunkLines
 from .output import Discard, OutputError, Progress, RecordWriter, open_output, writing
 from .parser import (
     COMMANDS,
     build_parser,
-    flag,
     given_options,
     snippet_options,
     turns_options,

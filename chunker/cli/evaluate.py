@@ -13,6 +13,7 @@ from typing import Any
 
 from ..evaluation import METRICS, EvaluationSet, SweepCell, sweep
 from ..recipe import PIPELINE_STRATEGIES, options_of
+from .flags import CHOICE_OPTIONS, flag
 from .output import write_standard_output
 
 __all__ = ["add_evaluate_arguments", "run_evaluate"]
@@ -42,8 +43,6 @@ def _names(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
 
 def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the `evaluate` command's arguments to its parser."""
-    from .parser import CHOICE_OPTIONS, flag
-
     parser.add_argument("path", metavar="FOLDER_OR_JSON", help="Chroma's folder, or our JSON")
     parser.add_argument("--strategy", choices=PIPELINE_STRATEGIES, default="semantic")
     group = parser.add_argument_group("chunker options (a comma list sweeps the option)")

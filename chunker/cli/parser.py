@@ -11,14 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import __version__
-from ..limits import CHOICES
 from ..recipe import PIPELINE_STRATEGIES, options_of
+from .flags import CHOICE_OPTIONS, flag
 from .inputs import ERROR_HANDLERS, encoding_name
 
 __all__ = [
     "build_parser",
     "EXIT_CODES",
-    "flag",
     "given_options",
     "turns_options",
     "snippet_options",
@@ -47,16 +46,8 @@ EPILOG = "exit codes:\n" + "\n".join(
 )
 
 
-def flag(name: str) -> str:
-    """`target_size` -> `--target-size`."""
-    return "--" + name.replace("_", "-")
-
-
 # Options whose values are names, not numbers (`--tokenizer cl100k_base`).
 _NAMED_OPTIONS = {"tokenizer": "NAME"}
-
-# Options that take one of a few names (`--overlap-boundary word`), each with them.
-CHOICE_OPTIONS = {name: names for table in CHOICES.values() for name, names in table.items()}
 
 
 def _add_options(parser: argparse.ArgumentParser, title: str, defaults: dict[str, Any]) -> None:
