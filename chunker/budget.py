@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -36,14 +36,14 @@ from .whitespace import (
 
 if TYPE_CHECKING:
     from .tokens import Budget, TokenCounter
-    from .turns import Passage, Turn
 
 __all__ = [
     "Piece",
     "fit_text",
     "fit_chunks",
     "fit_document_chunks",
-    "fit_passages",
+    "Fitted",
+    "fit_pieces",
     "fit_embedded",
 ]
 
@@ -181,7 +181,7 @@ class _Cutter:
             start = good
 
 
-class _Fitted(NamedTuple):
+class Fitted(NamedTuple):
     """A chunk's text cut into pieces: each piece's text, and where its own part lies."""
 
     texts: list[str]
@@ -191,7 +191,9 @@ class _Fitted(NamedTuple):
     """Whether the first text starts with the chunk's overlap."""
 
 
-def _fit(lead: str, own: str, whole: str, count: TokenCounter, max_tokens: int) -> _Fitted | None:
+def fit_pieces(
+    lead: str, own: str, whole: str, count: TokenCounter, max_tokens: int
+) -> Fitted | None:
     """`whole` (`lead + own`) cut into pieces, or None when it is within the budget."""
     ranges = count.ranges(whole)
     tokens = ranges(0, len(whole))
@@ -199,7 +201,7 @@ def _fit(lead: str, own: str, whole: str, count: TokenCounter, max_tokens: int) 
         return None
     tight = tight_span(own, 0, len(own))
     if tight is None:  # white space alone (with an overlap over the budget): nothing to keep
-        return _Fitted([], [], False)
+        return Fitted([], [], False)
     lo, hi = tight
     head = len(lead)
     pieces = None
@@ -214,7 +216,7 @@ def _fit(lead: str, own: str, whole: str, count: TokenCounter, max_tokens: int) 
     pieces = [
         piece._replace(start=max(piece.start - head, 0), end=piece.end - head) for piece in pieces
     ]
-    return _Fitted(texts, pieces, with_lead)
+    return Fitted(texts, pieces, with_lead)
 
 
 class _Places:
@@ -273,7 +275,9 @@ def fit_chunks(chunks: list[Chunk], text: str, budget: Budget) -> list[Chunk]:
         # Its text is its overlap, then its own text, as long as its offsets say.
         split = len(chunk.text) - (chunk.end_offset - chunk.start_offset)
         lead, own = chunk.text[:split], chunk.text[split:]
-        fitted = None if max_tokens is None else _fit(lead, own, chunk.text, count, max_tokens)
+        fitted = (
+            None if max_tokens is None else fit_pieces(lead, own, chunk.text, count, max_tokens)
+        )
         if fitted is None:
             out.append(replace(chunk, index=len(out), token_count=count(chunk.text)))
             continue
@@ -310,7 +314,7 @@ def fit_document_chunks(
     out: list[DocumentChunk] = []
     for chunk in chunks:
         content = chunk.content
-        fitted = None if max_tokens is None else _fit("", content, content, count, max_tokens)
+        fitted = None if max_tokens is None else fit_pieces("", content, content, count, max_tokens)
         if fitted is None:
             out.append(replace(chunk, index=len(out), token_count=count(content)))
             continue
@@ -379,55 +383,3 @@ def fit_embedded(
             f"invalid max_tokens {budget.max_tokens} (too small for what is embedded with "
             f"each text: {frame('')!r:.80} alone is {alone} tokens)",
         ) from None
-
-
-def fit_passages(
-    passages: list[Passage], turns: Sequence[Sequence[Turn]], budget: Budget
-) -> list[Passage]:
-    """`chunk_turns`' passages (made of `turns`, a list each) within `budget`, each with its
-    `token_count`. A piece of a passage lists the turns it holds part of, where in its text,
-    and their times."""
-    from .turns import Passage, TurnSpan
-
-    count = budget.counter()
-    max_tokens = budget.max_tokens
-    out: list[Passage] = []
-    for passage, held in zip(passages, turns):
-        own_at = passage.turns[passage.repeated_turns].start
-        lead, own = passage.text[:own_at], passage.text[own_at:]
-        fitted = None if max_tokens is None else _fit(lead, own, passage.text, count, max_tokens)
-        if fitted is None:
-            out.append(replace(passage, index=len(out), token_count=count(passage.text)))
-            continue
-        for number, (piece_text, piece) in enumerate(zip(fitted.texts, fitted.pieces)):
-            with_lead = number == 0 and fitted.with_lead
-            start = 0 if with_lead else own_at + piece.start
-            end = own_at + piece.end
-            kept = [
-                (turn, span)
-                for turn, span in zip(held, passage.turns)
-                if span.start < end and span.end > start
-            ]
-            out.append(
-                Passage(
-                    text=piece_text,
-                    index=len(out),
-                    first_seq=kept[0][0].seq,
-                    last_seq=kept[-1][0].seq,
-                    item_ids=tuple(turn.item_id for turn, _ in kept),
-                    start_ms=kept[0][0].start_ms,
-                    end_ms=kept[-1][0].end_ms,
-                    turns=tuple(
-                        TurnSpan(
-                            span.seq,
-                            span.item_id,
-                            max(span.start, start) - start,
-                            min(span.end, end) - start,
-                        )
-                        for _, span in kept
-                    ),
-                    repeated_turns=passage.repeated_turns if with_lead else 0,
-                    token_count=piece.tokens,
-                )
-            )
-    return out

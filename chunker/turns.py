@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Real
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,7 @@ from .validation import (
 from .whitespace import is_blank
 
 if TYPE_CHECKING:
-    from .tokens import Tokenizer
+    from .tokens import Budget, Tokenizer
 
 __all__ = ["Passage", "Turn", "TurnSpan", "chunk_turns"]
 
@@ -207,9 +207,7 @@ def chunk_turns(
         previous_start, fresh = start, end
     if budget is None:
         return passages
-    from .budget import fit_passages
-
-    return fit_passages(passages, held, budget)
+    return _within_budget(passages, held, budget)
 
 
 def _passage(turns: list[Turn], index: int, repeated: int) -> Passage:
@@ -294,3 +292,57 @@ def _check_fields(
             raise ArgumentValueError(
                 argument or timing, f"{where}.{name} must be a finite number, got {value!r:.80}"
             )
+
+
+def _within_budget(
+    passages: list[Passage], turns: Sequence[Sequence[Turn]], budget: Budget
+) -> list[Passage]:
+    """`chunk_turns`' passages (made of `turns`, a list each) within `budget`, each with its
+    `token_count`: each over it cut by the budget's pass (`budget.py`). A piece of a passage
+    lists the turns it holds part of, where in its text, and their times."""
+    from .budget import fit_pieces  # on first use, as the page loads what it uses
+
+    count = budget.counter()
+    max_tokens = budget.max_tokens
+    out: list[Passage] = []
+    for passage, held in zip(passages, turns):
+        own_at = passage.turns[passage.repeated_turns].start
+        lead, own = passage.text[:own_at], passage.text[own_at:]
+        fitted = (
+            None if max_tokens is None else fit_pieces(lead, own, passage.text, count, max_tokens)
+        )
+        if fitted is None:
+            out.append(replace(passage, index=len(out), token_count=count(passage.text)))
+            continue
+        for number, (piece_text, piece) in enumerate(zip(fitted.texts, fitted.pieces)):
+            with_lead = number == 0 and fitted.with_lead
+            start = 0 if with_lead else own_at + piece.start
+            end = own_at + piece.end
+            kept = [
+                (turn, span)
+                for turn, span in zip(held, passage.turns)
+                if span.start < end and span.end > start
+            ]
+            out.append(
+                Passage(
+                    text=piece_text,
+                    index=len(out),
+                    first_seq=kept[0][0].seq,
+                    last_seq=kept[-1][0].seq,
+                    item_ids=tuple(turn.item_id for turn, _ in kept),
+                    start_ms=kept[0][0].start_ms,
+                    end_ms=kept[-1][0].end_ms,
+                    turns=tuple(
+                        TurnSpan(
+                            span.seq,
+                            span.item_id,
+                            max(span.start, start) - start,
+                            min(span.end, end) - start,
+                        )
+                        for _, span in kept
+                    ),
+                    repeated_turns=passage.repeated_turns if with_lead else 0,
+                    token_count=piece.tokens,
+                )
+            )
+    return out
