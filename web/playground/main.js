@@ -4,6 +4,7 @@
 import { loading, onTokenizerProgress } from './boot.js';
 import { createChunkList } from './chunk-list.js';
 import { runChunker } from './chunkers.js';
+import { sizeMarkers } from './size-markers.js';
 import { createControls } from './controls.js';
 import { createDocumentView } from './document-view.js';
 import { download, exportName } from './export.js';
@@ -324,7 +325,7 @@ function drawCounted() {
   const noun = mode === 'turns' ? 'passage' : 'chunk';
   renderStats($('stats'), stats, `${noun}s`,
     budget === null ? [] : [['over budget', over, 'over']]);
-  const marked = inTokens ? tokenMarkers() : markers(mode, values);
+  const marked = inTokens ? tokenMarkers() : sizeMarkers(mode, values);
   histogram.render(lengths, stats, marked, inTokens ? 'tokens' : 'characters');
   if (mode === 'turns') transcriptView.show(turns, chunks);
   else documentView.show(text, chunks);
@@ -343,16 +344,6 @@ function showStatus() {
 function tokenMarkers() {
   const { budget } = state.tokens;
   return isBudget(budget) ? [{ label: 'budget', value: budget }] : [];
-}
-
-function markers(mode, values) {
-  const wanted = {
-    semantic: [['target', values.targetSize], ['max', values.maxSize]],
-    engine: [['chunk size', values.chunkSize]],
-    turns: [['max', values.maxChars]],
-  }[mode];
-  return wanted.filter(([, value]) => Number.isFinite(value) && value > 0)
-    .map(([label, value]) => ({ label, value }));
 }
 
 /** What a row says of a chunk's size: its characters, and its tokens when counted. */
