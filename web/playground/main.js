@@ -4,6 +4,7 @@
 import { loading, onTokenizerProgress } from './boot.js';
 import { createChunkList } from './chunk-list.js';
 import { runChunker } from './chunkers.js';
+import { createCompare } from './compare.js';
 import { sizeMarkers } from './size-markers.js';
 import { createControls } from './controls.js';
 import { createDocumentView } from './document-view.js';
@@ -84,6 +85,12 @@ const tune = createTune({
   textarea: $('text'),
   apply: applySettings,
 });
+const compare = createCompare({
+  search: location.search,
+  first: () => ({ mode: state.mode, values: state.values, tokens: state.tokens }),
+  questions: () => tune.questions(),
+  onChange: updateUrl,
+});
 const scheduler = createScheduler(
   async (job) => {
     const result = await runChunker(state.api, job.mode, job.values, job.text, job.tokens);
@@ -111,6 +118,7 @@ window.chunkerReady.then((api) => {
   state.api = api;
   search.setApi(api);
   tune.setApi(api);
+  compare.setApi(api);
   // Milliseconds from navigation to ready, for the benchmark to read.
   document.body.dataset.readyMs = Math.round(loading.ready());
   $('app').disabled = false;
@@ -119,6 +127,8 @@ window.chunkerReady.then((api) => {
   loading.failed(error);
   console.error(error);
 });
+// A link that holds a comparison opens on it (on a narrow screen, its tab).
+if (compare.fromLink) $('tab-compare').click();
 
 // --- input -------------------------------------------------------------------------------
 
@@ -225,6 +235,7 @@ function shareQuery() {
   const params = new URLSearchParams(writeQuery({ mode: state.mode, values: state.values,
     sample: isSample(source) ? source.id : null }));
   writeTokenQuery(params, state.tokens);
+  compare.writeQuery(params);
   return `?${params}`;
 }
 
@@ -302,6 +313,8 @@ function draw(result, job) {
   document.body.dataset.lastDrawMs = (now - job.answered).toFixed(1);
   state.result.status = `${countOf(chunks.length, noun)} in ${formatCount(took)} ms`;
   showStatus();
+  compare.showFirst({ text: job.text, mode: job.mode, values: job.values, tokens: job.tokens,
+    chunks });
 }
 
 /**
@@ -406,6 +419,7 @@ function markStale() {
   if (!state.result) return;
   $('results').classList.add('stale');
   $('run-status').textContent = 'Showing the last good result: see the message by the field.';
+  compare.firstStale();
 }
 
 // --- selection ---------------------------------------------------------------------------
