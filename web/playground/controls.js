@@ -13,16 +13,17 @@ const MODE_TITLES = {
 /**
  * Build the form in `container` from `values` (name -> value, edited in place) and call
  * `onChange(name)` after every edit. Answers the functions that show a mode and errors.
+ * `prefix` starts every id the form makes: the Compare view makes a second form beside it.
  */
-export function createControls(container, { values, onChange }) {
+export function createControls(container, { values, onChange, prefix = '' }) {
   const fields = new Map();
   const fieldsets = {};
-  const demoNote = demoEmbeddingNote();
+  const demoNote = demoEmbeddingNote(`${prefix}demo-embedding`);
   for (const mode of MODES) {
     const fieldset = el('fieldset', { className: 'mode-settings', hidden: true },
       el('legend', {}, MODE_TITLES[mode]));
     for (const setting of settingsOf(mode)) {
-      const field = makeField(setting, values, () => onChange(setting.name));
+      const field = makeField(setting, values, () => onChange(setting.name), prefix);
       fields.set(setting.name, field);
       fieldset.append(field.node);
     }
@@ -52,8 +53,8 @@ export function createControls(container, { values, onChange }) {
   };
 }
 
-function makeField(setting, values, changed) {
-  const id = `setting-${setting.name}`;
+function makeField(setting, values, changed, prefix) {
+  const id = `${prefix}setting-${setting.name}`;
   const help = el('p', { className: 'help', id: `${id}-help` }, setting.help);
   const error = el('p', { className: 'field-error', id: `${id}-error`, attrs: { role: 'alert' } });
   const described = { 'aria-describedby': `${id}-help ${id}-error` };
@@ -114,8 +115,8 @@ function makeField(setting, values, changed) {
   };
 }
 
-function demoEmbeddingNote() {
-  return el('p', { className: 'note', id: 'demo-embedding' },
+function demoEmbeddingNote(id) {
+  return el('p', { className: 'note', id },
     el('strong', {}, 'Demonstration embedding. '),
     'The semantic strategy here embeds each sentence with a tiny function in this page ',
     '(hashed letter trigrams and words), not a language model. It shows where cuts fall ',

@@ -2,7 +2,9 @@
 // thousand characters; a block holds its text, coloured, only while it is near the viewport
 // (near.js says why that is done here and not by CSS `content-visibility`), and is an empty
 // box as tall as its text otherwise. So a 5 MB document costs about as much to show as the
-// part of it on screen.
+// part of it on screen. The Compare view marks cuts on it too: where chunks start and end,
+// on the edge of the piece each cut bounds (`data-cut-start`, `data-cut-end`), which the
+// stylesheet draws out of the flow, moving no text.
 
 import { el } from './dom.js';
 import { badgeOf } from './format.js';
@@ -21,6 +23,8 @@ export function createDocumentView(container, { onSelect }) {
   let startsAt = new Map();
   let blocks = [];
   let selected = -1;
+  let cuts = null; // offset -> how it is marked ('both' or 'only'), or null: none marked
+  let currentCut = -1; // the cut the Compare view went to last
   // What each painted block shows: its pieces, their chunks and badges, as `fill` draws them.
   const shownKeys = new WeakMap();
   const nearby = createNearWatch(container, { margin: NEAR, draw: fill, clear: empty });
@@ -64,6 +68,12 @@ export function createDocumentView(container, { onSelect }) {
     let last = first;
     while (last < owners.length && bounds[last] < end) last += 1;
     const badge = (from) => startsAt.get(from)?.map(badgeOf).join('  ');
+    const isSpan = (i) => i < owners.length && Boolean(owners[i] || leads[i]);
+    // A cut is marked once: at the start of the piece it begins, or else (a chunk's end before
+    // text in no chunk, or the text's end) at the end of the piece it ends.
+    const cutAtStart = (i, from) => (cuts && from === bounds[i] ? cuts.get(from) : undefined);
+    const cutAtEnd = (i, to) => (cuts && to === bounds[i + 1] && !isSpan(i + 1)
+      ? cuts.get(to) : undefined);
     // A block that shows these very pieces already (a setting's step often moves no cut in
     // it) keeps its nodes: new ones would cost the browser a layout and a paint of the block
     // for the same picture (tests/bench/playground.py, slider). The key leaves the text out:
@@ -71,11 +81,14 @@ export function createDocumentView(container, { onSelect }) {
     let key = '';
     for (let i = first; i < last; i += 1) {
       const from = Math.max(bounds[i], start);
-      key += `${from} ${owners[i]} ${leads[i]} ${badge(from)};`;
+      const to = Math.min(bounds[i + 1], end);
+      key += `${from} ${owners[i]} ${leads[i]} ${badge(from)} ${cutAtStart(i, from)} `
+        + `${cutAtEnd(i, to)};`;
     }
     block.style.height = '';
     if (shownKeys.get(block) === key) {
       markSelection(block, selected);
+      markCurrentCut(block);
       block.dataset.painted = 'yes';
       return;
     }
@@ -100,11 +113,47 @@ export function createDocumentView(container, { onSelect }) {
       }
       if (owners[i]?.includes(selected)) span.classList.add('selected');
       if (leads[i]?.includes(selected)) span.classList.add('selected-lead');
+      const startCut = cutAtStart(i, from);
+      const endCut = cutAtEnd(i, to);
+      if (startCut) span.dataset.cutStart = startCut;
+      if (endCut) span.dataset.cutEnd = endCut;
       nodes.push(span);
     }
     block.replaceChildren(...nodes);
+    markCurrentCut(block);
     shownKeys.set(block, key);
     block.dataset.painted = 'yes';
+  }
+
+  /** Where `block` marks the cut at `offset`: `{node, edge}` ('start' or 'end'), or null. */
+  function cutMark(block, offset) {
+    let at = Number(block.dataset.start);
+    for (const node of block.childNodes) {
+      const next = at + node.textContent.length;
+      if (node.nodeType === 1 && at === offset && node.dataset.cutStart) {
+        return { node, edge: 'start' };
+      }
+      if (node.nodeType === 1 && next === offset && node.dataset.cutEnd) {
+        return { node, edge: 'end' };
+      }
+      at = next;
+    }
+    return null;
+  }
+
+  function markCurrentCut(block) {
+    if (!cuts) return;
+    for (const node of block.querySelectorAll('[data-current]')) delete node.dataset.current;
+    const start = Number(block.dataset.start);
+    if (currentCut < start || currentCut > Number(block.dataset.end)) return;
+    const mark = cutMark(block, currentCut);
+    if (mark) mark.node.dataset.current = mark.edge;
+  }
+
+  /** Scroll the container so that what is at `top` (a viewport y) shows `from` pixels
+   * below the container's top. */
+  function scrollToY(top, from) {
+    container.scrollTop += top - container.getBoundingClientRect().top - from;
   }
 
   function blockAt(position) {
@@ -119,9 +168,13 @@ export function createDocumentView(container, { onSelect }) {
   }
 
   return {
-    /** Show `newText` coloured by `newChunks` (the view model of chunkers.js). */
-    show(newText, newChunks) {
+    /**
+     * Show `newText` coloured by `newChunks` (the view model of chunkers.js), with the cuts
+     * `newCuts` marked (offset -> 'both' or 'only'; none by default).
+     */
+    show(newText, newChunks, newCuts = null) {
       chunks = newChunks;
+      cuts = newCuts;
       paint = paintPieces(newText.length, newChunks);
       startsAt = new Map();
       for (const chunk of newChunks) {
@@ -155,9 +208,30 @@ export function createDocumentView(container, { onSelect }) {
       if (!scroll || !chunk || chunk.start < 0) return;
       const block = blockAt(chunk.start);
       fill(block);
-      const target = block.querySelector(`[data-c~="${index}"]`) ?? block;
-      const top = target.getBoundingClientRect().top - container.getBoundingClientRect().top;
-      container.scrollTop += top - 24;
+      scrollToY((block.querySelector(`[data-c~="${index}"]`) ?? block).getBoundingClientRect().top,
+        24);
+    },
+
+    /** Bring the cut at `offset` into view, marked as the one gone to (`data-current`, its
+     * edge); -1 unmarks the one before and moves nothing. */
+    goToCut(offset) {
+      currentCut = offset;
+      for (const block of blocks) {
+        if (block.dataset.painted === 'yes') markCurrentCut(block);
+      }
+      if (offset < 0 || !blocks.length) return;
+      // A cut at a block's first character is marked in it, one at its end in the one before.
+      let block = blockAt(offset);
+      if (Number(block.dataset.start) === offset && block.previousElementSibling) {
+        fill(block.previousElementSibling);
+        if (cutMark(block.previousElementSibling, offset)) block = block.previousElementSibling;
+      }
+      fill(block);
+      // The line of the cut (a piece's first line for its start, its last for its end), a
+      // third of the way down: what comes before the cut shows too.
+      const mark = cutMark(block, offset);
+      const lines = mark ? mark.node.getClientRects() : [block.getBoundingClientRect()];
+      scrollToY(lines[mark?.edge === 'end' ? lines.length - 1 : 0].top, container.clientHeight / 3);
     },
   };
 }

@@ -4,6 +4,8 @@
 import { loading, onTokenizerProgress } from './boot.js';
 import { createChunkList } from './chunk-list.js';
 import { runChunker } from './chunkers.js';
+import { createCompare } from './compare.js';
+import { sizeMarkers } from './size-markers.js';
 import { createControls } from './controls.js';
 import { createDocumentView } from './document-view.js';
 import { download, exportName } from './export.js';
@@ -89,6 +91,12 @@ const tune = createTune({
   textarea: $('text'),
   apply: applySettings,
 });
+const compare = createCompare({
+  search: location.search,
+  first: () => ({ mode: state.mode, values: state.values, tokens: state.tokens }),
+  questions: () => tune.questions(),
+  onChange: updateUrl,
+});
 const scheduler = createScheduler(
   async (job) => {
     const result = await runChunker(state.api, job.mode, job.values, job.text, job.tokens);
@@ -117,6 +125,7 @@ window.chunkerReady.then((api) => {
   state.api = api;
   search.setApi(api);
   tune.setApi(api);
+  compare.setApi(api);
   // Milliseconds from navigation to ready, for the benchmark to read.
   document.body.dataset.readyMs = Math.round(loading.ready());
   $('app').disabled = false;
@@ -125,6 +134,8 @@ window.chunkerReady.then((api) => {
   loading.failed(error);
   console.error(error);
 });
+// A link that holds a comparison opens on it (on a narrow screen, its tab).
+if (compare.fromLink) $('tab-compare').click();
 
 // --- input -------------------------------------------------------------------------------
 
@@ -246,6 +257,7 @@ function shareQuery() {
   const params = new URLSearchParams(writeQuery({ mode: state.mode, values: state.values,
     sample: isSample(source) ? source.id : null }));
   writeTokenQuery(params, state.tokens);
+  compare.writeQuery(params);
   return `?${params}`;
 }
 
@@ -321,6 +333,8 @@ function draw(result, job) {
   document.body.dataset.lastDrawMs = (now - job.answered).toFixed(1);
   state.result.status = `${countOf(chunks.length, noun)} in ${formatCount(took)} ms`;
   showStatus();
+  compare.showFirst({ text: job.text, mode: job.mode, values: job.values, tokens: job.tokens,
+    chunks });
 }
 
 /**
@@ -344,7 +358,7 @@ function drawCounted() {
   const noun = mode === 'turns' ? 'passage' : 'chunk';
   renderStats($('stats'), stats, `${noun}s`,
     budget === null ? [] : [['over budget', over, 'over']]);
-  const marked = inTokens ? tokenMarkers() : markers(mode, values);
+  const marked = inTokens ? tokenMarkers() : sizeMarkers(mode, values);
   histogram.render(lengths, stats, marked, inTokens ? 'tokens' : 'characters');
   if (mode === 'turns') transcriptView.show(turns, chunks);
   else documentView.show(text, chunks);
@@ -363,16 +377,6 @@ function showStatus() {
 function tokenMarkers() {
   const { budget } = state.tokens;
   return isBudget(budget) ? [{ label: 'budget', value: budget }] : [];
-}
-
-function markers(mode, values) {
-  const wanted = {
-    semantic: [['target', values.targetSize], ['max', values.maxSize]],
-    engine: [['chunk size', values.chunkSize]],
-    turns: [['max', values.maxChars]],
-  }[mode];
-  return wanted.filter(([, value]) => Number.isFinite(value) && value > 0)
-    .map(([label, value]) => ({ label, value }));
 }
 
 /** What a row says of a chunk's size: its characters, and its tokens when counted. */
@@ -435,6 +439,7 @@ function markStale() {
   if (!state.result) return;
   $('results').classList.add('stale');
   $('run-status').textContent = 'Showing the last good result: see the message by the field.';
+  compare.firstStale();
 }
 
 // --- selection ---------------------------------------------------------------------------

@@ -86,10 +86,11 @@ export const isTokenField = (field) => Object.hasOwn(FIELDS, field);
  * Build the panel in `container` from `values` (edited in place). `onChange(what)` is called
  * after each edit: 'run' when the chunks change (the tokenizer, or the budget while it is
  * applied), 'flags' when only the flags do (the budget, shown only), 'unit' for the
- * histogram's unit (`unitSelect`, a menu beside the histogram, is wired here too).
+ * histogram's unit (`unitSelect`, a menu beside the histogram, is wired here too; null for
+ * none). `prefix` starts every id the panel makes: the Compare view makes a second panel.
  */
-export function createTokenPanel(container, { values, unitSelect, onChange }) {
-  const id = (name) => `token-${name}`;
+export function createTokenPanel(container, { values, unitSelect, onChange, prefix = '' }) {
+  const id = (name) => `${prefix}token-${name}`;
   const help = (name, text) => el('p', { className: 'help', id: `${id(name)}-help` }, text);
   const errorOf = (name) => el('p', { className: 'field-error', id: `${id(name)}-error`,
     attrs: { role: 'alert' } });
@@ -134,6 +135,7 @@ export function createTokenPanel(container, { values, unitSelect, onChange }) {
     const chosen = PRESETS.find((model) => model.id === preset.value);
     if (!chosen || !matches(chosen)) preset.value = PRESETS.find(matches)?.id ?? '';
     budget.disabled = apply.disabled = !values.tokenizer;
+    if (!unitSelect) return;
     unitSelect.disabled = !values.tokenizer;
     unitSelect.value = values.tokenizer ? values.unit : 'characters';
   }
@@ -163,7 +165,7 @@ export function createTokenPanel(container, { values, unitSelect, onChange }) {
     values.apply = apply.checked;
     onChange('run');
   });
-  unitSelect.addEventListener('change', () => {
+  unitSelect?.addEventListener('change', () => {
     values.unit = unitSelect.value;
     onChange('unit');
   });

@@ -16,7 +16,7 @@ import { wholeNumberProblem } from './whole-number.js';
 const $ = (id) => document.getElementById(id);
 
 // The figures of a report, in the order shown, with their words.
-const FIGURES = [['recall', 'recall'], ['precision', 'precision'], ['iou', 'IoU'],
+export const FIGURES = [['recall', 'recall'], ['precision', 'precision'], ['iou', 'IoU'],
   ['precisionOmega', 'precision Ω']];
 
 // What a sweep's grid varies for each mode: rows, then columns.
@@ -26,9 +26,9 @@ const GRID = {
 };
 
 // The engine's strategies the worker evaluates (its own semantic one needs an embedFn).
-const EVALUATED = ['fixed', 'hierarchical', 'layout'];
+export const EVALUATED = ['fixed', 'hierarchical', 'layout'];
 
-const percent = (value) => `${(100 * value).toFixed(1)}%`;
+export const percent = (value) => `${(100 * value).toFixed(1)}%`;
 
 /**
  * Wire the Tune view. `settings()` answers `{mode, values}`; `document()` the shown
@@ -255,6 +255,9 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
 
   return {
     setApi(ready) { api = ready; },
+    /** The questions this view scores on and its k, `{set, k}` (the Compare view scores both
+     * its settings on them); rejects, saying why, when there are none yet. */
+    async questions() { return { set: await currentSet(), k: Number($('tune-k').value) }; },
     /** The sweep's grid fields follow the mode's settings. */
     showMode(mode) {
       const grid = GRID[mode] ?? GRID.semantic;
