@@ -17,10 +17,13 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, get_args
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast, get_args
 
 from .records import Chunk, DocumentChunk
 from .validation import ArgumentTypeError, require_choice, require_known_options, require_text
+
+if TYPE_CHECKING:
+    from .engine import ChunkingStrategy
 
 __all__ = [
     "Recipe",
@@ -199,7 +202,8 @@ class Recipe:
             return SemanticChunker(**options).chunk
         from .engine import ChunkingEngine
 
-        engine, strategy = ChunkingEngine(), self.strategy
+        # One of the engine's: checked as the recipe was made (`_check_strategy`).
+        engine, strategy = ChunkingEngine(), cast("ChunkingStrategy", self.strategy)
 
         def cut(text: str) -> list[DocumentChunk]:
             require_text("text", text)

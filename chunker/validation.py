@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 __all__ = [
     "ArgumentTypeError",
@@ -121,12 +121,15 @@ def require_known_options(given: Iterable[str], known: Collection[str], *, of: s
             )
 
 
-def require_choice(name: str, value: Any, choices: Collection[str]) -> str:
+_Choice = TypeVar("_Choice", bound=str)
+
+
+def require_choice(name: str, value: Any, choices: Collection[_Choice]) -> _Choice:
     """Return `value` if it is one of `choices`, else raise `ValueError` listing them."""
     if value not in choices:
         names = ", ".join(repr(choice) for choice in choices)
         raise ArgumentValueError(name, f"unknown {name} {value!r:.80} (must be one of {names})")
-    return cast(str, value)  # one of `choices`
+    return cast(_Choice, value)  # one of `choices`
 
 
 def require_callable(name: str, value: Any, *, rule: str = "callable") -> Any:

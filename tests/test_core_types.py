@@ -20,6 +20,7 @@ from support.paths import ROOT
 
 import chunker
 from chunker import ChunkingEngine, SemanticChunker
+from chunker.engine import ChunkingStrategy
 from chunker.option_types import EngineOptions, SemanticOptions
 from chunker.recipe import PIPELINE_STRATEGIES, EngineStrategy, PipelineStrategy
 
@@ -112,6 +113,7 @@ def test_the_typed_strategies_are_the_pipelines_own():
     assert get_args(PipelineStrategy) == PIPELINE_STRATEGIES
     # The engine's own `semantic` needs an embed_fn, which a pipeline cannot send.
     assert set(get_args(EngineStrategy)) == set(chunker.STRATEGIES) - {"semantic"}
+    assert get_args(ChunkingStrategy) == chunker.STRATEGIES
 
 
 def test_the_option_types_are_the_checkers_alone():

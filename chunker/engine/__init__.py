@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..collector import collector_paused
 from ..limits import MINIMUMS
@@ -25,20 +25,23 @@ from .semantic import check_vectors, group_by_similarity, sentences_before_capit
 if TYPE_CHECKING:
     from ..tokens import Budget, Tokenizer
 
-__all__ = ["ChunkingEngine", "STRATEGIES", "EmbedFn", "AsyncEmbedFn"]
+__all__ = ["ChunkingEngine", "STRATEGIES", "ChunkingStrategy", "EmbedFn", "AsyncEmbedFn"]
+
+# The strategies by name, for a user's type checker (a misspelt one is a type error).
+ChunkingStrategy = Literal["fixed", "semantic", "hierarchical", "layout"]
 
 EmbedFn = Callable[[list[str]], Sequence[Sequence[float]]]
 AsyncEmbedFn = Callable[[list[str]], Awaitable[Sequence[Sequence[float]]]]
 
 # Each strategy without embeddings; `semantic` runs as `fixed` when it has none to use.
-_WITHOUT_EMBEDDINGS: dict[str, Callable[[str, int, int], list[DocumentChunk]]] = {
+_WITHOUT_EMBEDDINGS: dict[ChunkingStrategy, Callable[[str, int, int], list[DocumentChunk]]] = {
     "fixed": fixed_chunks,
     "semantic": fixed_chunks,
     "hierarchical": hierarchical_chunks,
     "layout": layout_chunks,
 }
 
-STRATEGIES = tuple(_WITHOUT_EMBEDDINGS)
+STRATEGIES: tuple[ChunkingStrategy, ...] = tuple(_WITHOUT_EMBEDDINGS)
 
 
 class ChunkingEngine:
@@ -55,7 +58,7 @@ class ChunkingEngine:
     def chunk(
         self,
         content: str,
-        strategy: str = "fixed",
+        strategy: ChunkingStrategy = "fixed",
         chunk_size: int = 512,
         chunk_overlap: int = 64,
         embed_fn: EmbedFn | None = None,
@@ -93,7 +96,7 @@ class ChunkingEngine:
     async def achunk(
         self,
         content: str,
-        strategy: str = "fixed",
+        strategy: ChunkingStrategy = "fixed",
         chunk_size: int = 512,
         chunk_overlap: int = 64,
         embed_fn: AsyncEmbedFn | EmbedFn | None = None,

@@ -229,6 +229,8 @@ with refused(AttributeError):
     by_default.chunks[0].content  # type: ignore[attr-defined]  # noqa: B018  # a Chunk's
 with refused(ValueError):
     evaluate(EvaluationSet({"a": TEXT}, [Question("q", "a", ((0, 7),))]), strategy="fixd")  # type: ignore[arg-type]
+with refused(ValueError):
+    engine.chunk(TEXT, "hierarchal")  # type: ignore[arg-type]
 # What `chunk_many` raises should a worker process die (jobs > 1): one error to catch.
 worker_error: RuntimeError = WorkerError("worker process 1 ended without answering")
 
