@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from support.paths import DATASETS
 from support.strategies import texts as chunker_texts
 from support.tiktoken_local import tiktoken_encoding
-from support.work import python_lines
+from support.work import RUNS, python_lines, run_of
 
 from chunker.merges import merged_count
 from chunker.pretokens import LONG
@@ -133,26 +133,14 @@ def test_merged_count_merges_bytes_as_tiktoken(tiktoken_of, name: str, data: byt
 
 
 @pytest.mark.parametrize("name", TOKENIZER_NAMES)
-@pytest.mark.parametrize(
-    "run",
-    [
-        lambda n: "a" * n,
-        lambda n: ("ATGC" * n)[:n],
-        lambda n: "".join(random.Random(n).choice("ACGT") for _ in range(n)),
-        lambda n: "iVBORw0KGgo" + "A" * n + "==",  # a base64 image's zeros
-        lambda n: " " * n + "x",
-        lambda n: "-" * n,
-        lambda n: "😀🎉" * (n // 8),
-        lambda n: "".join(chr(0x4E00 + (k * 7919) % 20000) for k in range(n // 3)),
-    ],
-    ids=["a", "ATGC", "DNA", "base64", "spaces", "dashes", "emoji", "CJK"],
-)
-def test_counting_a_run_is_linear_in_its_length(name: str, run):
+@pytest.mark.parametrize("kind", RUNS)
+def test_counting_a_run_is_linear_in_its_length(name: str, kind: str):
     # Work, not time: the lines of Python run per byte stay under one bound from 1,000 bytes
     # to 64,000 (the quadratic merge ran 1,500 a byte at 1,000 and 6,000 at 4,000).
+    # tests/test_browser_tokens.py asks the same of the worker's Pyodide.
     count_tokens("warm up", name)  # the encoding's ranks read
     for n in (1000, 8000, 64000):
-        text = run(n)
+        text = run_of(kind, n)
         size = len(text.encode("utf-8"))
         assert python_lines(lambda: count_tokens(text, name), limit=40 * size) <= 40 * size
 
@@ -310,8 +298,6 @@ def test_every_range_counts_as_counting_it_alone(text: str, name: str):
 def test_ranges_of_real_text_count_as_tiktoken_counts_them(name: str, tiktoken_of):
     # Ranges of the Chroma corpora's paragraphs, from one white space to another (as the
     # budget cuts) and anywhere, each against tiktoken's count of the range alone.
-    import random
-
     pick = random.Random(name)
     encoding = tiktoken_of[name]
     for corpus in CORPORA:
