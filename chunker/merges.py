@@ -28,6 +28,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping
 from heapq import heapify, heappop, heappush
+from itertools import repeat
 
 __all__ = ["merged_count"]
 
@@ -45,13 +46,12 @@ def merged_count(piece: bytes, ranks: Mapping[bytes, int]) -> int:
     # A heap entry is a rank and a start in one int, ordered by rank, then start.
     shift = n.bit_length()
     mask = (1 << shift) - 1
-    pairs = list(map(get, map(piece.__getitem__, map(slice, range(n - 1), range(2, n + 1)))))
-    heap = [rank << shift | start for start, rank in enumerate(pairs) if rank is not None]
-    heapify(heap)
     # By a part's start: the rank of joining it to the next part; its end; the start before.
-    pending = array("i", [_NONE if rank is None else rank for rank in pairs])
+    pairs = map(piece.__getitem__, map(slice, range(n - 1), range(2, n + 1)))
+    pending = array("i", map(get, pairs, repeat(_NONE)))
     pending.append(_NONE)
-    del pairs
+    heap = [rank << shift | start for start, rank in enumerate(pending) if rank != _NONE]
+    heapify(heap)
     ends = array("i", range(1, n + 1))
     starts_before = array("i", range(-1, n - 1))
     merges = 0
