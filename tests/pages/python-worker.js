@@ -1,14 +1,16 @@
-// For tests that run Python in Pyodide as the facade's worker has it: the site's runtime, and
-// the chunker's and the tokenizer's wheels from bundle.js unpacked into site-packages as
-// web/worker.js unpacks them. Message in: Python source whose last expression is a string;
-// out: {result} (that string) or {error} (Python's traceback). 'ready' once booted.
-import { loadPyodide } from '/pyodide/pyodide.mjs';
-import bundle from '/bundle.js';
+// For tests and benchmarks that run Python in Pyodide as the facade's worker has it: a site's
+// runtime, and its chunker's and tokenizer's wheels (bundle.js) unpacked into site-packages as
+// web/worker.js unpacks them. `?site=/_before/` takes them from a site mounted there (this
+// server's own by default). Message in: Python source whose last expression is a string; out:
+// {result} (that string) or {error} (Python's traceback). 'ready' once booted.
+const site = new URL(import.meta.url).searchParams.get('site') ?? '/';
+const { loadPyodide } = await import(`${site}pyodide/pyodide.mjs`);
+const { default: bundle } = await import(`${site}bundle.js`);
 
-const pyodide = await loadPyodide({ indexURL: '/pyodide/' });
+const pyodide = await loadPyodide({ indexURL: `${site}pyodide/` });
 const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
 for (const wheel of [bundle.wheel, bundle.tokenizer]) {
-  const response = await fetch(`/${wheel}`);
+  const response = await fetch(`${site}${wheel}`);
   if (!response.ok) throw new Error(`${wheel}: HTTP ${response.status}`);
   pyodide.unpackArchive(await response.arrayBuffer(), 'wheel', { extractDir: sitePackages });
 }
