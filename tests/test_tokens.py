@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -11,7 +12,10 @@ from hypothesis import strategies as st
 from support.paths import DATASETS
 from support.strategies import texts as chunker_texts
 from support.tiktoken_local import tiktoken_encoding
+from support.work import RUNS, python_lines, run_of
 
+from chunker.merges import merged_count
+from chunker.pretokens import LONG
 from chunker.tokens import TOKENIZER_NAMES, Budget, TokenCounter, count_tokens, counter_of
 from chunker.validation import ArgumentTypeError, ArgumentValueError, field_of
 
@@ -76,6 +80,95 @@ RANDOM_TEXT = st.one_of(
 @given(RANDOM_TEXT, st.sampled_from(TOKENIZER_NAMES))
 def test_counts_equal_tiktokens_on_random_text(tiktoken_of, text: str, name: str):
     assert count_tokens(text, name) == tiktoken_count(tiktoken_of[name], text)
+
+
+# Runs without white space, each one long pre-token (or many, for digits): what stalled the
+# quadratic merge. Each run is drawn from one alphabet, at random or a unit repeated.
+ALPHABETS = [
+    "a",
+    "ab",
+    "ACGT",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",  # base64
+    "0123456789",
+    "abcdefghijklmnopqrstuvwxyz_$(){}[];,.=+-*/!&|<>?:'\"",  # minified JavaScript
+    "的一是不了人我在有他这为之大来以个中上们",  # CJK
+    "😀🎉👍🏽\u200d👩",  # emoji, a skin tone, a joiner
+    " ",
+    " \t\n",
+    "-=_*#~",
+    "aé中😀1 .Z\u0301",  # mixed
+]
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> str:
+    alphabet = draw(st.sampled_from(ALPHABETS))
+    if draw(st.booleans()):  # a unit repeated, as "ATGC" * n
+        unit = draw(st.text(st.sampled_from(alphabet), min_size=1, max_size=6))
+        text = unit * draw(st.integers(1, 4000 // len(unit)))
+    else:
+        text = "".join(draw(st.lists(st.sampled_from(alphabet), max_size=4000)))
+    return draw(st.sampled_from(["", "x ", "# "])) + text + draw(st.sampled_from(["", ".", " y"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(runs(), st.sampled_from(TOKENIZER_NAMES))
+def test_long_runs_count_as_tiktoken_counts_them(tiktoken_of, text: str, name: str):
+    assert count_tokens(text, name) == tiktoken_count(tiktoken_of[name], text)
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+@settings(max_examples=150, deadline=None)
+@given(
+    data=st.one_of(
+        st.binary(min_size=LONG, max_size=3000),
+        st.builds(lambda unit, n: unit * n, st.binary(min_size=1, max_size=5), st.integers(1, 900)),
+        runs().map(lambda text: text.encode("utf-8")).filter(len),  # tiktoken's panics on b""
+    )
+)
+def test_merged_count_merges_bytes_as_tiktoken(tiktoken_of, name: str, data: bytes):
+    # Any bytes, invalid UTF-8 too, merged as one piece, against tiktoken's own merge.
+    encoding = tiktoken_of[name]
+    assert merged_count(data, encoding._mergeable_ranks) == len(encoding._encode_single_piece(data))
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+@pytest.mark.parametrize("kind", RUNS)
+def test_counting_a_run_is_linear_in_its_length(name: str, kind: str):
+    # Work, not time: the lines of Python run per byte stay under one bound from 1,000 bytes
+    # to 64,000 (the quadratic merge ran 1,500 a byte at 1,000 and 6,000 at 4,000).
+    # tests/test_browser_tokens.py asks the same of the worker's Pyodide.
+    count_tokens("warm up", name)  # the encoding's ranks read
+    for n in (1000, 8000, 64000):
+        text = run_of(kind, n)
+        size = len(text.encode("utf-8"))
+        assert python_lines(lambda: count_tokens(text, name), limit=40 * size) <= 40 * size
+
+
+# Surrogates, which UTF-8 cannot hold: lone ones, as text read with "surrogateescape" has
+# (U+DC80 to U+DCFF for bytes that are not UTF-8) and a JavaScript string may, and high and
+# low ones side by side, which tiktoken's `encode` reads as the one character they encode.
+SURROGATES = ["\ud800", "\udcff", "\udfff", "\ud83d", "\ude00", "\ud83d\ude00", "\ude00\ud83d"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.one_of(st.sampled_from(SURROGATES), HARD, st.text(max_size=8)), max_size=10).map(
+        "".join
+    ),
+    st.sampled_from(TOKENIZER_NAMES),
+)
+def test_surrogates_count_as_tiktoken_counts_them(tiktoken_of, text: str, name: str):
+    assert count_tokens(text, name) == tiktoken_count(tiktoken_of[name], text)
+
+
+def test_a_lone_surrogate_is_one_replacement_character_and_a_pair_its_character():
+    assert count_tokens("\ud800") == count_tokens("\ufffd") == 1
+    assert count_tokens("Hello \ud800 world.") == count_tokens("Hello \ufffd world.") == 4
+    assert count_tokens("\ud83d\ude00", "o200k_base") == count_tokens("😀", "o200k_base") == 1
+    assert count_tokens("\ude00\ud83d") == count_tokens("\ufffd\ufffd")
+    long_run = "\udcff" + "ATGC" * 5000  # a long pre-token after one
+    assert count_tokens(long_run) == count_tokens("\ufffd" + "ATGC" * 5000)
 
 
 def test_a_special_tokens_spelling_counts_as_ordinary_text(tiktoken_of):
@@ -185,6 +278,7 @@ RANGE_PIECES = [
     *("a", "word", "Word", " ", "  ", "\n", "\r\n", "\t", "\u00a0", "\u3000", "\u2028", "\x0b"),
     *("'", "'ll", "'s", "'ve", "'Re", " 'x", "1", "12", "1234", ".", ",", "!?", "...", "/"),
     *("😀", "東京", "e\u0301", "\u0301", "-", "<|endoftext|>", "ſ", "ǅ", "\n\n", "  \n "),
+    *("\ud800", "\udcff", "\ud83d", "\ude00"),  # surrogates, pairs of them too
 ]
 
 
@@ -204,8 +298,6 @@ def test_every_range_counts_as_counting_it_alone(text: str, name: str):
 def test_ranges_of_real_text_count_as_tiktoken_counts_them(name: str, tiktoken_of):
     # Ranges of the Chroma corpora's paragraphs, from one white space to another (as the
     # budget cuts) and anywhere, each against tiktoken's count of the range alone.
-    import random
-
     pick = random.Random(name)
     encoding = tiktoken_of[name]
     for corpus in CORPORA:
@@ -217,3 +309,17 @@ def test_ranges_of_real_text_count_as_tiktoken_counts_them(name: str, tiktoken_o
             if pick.random() < 0.3:
                 start, end = sorted(pick.sample(range(len(text) + 1), 2))
             assert counts(start, end) == tiktoken_count(encoding, text[start:end]), (start, end)
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+def test_ranges_within_long_runs_count_as_tiktoken_counts_them(name: str, tiktoken_of):
+    # The budget pass counts prefixes of a long word (budget.py): heads and tails of long
+    # pre-tokens, merged afresh.
+    pick = random.Random(name)
+    encoding = tiktoken_of[name]
+    text = "DNA: " + "ATGC" * 400 + "GATTACA " + "a" * 700 + ".\n" + "\u3000" * 300 + "end"
+    counts = TokenCounter(counter_of(name)).ranges(text)
+    assert counts(0, len(text)) == tiktoken_count(encoding, text)
+    for _ in range(300):
+        start, end = sorted(pick.sample(range(len(text) + 1), 2))
+        assert counts(start, end) == tiktoken_count(encoding, text[start:end]), (start, end)

@@ -4,7 +4,9 @@ nothing lost, the chunks within it left as they were, and its errors."""
 from __future__ import annotations
 
 import asyncio
+import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +14,8 @@ from hypothesis import strategies as st
 from support.invariants import visible
 from support.strategies import engine_options, semantic_options, turns
 from support.strategies import texts as chunker_texts
+from support.tiktoken_local import tiktoken_encoding
+from support.work import python_lines
 
 from chunker import Chunk, ChunkingEngine, SemanticChunker, chunk_turns
 from chunker.tokens import count_tokens
@@ -32,6 +36,9 @@ HARD = st.sampled_from(
         "word " * 40,
         "\n\n",
         " ",
+        "ATGC" * 150,
+        "a\ud800b \udcff\udcfe",  # lone surrogates
+        "\ud83d\ude00 \ud83d",  # a pair of them, the one character they encode
     ]
 )
 texts = st.one_of(chunker_texts, st.lists(st.one_of(HARD, chunker_texts), max_size=6).map("".join))
@@ -204,6 +211,49 @@ def test_a_budget_too_small_for_one_character_is_an_error_not_a_loop(run):
     with pytest.raises(ArgumentValueError, match=r"invalid max_tokens 1 \(too small") as raised:
         run()
     assert field_of(raised.value) == "max_tokens" and "'𠀀'" in str(raised.value)
+
+
+# Each chunker with a budget, on one text.
+BUDGETED = {
+    "semantic": lambda text, budget: [
+        (c.text, c.token_count) for c in SemanticChunker(max_tokens=budget).chunk(text)
+    ],
+    "engine": lambda text, budget: [
+        (c.content, c.token_count)
+        for c in ChunkingEngine().chunk(text, strategy="layout", max_tokens=budget)
+    ],
+    "turns": lambda text, budget: [
+        (p.text, p.token_count) for p in chunk_turns([{"seq": 1, "text": text}], max_tokens=budget)
+    ],
+}
+
+
+@pytest.mark.parametrize("name", BUDGETED)
+@pytest.mark.parametrize("budget", [50, 3])
+def test_surrogates_are_counted_as_tiktoken_counts_them(name, budget, tmp_path: Path):
+    # Lone ones are U+FFFD to tiktoken, a high one and a low one side by side the character
+    # they encode; with or without a budget, a chunker takes such text.
+    encoding = tiktoken_encoding("cl100k_base", tmp_path)
+    for text in ("Hello \ud800 world.", "Bytes \udcff\udcfe here. A pair \ud83d\ude00 there."):
+        chunks = BUDGETED[name](text, budget)
+        assert chunks
+        for chunk_text, tokens in chunks:
+            assert tokens == len(encoding.encode(chunk_text, disallowed_special=())) <= budget
+
+
+@pytest.mark.parametrize("name", BUDGETED)
+def test_a_long_run_over_the_budget_is_cut_in_work_linear_in_its_length(name):
+    # Issue 42: DNA in a code block, cut with a budget of 256, took the layout engine 58 s
+    # at 60,000 characters. Work, not time: lines of Python run a character, one bound from
+    # 4,000 characters to 32,000 (the quadratic merge ran 8,500 a character at 4,000).
+    for n in (1000, 8000):
+        dna = "".join(random.Random(f"{name} {n}").choice("ACGT") for _ in range(4 * n))
+        text = "# S\n\n```\n" + dna + "\n```\n"
+        chunks: list = []
+        lines = python_lines(lambda: chunks.extend(BUDGETED[name](text, 256)), 400 * len(text))
+        assert lines <= 400 * len(text)
+        assert all(tokens <= 256 for _, tokens in chunks)
+        assert dna in "".join(chunk_text for chunk_text, _ in chunks)
 
 
 @pytest.mark.parametrize(

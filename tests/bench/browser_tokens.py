@@ -1,6 +1,7 @@
 """Token budgets in the page (issue 21, item 4): what counting costs in the browser.
 
-    python tests/bench/browser_tokens.py [--runs N] [--before SITE]
+    python tests/bench/browser_tokens.py [--runs N] [--before SITE] [--only PART]
+    python tests/bench/browser_tokens.py --only runs [--largest N] [--before SITE [--cap S]]
 
 1. Ready time of a page that never counts: navigation to `loadChunker()` ready in a fresh
    browser profile (a first visit), then again in it (a repeat visit), the runs interleaved
@@ -29,13 +30,20 @@
    tokenizer's load, every chunk counted, the page drawn; `data-last-run-ms`, from the key to
    the redrawn result), the other tokenizer, and a budget typed while not applied (no run:
    the flags, statistics and views redrawn, from the input to the frame after).
+5. Long runs without white space in the worker (issue 42): `count_tokens` on the runs of
+   tests/bench/tokens.py (tests/support/work.py), 20,000 characters to `--largest`, timed in
+   Python (`time.perf_counter`) in a worker of its own with the site's Pyodide and wheels
+   (tests/pages/python-worker.js), each count checked against CPython's; with `--before`,
+   the same in that site's Pyodide and wheels, a run given up after `--cap` seconds (and the
+   longer runs of its kind with it).
 
-Each figure is a median of `--runs`.
+Each figure is a median of `--runs` (part 5: one run each).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -46,8 +54,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench"), str(ROOT / "tests")]
 from core import listed, markdown_corpus  # noqa: E402
+from support import work  # noqa: E402
+from support.work import run_of  # noqa: E402
 
 from chunker import SemanticChunker  # noqa: E402
+from chunker.tokens import count_tokens  # noqa: E402
 from tools.chromium import chromium_options  # noqa: E402
 from tools.paths import SITE  # noqa: E402
 from tools.server import served  # noqa: E402
@@ -366,16 +377,102 @@ def playground(browser: Any, origin: str, runs: int) -> None:
     print()
 
 
+RUN_KINDS = ("a", "DNA", "base64", "spaces")
+
+# A worker of tests/pages/python-worker.js, on the site at `site`; `window.python(source,
+# capMs)` answers {result} or {error}, or null when the cap passed (the worker then ended,
+# and a new one is started by the next call).
+PYTHON_WORKER = """(site) => {
+  let worker;
+  let ready;
+  const start = () => {
+    worker = new Worker(`/_test/python-worker.js?site=${site}`, { type: 'module' });
+    ready = new Promise((resolve, reject) => {
+      worker.onmessage = () => resolve();
+      worker.onerror = (event) => reject(new Error(event.message));
+    });
+  };
+  start();
+  window.python = async (source, capMs) => {
+    await ready;
+    const answer = new Promise((resolve) => { worker.onmessage = ({ data }) => resolve(data); });
+    let timer;
+    const cap = new Promise((resolve) => { timer = setTimeout(() => resolve(null), capMs); });
+    worker.postMessage(source);
+    const got = await Promise.race([answer, cap]);
+    clearTimeout(timer);
+    if (got === null) { worker.terminate(); start(); }
+    return got;
+  };
+}"""
+
+TIME_COUNT = """
+import json, time
+from chunker.tokens import count_tokens
+
+count_tokens("warm up " + "x" * 200)  # a long pre-token: the merge's modules loaded
+text = run_of({kind!r}, {size})
+start = time.perf_counter()
+tokens = count_tokens(text)
+json.dumps([tokens, time.perf_counter() - start])
+"""
+
+
+def long_runs(browser: Any, origin: str, largest: int, before: bool, cap: float) -> None:
+    source = Path(work.__file__).read_text(encoding="utf-8")
+    sites = {"this site": "/"}
+    if before:
+        sites["--before"] = "/_before/"
+    sizes = [size for size in (20_000, 80_000, 1_000_000, 10_000_000) if size <= largest]
+    seconds: dict[tuple[str, str, int], float | None] = {}
+    for name, site in sites.items():
+        context = browser.new_context()
+        try:
+            tab = context.new_page()
+            tab.goto(f"{origin}/_test/blank.html")
+            tab.evaluate(PYTHON_WORKER, site)
+            for kind in RUN_KINDS:
+                for size in sizes:
+                    if seconds.get((name, kind, sizes[max(sizes.index(size) - 1, 0)]), 0) is None:
+                        seconds[name, kind, size] = None  # a shorter run was over the cap
+                        continue
+                    code = source + TIME_COUNT.format(kind=kind, size=size)
+                    got = tab.evaluate("([s, cap]) => python(s, cap)", [code, cap * 1000])
+                    if got is None:
+                        seconds[name, kind, size] = None
+                        continue
+                    if "error" in got:
+                        raise SystemExit(f"{name} {kind} {size}: {got['error']}")
+                    tokens, seconds[name, kind, size] = json.loads(got["result"])
+                    if tokens != count_tokens(run_of(kind, size)):
+                        raise SystemExit(f"{name} {kind} {size}: {tokens} is not CPython's count")
+        finally:
+            context.close()
+    print("5. Long runs without white space in the worker (count_tokens, cl100k_base; seconds)")
+    print()
+    print("| run | characters | " + " | ".join(sites) + " |")
+    print("|---|---|" + "---|" * len(sites))
+    for kind in RUN_KINDS:
+        for size in sizes:
+            cells = [seconds[name, kind, size] for name in sites]
+            shown = [f"{cell:.3f}" if cell is not None else f"> {cap:.0f}" for cell in cells]
+            print(f"| {kind} | {len(run_of(kind, size)):,} | " + " | ".join(shown) + " |")
+    print()
+    sys.stdout.flush()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--before", type=Path, help="a site built from another commit")
     parser.add_argument(
         "--only",
-        choices=["ready", "first", "count", "playground"],
+        choices=["ready", "first", "count", "playground", "runs"],
         action="append",
         help="parts to run",
     )
+    parser.add_argument("--largest", type=int, default=1_000_000, help="longest run (part 5)")
+    parser.add_argument("--cap", type=float, default=300, help="seconds a --before run (part 5)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -383,7 +480,7 @@ def main() -> int:
     mounts = dict(MOUNTS)
     if args.before:
         mounts["/_before/"] = args.before
-    parts = args.only or ["ready", "first", "count", "playground"]
+    parts = args.only or ["ready", "first", "count", "playground", "runs"]
     with served(mounts) as origin, sync_playwright() as playwright:
         if "ready" in parts:
             ready_times(playwright, origin, args.runs, args.before is not None)
@@ -397,6 +494,8 @@ def main() -> int:
                 counting(browser, origin, args.runs)
             if "playground" in parts:
                 playground(browser, origin, args.runs)
+            if "runs" in parts:
+                long_runs(browser, origin, args.largest, args.before is not None, args.cap)
         finally:
             browser.close()
     return 0
