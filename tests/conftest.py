@@ -147,3 +147,12 @@ def page(booted: Any) -> Iterator[Any]:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # The wheel's checks are quick and explain a broken browser test: run them first.
     items.sort(key=lambda item: not item.nodeid.startswith("tests/test_wheel"))
+
+
+@pytest.fixture
+def scheme(page, request):
+    """The page in the colour scheme `request.param`, back to light afterwards (a
+    parametrized test names it: `@pytest.mark.parametrize("scheme", [...], indirect=True)`)."""
+    page.emulate_media(color_scheme=request.param)
+    yield request.param
+    page.emulate_media(color_scheme="light")

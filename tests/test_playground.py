@@ -22,6 +22,7 @@ import pytest
 from support.painting import engine_painting, read_document, semantic_painting
 from support.playground import (
     ARTIFACTS,
+    GUIDE,
     ROOT,
     downloaded,
     open_playground,
@@ -45,7 +46,6 @@ from chunker import (
     snippet_around,
 )
 
-GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")
 MEETING = json.loads(MEETING_TEXT)
 SEMANTIC_DEFAULTS = dict(

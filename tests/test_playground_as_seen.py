@@ -14,6 +14,7 @@ import pytest
 from support.colours import AA
 from support.offsets import utf16_offset
 from support.playground import (
+    GUIDE,
     ROOT,
     open_playground,
     put_text,
@@ -28,7 +29,6 @@ from support.reading import LAYERS_JS, least_contrast
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns
 
-GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")
 MEGABYTE = (GUIDE * (1_000_000 // len(GUIDE) + 1))[:1_000_000]
 
@@ -38,14 +38,6 @@ def booted(browser, site_url):
     page, recorder, _ = open_playground(browser, site_url)
     yield SimpleNamespace(page=page, recorder=recorder)
     page.context.close()
-
-
-@pytest.fixture
-def scheme(page, request):
-    """The page in the colour scheme `request.param`, back to light afterwards."""
-    page.emulate_media(color_scheme=request.param)
-    yield request.param
-    page.emulate_media(color_scheme="light")  # the context's own default
 
 
 # --- 2. Every text of a row, in every state, in both schemes, meets WCAG AA ------------------

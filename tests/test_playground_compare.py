@@ -14,7 +14,6 @@ error or threw.
 
 from __future__ import annotations
 
-import json
 import re
 import statistics
 from types import SimpleNamespace
@@ -32,17 +31,22 @@ from support.comparing import (
     set_b,
     set_b_tokens,
 )
-from support.paths import ROOT
-from support.playground import copied, open_playground, runs, settled, show_text, wait_until
+from support.playground import (
+    CLIPBOARD,
+    GUIDE,
+    GUIDE_NAME,
+    GUIDE_QUESTIONS,
+    copied,
+    open_playground,
+    runs,
+    settled,
+    show_text,
+    wait_until,
+)
 from support.reading import EVERY_TEXT, hard_to_read
 
 from chunker import ChunkingEngine, DocumentChunk, SemanticChunker
 from chunker.evaluation import EvaluationSet, Question, evaluate
-
-GUIDE_NAME = "indexer-guide.md"
-GUIDE = (ROOT / "web/samples" / GUIDE_NAME).read_text(encoding="utf-8")
-QUESTIONS = json.loads((ROOT / "web/samples/guide-questions.json").read_text(encoding="utf-8"))
-CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 # B's semantic settings as a page opens (Python's defaults, which A keeps throughout).
 SEMANTIC = {
@@ -83,14 +87,6 @@ def booted(browser, site_url):
         settled(page, before)
     yield SimpleNamespace(page=page, recorder=recorder)
     page.context.close()
-
-
-@pytest.fixture
-def scheme(page, request):
-    """The page in the colour scheme `request.param`, back to light afterwards."""
-    page.emulate_media(color_scheme=request.param)
-    yield request.param
-    page.emulate_media(color_scheme="light")
 
 
 def put_b(page: Any, mode: str, values: dict[str, Any], budget: int | None) -> None:
@@ -227,7 +223,7 @@ def test_a_scroll_of_either_column_scrolls_the_other_to_the_same_place(page):
 
 def sample_set() -> EvaluationSet:
     questions = []
-    for entry in QUESTIONS["questions"]:
+    for entry in GUIDE_QUESTIONS["questions"]:
         start = GUIDE.find(entry["excerpt"])
         questions.append(
             Question(entry["question"], GUIDE_NAME, ((start, start + len(entry["excerpt"])),))
@@ -272,7 +268,7 @@ def test_both_sides_are_scored_as_python_scores_them_on_the_tune_views_questions
         for key, name in FIGURES.items()
     }
     assert page.text_content("#compare-scores caption") == (
-        f"On {len(QUESTIONS['questions'])} questions, the 5 best chunks each (the Tune view\u2019s);"
+        f"On {len(GUIDE_QUESTIONS['questions'])} questions, the 5 best chunks each (the Tune view\u2019s);"
         " B \u2212 A in percentage points"
     )
     # The engine's semantic strategy is not scored: said, its figures left out; A's stay.

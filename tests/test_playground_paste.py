@@ -17,7 +17,7 @@ import pytest
 from support.offsets import js_length
 from support.playground import (
     CLIPBOARD,
-    ROOT,
+    GUIDE,
     open_playground,
     paste_over,
     runs,
@@ -27,7 +27,6 @@ from support.playground import (
 
 from chunker import SemanticChunker
 
-GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 # Well under what the page needed before (6 times the bare page or more, here) and well over
 # what it needs now (about the same as the bare page).
 SLOWER_AT_MOST = 3.0

@@ -9,7 +9,8 @@ from typing import Any
 
 from support.playground import (
     CLIPBOARD,
-    ROOT,
+    GUIDE,
+    GUIDE_NAME,
     copied,
     evaluated,
     open_playground,
@@ -21,8 +22,6 @@ from support.playground import (
 
 from chunker.evaluation import EvaluationSet, Question, evaluate
 
-NAME = "indexer-guide.md"
-GUIDE = (ROOT / "web/samples" / NAME).read_text(encoding="utf-8")
 PASSAGE = "Every process exports Prometheus metrics on port 9464."
 FIELDS = """() => Object.fromEntries(['tune-set', 'tune-question', 'tune-k', 'tune-rows',
   'tune-columns', 'tune-metric', 'query'].map((id) => [id, document.getElementById(id).value])
@@ -77,8 +76,8 @@ def as_typed(page: Any) -> None:
     wait_until(page, "document.querySelectorAll('#search-results .hit').length > 0")
     start = GUIDE.index(PASSAGE)
     data = EvaluationSet(
-        {NAME: GUIDE},
-        [Question("Which port has the metrics?", NAME, ((start, start + len(PASSAGE)),))],
+        {GUIDE_NAME: GUIDE},
+        [Question("Which port has the metrics?", GUIDE_NAME, ((start, start + len(PASSAGE)),))],
     )
     shown = evaluated(page)
     assert page.text_content("#tune-error") == ""

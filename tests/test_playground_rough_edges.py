@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 from support.colours import contrast, gradient_stops, luminance, over, parse_colour
 from support.playground import (
+    GUIDE,
     ROOT,
     choose,
     copied,
@@ -28,7 +29,6 @@ from support.playground import (
     wait_until,
 )
 
-GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEETING = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")
 OWN_TEXT = "\n\n".join(
     f"Part {i}. Sentences about topic {i % 3} follow. Another sentence on it. Then more words."

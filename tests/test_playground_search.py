@@ -9,11 +9,9 @@ from typing import Any
 
 import pytest
 from support.paths import ROOT
-from support.playground import on_the_guide, runs, set_settings, settled, wait_until
+from support.playground import GUIDE, on_the_guide, runs, set_settings, settled, wait_until
 
 from chunker import LexicalIndex, SemanticChunker, lexical_tokens, match_spans, snippet_around
-
-GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import pytest
 from support.offsets import utf16_offset
 from support.painting import engine_painting, read_document, semantic_painting
 from support.playground import (
-    ROOT,
+    GUIDE,
     open_playground,
     quiet,
     runs,
@@ -36,7 +36,6 @@ DRIFTING = "".join(
     for n in range(6)
 )
 # The guide sample repeated to 1 MB: a slider step on it is issue 11's case.
-GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 MEGABYTE = (GUIDE * (1_000_000 // len(GUIDE) + 1))[:1_000_000]
 SEMANTIC = {
     "target_size": 120,

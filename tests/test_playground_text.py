@@ -19,6 +19,7 @@ import pytest
 from support.offsets import js_length
 from support.playground import (
     CLIPBOARD,
+    GUIDE,
     ROOT,
     STALLS,
     copied,
@@ -43,7 +44,6 @@ from chunker.evaluation import EvaluationSet, Question, evaluate
 # Real Markdown files: the project's README and docs, and the page's sample guide.
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PLAYGROUND_DOC = (ROOT / "docs/playground.md").read_text(encoding="utf-8")
-GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 from support.paths import ROOT
 from support.playground import (
+    GUIDE,
+    GUIDE_NAME,
+    GUIDE_QUESTIONS,
     evaluated,
     on_the_guide,
     percent,
@@ -26,15 +29,12 @@ from support.playground import (
 
 from chunker.evaluation import EvaluationSet, Question, evaluate, sweep
 
-GUIDE_NAME = "indexer-guide.md"
-GUIDE = (ROOT / "web/samples" / GUIDE_NAME).read_text(encoding="utf-8")
-QUESTIONS = json.loads((ROOT / "web/samples/guide-questions.json").read_text(encoding="utf-8"))
 CHROMA = ROOT.parent / "shared" / "datasets" / "chroma-general-evaluation"
 
 
 def sample_set() -> EvaluationSet:
     questions = []
-    for entry in QUESTIONS["questions"]:
+    for entry in GUIDE_QUESTIONS["questions"]:
         start = GUIDE.find(entry["excerpt"])
         questions.append(
             Question(entry["question"], GUIDE_NAME, ((start, start + len(entry["excerpt"])),))
@@ -68,7 +68,7 @@ def test_the_built_in_questions_score_as_python_scores_them(page):
              .querySelectorAll('mark.tune-covered')].map((m) => m.textContent).join('')"""
     )
     assert drawn == covered
-    assert page.locator(".tune-question").count() == len(QUESTIONS["questions"])
+    assert page.locator(".tune-question").count() == len(GUIDE_QUESTIONS["questions"])
 
 
 def test_a_question_added_on_the_document_by_selecting_its_passage(page):

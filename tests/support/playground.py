@@ -25,6 +25,12 @@ from .recorder import Recorder
 ARTIFACTS = ROOT / "test-artifacts"
 # What a page's context is granted for the copy buttons and `paste_over`.
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
+# The page's sample guide, and its questions (the Tune view's built-in set).
+GUIDE_NAME = "indexer-guide.md"
+GUIDE = (ROOT / "web" / "samples" / GUIDE_NAME).read_text(encoding="utf-8")
+GUIDE_QUESTIONS = json.loads(
+    (ROOT / "web" / "samples" / "guide-questions.json").read_text(encoding="utf-8")
+)
 
 
 def wait_until(page: Any, expression: str, timeout: float = 60.0) -> Any:
