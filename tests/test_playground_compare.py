@@ -34,11 +34,11 @@ from support.comparing import (
 from support.playground import (
     CLIPBOARD,
     GUIDE,
-    GUIDE_NAME,
     GUIDE_QUESTIONS,
     copied,
     open_playground,
     runs,
+    sample_set,
     settled,
     show_text,
     wait_until,
@@ -46,7 +46,7 @@ from support.playground import (
 from support.reading import EVERY_TEXT, hard_to_read
 
 from chunker import ChunkingEngine, DocumentChunk, SemanticChunker
-from chunker.evaluation import EvaluationSet, Question, evaluate
+from chunker.evaluation import evaluate
 
 # B's semantic settings as a page opens (Python's defaults, which A keeps throughout).
 SEMANTIC = {
@@ -219,16 +219,6 @@ def test_a_scroll_of_either_column_scrolls_the_other_to_the_same_place(page):
             page.mouse.wheel(0, step)
             wait_until(page, f"{place} !== {was}", 5)
             wait_until(page, SAME_PLACE, 5)
-
-
-def sample_set() -> EvaluationSet:
-    questions = []
-    for entry in GUIDE_QUESTIONS["questions"]:
-        start = GUIDE.find(entry["excerpt"])
-        questions.append(
-            Question(entry["question"], GUIDE_NAME, ((start, start + len(entry["excerpt"])),))
-        )
-    return EvaluationSet({GUIDE_NAME: GUIDE}, questions)
 
 
 def percent(value: float) -> str:

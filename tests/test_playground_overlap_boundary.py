@@ -15,15 +15,17 @@ from support.painting import read_document, semantic_painting
 from support.playground import (
     ROOT,
     copied,
+    evaluated,
     open_playground,
+    percent,
     run_in_console,
+    sample_set,
     set_mode,
     set_settings,
     show_text,
     shown_chunks,
     wait_until,
 )
-from test_playground_tune import evaluated, percent, sample_set
 
 from chunker import SemanticChunker
 from chunker.evaluation import evaluate

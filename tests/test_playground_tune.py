@@ -20,6 +20,7 @@ from support.playground import (
     on_the_guide,
     percent,
     runs,
+    sample_set,
     set_mode,
     set_settings,
     settled,
@@ -30,16 +31,6 @@ from support.playground import (
 from chunker.evaluation import EvaluationSet, Question, evaluate, sweep
 
 CHROMA = ROOT.parent / "shared" / "datasets" / "chroma-general-evaluation"
-
-
-def sample_set() -> EvaluationSet:
-    questions = []
-    for entry in GUIDE_QUESTIONS["questions"]:
-        start = GUIDE.find(entry["excerpt"])
-        questions.append(
-            Question(entry["question"], GUIDE_NAME, ((start, start + len(entry["excerpt"])),))
-        )
-    return EvaluationSet({GUIDE_NAME: GUIDE}, questions)
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from chunker.evaluation import EvaluationSet, Question
+
 from .paths import ROOT
 from .recorder import Recorder
 
@@ -337,3 +339,14 @@ def evaluated(page: Any) -> dict[str, str]:
         """() => Object.fromEntries([...document.querySelectorAll('#tune-figures [data-figure]')]
              .map((d) => [d.dataset.figure, d.querySelector('dd').firstChild.textContent]))"""
     )
+
+
+def sample_set() -> EvaluationSet:
+    """The guide's built-in questions as Python's evaluation set, each excerpt found in it."""
+    questions = []
+    for entry in GUIDE_QUESTIONS["questions"]:
+        start = GUIDE.find(entry["excerpt"])
+        questions.append(
+            Question(entry["question"], GUIDE_NAME, ((start, start + len(entry["excerpt"])),))
+        )
+    return EvaluationSet({GUIDE_NAME: GUIDE}, questions)
