@@ -5,6 +5,8 @@ the core never imports it. Exit codes: `parser.EXIT_CODES`."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import signal
 import sys
@@ -88,13 +90,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parsed(parser: argparse.ArgumentParser, given: list[str]) -> argparse.Namespace:
-    """`given` read by `parser`. `--help` and `--version` print and exit: what they printed
-    is flushed first, so that a failing standard output is an `OutputError` too."""
+    """`given` read by `parser`. `--help` and `--version` print and exit; argparse swallows an
+    OSError as it writes (some Python releases, 3.11.7 among them), so what it prints is kept
+    here and written by us, and a failing standard output is an `OutputError` too."""
+    printed = io.StringIO()
     try:
-        with writing("standard output"):
+        with contextlib.redirect_stdout(printed):
             return parser.parse_args(given)
     except SystemExit:
         with writing("standard output"):
+            sys.stdout.write(printed.getvalue())
             sys.stdout.flush()
         raise
 
