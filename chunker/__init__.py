@@ -12,30 +12,30 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 # Imported at once: every chunker answers it, and `chunk`'s annotations name it.
-from .records import Chunk
+from chunker.text.records import Chunk
 
 if TYPE_CHECKING:
     # typing_extensions is a checker's own (typeshed's, for any Python): nothing at run time.
     from typing_extensions import Unpack
 
-    from .engine import STRATEGIES, ChunkingEngine
-    from .lexical import Snippet, lexical_tokens, match_spans, snippet_around
-    from .lexical_index import LexicalHit, LexicalIndex, LexicalIndexStats
-    from .locate import locate_chunks
-    from .many import ChunkedText, chunk_many
-    from .option_types import SemanticOptions
-    from .pool import WorkerError
-    from .records import BoundaryType, ChunkColumns, DocumentChunk
-    from .semantic_chunker import SemanticChunker
-    from .turns import Passage, Turn, TurnSpan, chunk_turns
+    from chunker.engine import STRATEGIES, ChunkingEngine
+    from chunker.option_types import SemanticOptions
+    from chunker.pipelines.many import ChunkedText, chunk_many
+    from chunker.pipelines.pool import WorkerError
+    from chunker.search.lexical import Snippet, lexical_tokens, match_spans, snippet_around
+    from chunker.search.lexical_index import LexicalHit, LexicalIndex, LexicalIndexStats
+    from chunker.search.locate import locate_chunks
+    from chunker.semantic_chunker import SemanticChunker
+    from chunker.text.records import BoundaryType, ChunkColumns, DocumentChunk
+    from chunker.turns import Passage, Turn, TurnSpan, chunk_turns
 
 # Where each name lives. A name is imported on first use, so `import chunker` (and the
 # browser worker, which calls one function first) loads only what is used: in Pyodide every
 # module, pattern and dataclass costs milliseconds as the page starts.
 _HOMES: dict[str, str] = {
-    "BoundaryType": "records",
-    "ChunkColumns": "records",
-    "DocumentChunk": "records",
+    "BoundaryType": "text.records",
+    "ChunkColumns": "text.records",
+    "DocumentChunk": "text.records",
     "ChunkingEngine": "engine",
     "STRATEGIES": "engine",
     "Passage": "turns",
@@ -43,17 +43,17 @@ _HOMES: dict[str, str] = {
     "TurnSpan": "turns",
     "chunk_turns": "turns",
     "SemanticChunker": "semantic_chunker",
-    "Snippet": "lexical",
-    "lexical_tokens": "lexical",
-    "snippet_around": "lexical",
-    "match_spans": "lexical",
-    "LexicalHit": "lexical_index",
-    "LexicalIndex": "lexical_index",
-    "LexicalIndexStats": "lexical_index",
-    "locate_chunks": "locate",
-    "ChunkedText": "many",
-    "chunk_many": "many",
-    "WorkerError": "pool",
+    "Snippet": "search.lexical",
+    "lexical_tokens": "search.lexical",
+    "snippet_around": "search.lexical",
+    "match_spans": "search.lexical",
+    "LexicalHit": "search.lexical_index",
+    "LexicalIndex": "search.lexical_index",
+    "LexicalIndexStats": "search.lexical_index",
+    "locate_chunks": "search.locate",
+    "ChunkedText": "pipelines.many",
+    "chunk_many": "pipelines.many",
+    "WorkerError": "pipelines.pool",
 }
 
 __version__ = "0.1.0"
@@ -102,13 +102,13 @@ else:  # Python reads this one, whose annotations `typing.get_type_hints` resolv
             >>> [c.boundary_type for c in chunk("# Title\\n\\nBody.", overlap=0)]
             ['heading']
         """
-        from .semantic_chunker import _OPTIONS, SemanticChunker
+        from chunker.semantic_chunker import _OPTIONS, SemanticChunker
 
         # Named here: Python's own refusal of an unknown keyword carries no `field`. (A loop,
         # with the import only when one is unknown: a short text costs little more to cut.)
         for name in options:
             if name not in _OPTIONS:
-                from .validation import require_known_options
+                from chunker.base.validation import require_known_options
 
                 require_known_options(options, _OPTIONS, of="SemanticChunker")
         return SemanticChunker(**options).chunk(text, metadata)

@@ -23,12 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .lexical_index import LexicalIndex
-from .limits import AT_ODDS
-from .locate import locate_chunks
-from .recipe import PipelineStrategy, Recipe, covered, fields, options_of
-from .records import Chunk, DocumentChunk
-from .validation import (
+from chunker.base.limits import AT_ODDS
+from chunker.base.validation import (
     ArgumentTypeError,
     ArgumentValueError,
     field_of,
@@ -39,6 +35,10 @@ from .validation import (
     require_sequence,
     require_text,
 )
+from chunker.recipe import PipelineStrategy, Recipe, covered, fields, options_of
+from chunker.search.lexical_index import LexicalIndex
+from chunker.search.locate import locate_chunks
+from chunker.text.records import Chunk, DocumentChunk
 
 __all__ = [
     "Question",
@@ -506,7 +506,7 @@ def _axes(grid: Any) -> dict[str, list[Any]]:
     return axes
 
 
-# How each relation of `chunker.limits.AT_ODDS` is tested, and said when it fails.
+# How each relation of `chunker.base.limits.AT_ODDS` is tested, and said when it fails.
 _RELATIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
     "<": (operator.lt, "must be less than"),
     "<=": (operator.le, "must not be more than"),
@@ -515,7 +515,7 @@ _RELATIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
 
 def no_sense(strategy: str, options: Mapping[str, Any]) -> tuple[str, str] | None:
     """`(option, why)` when `options` make no sense for `strategy` (the pairs at odds of
-    `chunker.limits`, which the playground flags too), else None."""
+    `chunker.base.limits`, which the playground flags too), else None."""
     if strategy != "semantic":
         return None
     values = {**options_of("semantic"), **options}

@@ -24,8 +24,9 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from ._extras import require
-from .recipe import (
+from chunker.base.extras import require
+from chunker.base.validation import ArgumentValueError, require_bool, require_int, require_text
+from chunker.recipe import (
     HEADING_PATH_KEY,
     Frame,
     Placed,
@@ -35,8 +36,7 @@ from .recipe import (
     options_of,
     placed,
 )
-from .tokens import counter_of
-from .validation import ArgumentValueError, require_bool, require_int, require_text
+from chunker.tokens import counter_of
 
 require("langchain_text_splitters", "langchain", "chunker.langchain")
 
@@ -46,7 +46,7 @@ from langchain_text_splitters import TextSplitter  # noqa: E402
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-    from .tokens import Tokenizer
+    from chunker.tokens import Tokenizer
 
 __all__ = ["ChunkerTextSplitter"]
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ._extras import require
-from .recipe import (
+from chunker.base.extras import require
+from chunker.base.validation import require_bool
+from chunker.recipe import (
     HEADING_PATH_KEY,
     METADATA_KEYS,
     Frame,
@@ -35,7 +36,6 @@ from .recipe import (
     metadata_of,
     placed,
 )
-from .validation import require_bool
 
 require("llama_index.core", "llama-index", "chunker.llama_index")
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
-    from .limits import OverlapBoundary
-    from .tokens import Tokenizer
+    from chunker.base.limits import OverlapBoundary
+    from chunker.tokens import Tokenizer
 
 __all__ = ["SemanticOptions", "EngineOptions"]
 

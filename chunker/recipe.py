@@ -19,11 +19,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast, get_args
 
-from .records import Chunk, DocumentChunk
-from .validation import ArgumentTypeError, require_choice, require_known_options, require_text
+from chunker.base.validation import (
+    ArgumentTypeError,
+    require_choice,
+    require_known_options,
+    require_text,
+)
+from chunker.text.records import Chunk, DocumentChunk
 
 if TYPE_CHECKING:
-    from .engine import ChunkingStrategy
+    from chunker.engine import ChunkingStrategy
 
 __all__ = [
     "Recipe",
@@ -82,11 +87,11 @@ def options_of(strategy: str) -> dict[str, Any]:
     _check_strategy(strategy)
     call: Callable[..., Any]
     if strategy == "semantic":
-        from .semantic_chunker import SemanticChunker
+        from chunker.semantic_chunker import SemanticChunker
 
         call = SemanticChunker.__init__
     else:
-        from .engine import ChunkingEngine
+        from chunker.engine import ChunkingEngine
 
         call = ChunkingEngine.chunk
     return {
@@ -197,10 +202,10 @@ class Recipe:
         (tests/bench/pipelines.py)."""
         options = self.options or {}  # a dict once made (`__post_init__`)
         if self.strategy == "semantic":
-            from .semantic_chunker import SemanticChunker
+            from chunker.semantic_chunker import SemanticChunker
 
             return SemanticChunker(**options).chunk
-        from .engine import ChunkingEngine
+        from chunker.engine import ChunkingEngine
 
         # One of the engine's: checked as the recipe was made (`_check_strategy`).
         engine, strategy = ChunkingEngine(), cast("ChunkingStrategy", self.strategy)
@@ -327,8 +332,8 @@ def placed(
     max_tokens, tokenizer = options.pop("max_tokens", None), options.pop("tokenizer", None)
     budget = None
     if max_tokens is not None or tokenizer is not None:
-        from .budget import fit_embedded
-        from .tokens import Budget
+        from chunker.text.budget import fit_embedded
+        from chunker.tokens import Budget
 
         budget = Budget.of(max_tokens, tokenizer)
         recipe = Recipe(recipe.strategy, options)

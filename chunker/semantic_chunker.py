@@ -21,11 +21,35 @@ from collections.abc import Callable, Mapping
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, cast
 
-from .collector import collector_paused
-from .limits import CHOICES, MINIMUMS, OverlapBoundary
-from .records import BoundaryType, Chunk, ChunkColumns, ChunkDraft, shift_columns, shifted
-from .sourcemap import PieceMap, Source, after, joined, to_input
-from .structure import (
+from chunker.base.collector import collector_paused
+from chunker.base.limits import CHOICES, MINIMUMS, OverlapBoundary
+from chunker.base.validation import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    require_bool,
+    require_choice,
+    require_int,
+    require_text,
+)
+from chunker.base.whitespace import (
+    JS_WHITESPACE,
+    TEXT_RE,
+    WHITESPACE_RUN_RE,
+    WS_CLASS,
+    bom_length,
+    is_blank,
+    tight_span,
+)
+from chunker.text.records import (
+    BoundaryType,
+    Chunk,
+    ChunkColumns,
+    ChunkDraft,
+    shift_columns,
+    shifted,
+)
+from chunker.text.sourcemap import PieceMap, Source, after, joined, to_input
+from chunker.text.structure import (
     BOUNDARY,
     NOT_FOUND,
     OFFSET,
@@ -38,27 +62,10 @@ from .structure import (
     segment_text,
     split_by_structure,
 )
-from .validation import (
-    ArgumentTypeError,
-    ArgumentValueError,
-    require_bool,
-    require_choice,
-    require_int,
-    require_text,
-)
-from .whitespace import (
-    JS_WHITESPACE,
-    TEXT_RE,
-    WHITESPACE_RUN_RE,
-    WS_CLASS,
-    bom_length,
-    is_blank,
-    tight_span,
-)
 
 if TYPE_CHECKING:
-    from .tokens import Tokenizer
-    from .whitespace import MatchingPattern
+    from chunker.base.whitespace import MatchingPattern
+    from chunker.tokens import Tokenizer
 
 __all__ = ["SemanticChunker"]
 
@@ -168,7 +175,7 @@ class SemanticChunker:
         }
         if max_tokens is not None or tokenizer is not None:
             # Imported only with a budget: the page loads what it uses (see `chunk`).
-            from .tokens import Budget
+            from chunker.tokens import Budget
 
             Budget.of(max_tokens, tokenizer)  # checked now, not at the first chunk
         for name, value in options.items():
@@ -208,8 +215,8 @@ class SemanticChunker:
         if self.max_tokens is None and self.tokenizer is None:
             return chunks
         # Imported on first use: a page that never counts tokens does not load them.
-        from .budget import fit_chunks
-        from .tokens import Budget
+        from chunker.text.budget import fit_chunks
+        from chunker.tokens import Budget
 
         budget = Budget.of(self.max_tokens, self.tokenizer)
         return chunks if budget is None else fit_chunks(chunks, text, budget)
@@ -447,7 +454,7 @@ class SemanticChunker:
         starts_at = self.overlap_boundary
         measure: Callable[[str, int, int, int, str], int] | None = None
         if overlap and starts_at != "chars":
-            from .overlap import lead_length
+            from chunker.text.overlap import lead_length
 
             measure = lead_length
         chunks: list[Chunk] = []

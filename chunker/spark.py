@@ -16,9 +16,9 @@ from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any
 
-from ._extras import require
-from .recipe import FIELDS, Recipe, fields
-from .validation import ArgumentTypeError, ArgumentValueError
+from chunker.base.extras import require
+from chunker.base.validation import ArgumentTypeError, ArgumentValueError
+from chunker.recipe import FIELDS, Recipe, fields
 
 require("pyspark", "spark", "chunker.spark")
 
@@ -114,7 +114,7 @@ def _chunk_batches(recipe: Recipe, schema: Any, batches: Iterable[Any]) -> Itera
 
     semantic_columns = recipe.strategy == "semantic" and not recipe.has_budget
     if semantic_columns:
-        from .semantic_chunker import SemanticChunker
+        from chunker.semantic_chunker import SemanticChunker
 
         chunker = SemanticChunker(**(recipe.options or {}))
     else:

@@ -22,17 +22,17 @@ from dataclasses import dataclass, field, replace
 from numbers import Real
 from typing import TYPE_CHECKING, Any
 
-from .limits import MINIMUMS
-from .validation import (
+from chunker.base.limits import MINIMUMS
+from chunker.base.validation import (
     ArgumentTypeError,
     ArgumentValueError,
     require_int,
     require_sequence,
 )
-from .whitespace import is_blank
+from chunker.base.whitespace import is_blank
 
 if TYPE_CHECKING:
-    from .tokens import Budget, Tokenizer
+    from chunker.tokens import Budget, Tokenizer
 
 __all__ = ["Passage", "Turn", "TurnSpan", "chunk_turns"]
 
@@ -177,7 +177,7 @@ def chunk_turns(
     require_int("overlap_turns", overlap_turns, minimum=least["overlap_turns"])
     budget = None
     if max_tokens is not None or tokenizer is not None:
-        from .tokens import Budget  # on first use, as the page loads what it uses
+        from chunker.tokens import Budget  # on first use, as the page loads what it uses
 
         budget = Budget.of(max_tokens, tokenizer)
     # Every entry is checked first, so that a blank turn of the wrong type is still an error.
@@ -300,7 +300,7 @@ def _within_budget(
     """`chunk_turns`' passages (made of `turns`, a list each) within `budget`, each with its
     `token_count`: each over it cut by the budget's pass (`budget.py`). A piece of a passage
     lists the turns it holds part of, where in its text, and their times."""
-    from .budget import fit_pieces  # on first use, as the page loads what it uses
+    from chunker.text.budget import fit_pieces  # on first use, as the page loads what it uses
 
     count = budget.counter()
     max_tokens = budget.max_tokens

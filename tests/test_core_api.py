@@ -123,22 +123,24 @@ def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
     )
     assert first == [
         "chunker",
+        "chunker.base",
+        "chunker.base.collector",
+        "chunker.base.limits",
+        "chunker.base.validation",
+        "chunker.base.whitespace",
         "chunker.bridge",
         "chunker.bridge.operations",
         "chunker.bridge.options",
         "chunker.bridge.packing",
         "chunker.bridge.protocol",
         "chunker.bridge.utf16",
-        "chunker.collector",
-        "chunker.limits",
-        "chunker.records",
         "chunker.semantic_chunker",
-        "chunker.sourcemap",
-        "chunker.structure",
-        "chunker.validation",
-        "chunker.whitespace",
+        "chunker.text",
+        "chunker.text.records",
+        "chunker.text.sourcemap",
+        "chunker.text.structure",
     ]
-    assert "chunker.lexical" in later and "chunker.engine" not in later
+    assert "chunker.search.lexical" in later and "chunker.engine" not in later
 
 
 def test_type_hints_resolve():

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from chunker import ChunkingEngine, SemanticChunker
+from chunker.base.collector import collector_paused
 from chunker.bridge import JsString, handle
-from chunker.collector import collector_paused
 
 TEXT = "# Title\n\nOne paragraph. Another sentence.\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n"
 

@@ -22,7 +22,7 @@ from chunker import (
     locate_chunks,
     snippet_around,
 )
-from chunker.validation import ArgumentTypeError, ArgumentValueError, field_of
+from chunker.base.validation import ArgumentTypeError, ArgumentValueError, field_of
 
 engine = ChunkingEngine()
 TWO_SENTENCES = "A b. C d."

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunker import LexicalIndex
+from chunker.base.validation import ArgumentValueError
 from chunker.evaluation import CorpusSpans, EvaluationSet, Question, evaluate, score, sweep
-from chunker.validation import ArgumentValueError
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMA = ROOT.parent / "shared" / "datasets" / "chroma-general-evaluation"

@@ -17,7 +17,7 @@ from support.lexical_index_steps import ANSWERING, index_answers
 
 import chunker
 from chunker import LexicalHit, LexicalIndex, lexical_tokens, match_spans, snippet_around
-from chunker.lexical import word_re
+from chunker.search.lexical import word_re
 
 
 @pytest.mark.parametrize("case", params("lexical_index.json"))

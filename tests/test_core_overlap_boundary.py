@@ -20,10 +20,10 @@ from support.fixture_cases import SEMANTIC_OPTIONS, params, snake
 from support.strategies import PIECES, SEPARATORS, documents, semantic_options, texts
 
 from chunker import Chunk, SemanticChunker, chunk
-from chunker.limits import OVERLAP_BOUNDARIES
-from chunker.overlap import lead_length
-from chunker.validation import ArgumentTypeError, ArgumentValueError
-from chunker.whitespace import JS_WHITESPACE, WS_CLASS
+from chunker.base.limits import OVERLAP_BOUNDARIES
+from chunker.base.validation import ArgumentTypeError, ArgumentValueError
+from chunker.base.whitespace import JS_WHITESPACE, WS_CLASS
+from chunker.text.overlap import lead_length
 
 MODES = [mode for mode in OVERLAP_BOUNDARIES if mode != "chars"]
 

@@ -19,8 +19,8 @@ from chunker import (
     locate_chunks,
     snippet_around,
 )
-from chunker.lexical import word_re
-from chunker.whitespace import JS_WHITESPACE, is_blank
+from chunker.base.whitespace import JS_WHITESPACE, is_blank
+from chunker.search.lexical import word_re
 
 
 def round_trips(records) -> bool:

@@ -16,17 +16,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.strategies import PIECES, texts
 
+from chunker.base.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
 from chunker.engine.fixed import LONG_TEXT, _long_steady_ends, _steady_ends, _window_ends
-from chunker.locate import _find_spaced
+from chunker.search.locate import _find_spaced
 from chunker.semantic_chunker import split_paragraphs, split_sentences
-from chunker.structure import (
+from chunker.text.structure import (
     BLANK_LINE_RE,
     fence_lines,
     heading_lines,
     segment_text,
     split_by_structure,
 )
-from chunker.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE, WS_CLASS
 
 # The sentence break as the spec states it: the white space after `.`, `!` or `?`.
 PLAIN_SENTENCE_BREAK_RE = re.compile(rf"(?<=[.!?])[{WS_CLASS}]+")

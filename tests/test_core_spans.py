@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from support.strategies import PIECES, SEPARATORS, engine_options, semantic_options, texts
 
 from chunker import Chunk, ChunkingEngine, DocumentChunk, SemanticChunker
-from chunker.whitespace import JS_WHITESPACE, WS_CLASS
+from chunker.base.whitespace import JS_WHITESPACE, WS_CLASS
 
 # Texts that stress spans: everything `strategies` builds, and pieces with long runs of
 # white space of every kind, CRLF and lone CRs, blank-line runs, astral characters and lone

@@ -24,10 +24,10 @@ from support.langchain_documents import body_of
 from support.strategies import engine_options, semantic_options, texts
 
 from chunker import ChunkingEngine, DocumentChunk, SemanticChunker
+from chunker.base.validation import field_of
 from chunker.langchain import ChunkerTextSplitter
 from chunker.llama_index import ChunkerNodeParser
 from chunker.recipe import PIPELINE_STRATEGIES, Recipe, covered, fields
-from chunker.validation import field_of
 
 REPEATED = "The same sentence, word for word. It comes back later."
 DOCUMENTS = [

@@ -28,7 +28,7 @@ from chunker import (
     snippet_around,
 )
 from chunker.cli.parser import COMMANDS, EXIT_CODES
-from chunker.many import BATCH_CHARS, batched
+from chunker.pipelines.many import BATCH_CHARS, batched
 
 DOCUMENT = (
     "# Refunds 😀\r\n\r\nRefunds go back to the card. Refunds take days.\r\n\r\n"
@@ -674,7 +674,7 @@ def test_a_command_loads_only_what_it_runs(tmp_path: Path):
     path.write_text(DOCUMENT, encoding="utf-8")
     script = (
         "import sys; from chunker.cli import main; code = main(['chunk', '--quiet', sys.argv[1]]);"
-        "print([m for m in ('chunker.turns', 'chunker.lexical', 'chunker.evaluation') "
+        "print([m for m in ('chunker.turns', 'chunker.search.lexical', 'chunker.evaluation') "
         "if m in sys.modules], file=sys.stderr); sys.exit(code)"
     )
     done = subprocess.run(

@@ -20,7 +20,7 @@ from support.real_documents import real_documents_not_utf8
 from test_pipelines_cli import ENV, lines, run
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
-from chunker.whitespace import js_trim
+from chunker.base.whitespace import js_trim
 
 # The output of a run cut short by a test that fails (a FIFO waited on): it must not hang.
 SECONDS = 60

@@ -21,11 +21,11 @@ from support.strategies import semantic_options
 from support.strategies import texts as chunker_texts
 from support.tiktoken_local import tiktoken_encoding
 
+from chunker.base.validation import ArgumentValueError, field_of
+from chunker.base.whitespace import JS_WHITESPACE
 from chunker.langchain import ChunkerTextSplitter
 from chunker.llama_index import ChunkerNodeParser
 from chunker.recipe import PIPELINE_STRATEGIES, Recipe, covered, fields
-from chunker.validation import ArgumentValueError, field_of
-from chunker.whitespace import JS_WHITESPACE
 
 # The text: lines indented with white space that the chunker's own text normalises.
 STEPS = {

@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunker import ChunkedText, SemanticChunker, chunk_many, many, pool
-from chunker.many import BATCH_ITEMS
-from chunker.pool import BATCHES_AHEAD
+from chunker import ChunkedText, SemanticChunker, chunk_many
+from chunker.pipelines import many, pool
+from chunker.pipelines.many import BATCH_ITEMS
+from chunker.pipelines.pool import BATCHES_AHEAD
 from chunker.recipe import Recipe
 
 TEXTS = [f"# Doc {n}\n\n" + f"Sentence {n} 😀 of the text. " * (n % 40 + 1) for n in range(300)]
@@ -263,7 +264,7 @@ def test_a_function_of_a_main_without_a_file_is_named_too():
     # and a spawned worker cannot find them, so they count as not sendable.
     script = (
         "import multiprocessing, sys\n"
-        "from chunker import chunk_many, many\n"
+        "from chunker import chunk_many\nfrom chunker.pipelines import many\n"
         "multiprocessing.set_start_method('spawn')\n"
         "def words(text): return len(text.split())\n"
         "texts = ['A sentence of words. ' * 2000] * 40\n"
@@ -286,7 +287,7 @@ def test_a_script_read_from_standard_input_is_told_or_cut_here(method):
     # need no file. Two cores whatever this machine has: one would decide for none.
     script = (
         "import multiprocessing, sys\n"
-        "from chunker import chunk_many, many\n"
+        "from chunker import chunk_many\nfrom chunker.pipelines import many\n"
         "if __name__ == '__main__':\n"
         "    many.default_jobs = lambda: 2\n"
         "    texts = ['A sentence of words. ' * 2000] * 40\n"

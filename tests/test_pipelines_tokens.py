@@ -18,12 +18,12 @@ from llama_index.core.schema import MetadataMode
 from support.paths import DATASETS, ROOT
 
 from chunker import chunk_many
+from chunker.base.validation import ArgumentValueError, field_of
 from chunker.langchain import CHARS_PER_TOKEN, ChunkerTextSplitter
 from chunker.llama_index import ChunkerNodeParser
-from chunker.many import BATCH_CHARS
+from chunker.pipelines.many import BATCH_CHARS
 from chunker.recipe import Recipe
 from chunker.tokens import count_tokens
-from chunker.validation import ArgumentValueError, field_of
 
 CORPUS = (DATASETS / "chroma-general-evaluation" / "corpora" / "state_of_the_union.md").read_text(
     encoding="utf-8"

@@ -17,7 +17,7 @@ import chunker
 from chunker import SemanticChunker
 from tools.wheel import build_wheel
 
-# Not `_extras.py`: the page counts tokens too, and `tokens.py` names its extra through it.
+# Not `base/extras.py`: the page counts tokens too, and `chunker.tokens` names its extra through it.
 PIPELINE_MODULES = {
     "chunker/__main__.py",
     "chunker/langchain.py",

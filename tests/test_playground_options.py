@@ -20,11 +20,11 @@ from support.paths import ROOT
 from support.playground import open_playground
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns
+from chunker.base.limits import AT_ODDS, MINIMUMS, AtOdds
+from chunker.base.validation import ArgumentValueError
 from chunker.bridge.options import OPTION_NAMES
 from chunker.engine import STRATEGIES
-from chunker.limits import AT_ODDS, MINIMUMS, AtOdds
 from chunker.recipe import options_of
-from chunker.validation import ArgumentValueError
 from tools.playground_options import (
     MODES,
     OPTIONS_MODULE,
@@ -144,7 +144,7 @@ def test_what_python_does_not_say_stops_the_build(monkeypatch):
     with_option(monkeypatch, "max_words", 256)
     with pytest.raises(OptionTableError, match=r"max_words has no JavaScript name"):
         option_table()
-    # ...and its check must read its least value from chunker.limits.
+    # ...and its check must read its least value from chunker.base.limits.
     monkeypatch.setitem(OPTION_NAMES["SemanticChunker.chunk"], "maxWords", "max_words")
     with pytest.raises(OptionTableError, match=r"max_words has no least value"):
         option_table()

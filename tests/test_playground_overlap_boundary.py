@@ -28,8 +28,8 @@ from support.playground import (
 )
 
 from chunker import SemanticChunker
+from chunker.base.limits import OVERLAP_BOUNDARIES
 from chunker.evaluation import evaluate
-from chunker.limits import OVERLAP_BOUNDARIES
 
 TEXT = "\n\n".join(
     [

@@ -14,10 +14,10 @@ from support.strategies import texts as chunker_texts
 from support.tiktoken_local import tiktoken_encoding
 from support.work import RUNS, python_lines, run_of
 
-from chunker.merges import merged_count
-from chunker.pretokens import LONG
+from chunker.base.validation import ArgumentTypeError, ArgumentValueError, field_of
 from chunker.tokens import TOKENIZER_NAMES, Budget, TokenCounter, count_tokens, counter_of
-from chunker.validation import ArgumentTypeError, ArgumentValueError, field_of
+from chunker.tokens.merges import merged_count
+from chunker.tokens.pretokens import LONG
 
 CORPORA = sorted((DATASETS / "chroma-general-evaluation" / "corpora").glob("*.md"))
 

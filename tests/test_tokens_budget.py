@@ -1,4 +1,4 @@
-"""The token budget (chunker/budget.py) on every chunker: no chunk over it, exact spans,
+"""The token budget (chunker/text/budget.py) on every chunker: no chunk over it, exact spans,
 nothing lost, the chunks within it left as they were, and its errors."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from support.tiktoken_local import tiktoken_encoding
 from support.work import python_lines
 
 from chunker import Chunk, ChunkingEngine, SemanticChunker, chunk_turns
+from chunker.base.validation import ArgumentValueError, field_of
+from chunker.base.whitespace import JS_WHITESPACE
 from chunker.tokens import count_tokens
-from chunker.validation import ArgumentValueError, field_of
-from chunker.whitespace import JS_WHITESPACE
 
 # Texts that put chunks over small budgets: the chunkers' own, and long words, code, emoji,
 # CJK and combining marks, which take many tokens a character.

@@ -2,9 +2,9 @@
 
 Each mode's options are the parameters of the Python it runs, in their order, named in
 JavaScript by the facade's table (`chunker.bridge.options.OPTION_NAMES`), with the
-signature's default, the least value the check takes (`chunker.limits.MINIMUMS`), the
-names an option of names takes (`chunker.limits.CHOICES`, the engine's strategies), and the
-pairs at odds (`chunker.limits.AT_ODDS`). The page's settings.js adds only labels, help and
+signature's default, the least value the check takes (`chunker.base.limits.MINIMUMS`), the
+names an option of names takes (`chunker.base.limits.CHOICES`, the engine's strategies), and the
+pairs at odds (`chunker.base.limits.AT_ODDS`). The page's settings.js adds only labels, help and
 slider ranges, and refuses to load when an option has none (docs/playground-options.md). A
 fact Python's table lacks stops the build, naming it.
 """
@@ -16,9 +16,9 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
+from chunker.base.limits import AT_ODDS, CHOICES, MINIMUMS
 from chunker.bridge.options import OPTION_NAMES
 from chunker.engine import STRATEGIES, ChunkingEngine
-from chunker.limits import AT_ODDS, CHOICES, MINIMUMS
 from chunker.semantic_chunker import SemanticChunker
 from chunker.turns import chunk_turns
 
@@ -30,7 +30,7 @@ class Mode(NamedTuple):
     """What a mode of the page runs in Python."""
 
     chunker: str
-    """Its key in `chunker.limits`' tables."""
+    """Its key in `chunker.base.limits`' tables."""
     call: Callable[..., Any]
     """What takes the options: its signature gives their order and defaults."""
     operation: str
@@ -128,7 +128,7 @@ def _options(spec: Mode) -> list[dict[str, Any]]:
         elif isinstance(default, int):
             if python not in minimums:
                 raise OptionTableError(
-                    f"{where} has no least value in chunker/limits.py MINIMUMS"
+                    f"{where} has no least value in chunker/base/limits.py MINIMUMS"
                     f"[{spec.chunker!r}] (its check should read it there)"
                 )
             option.update(kind="int", default=default, min=minimums[python])
@@ -142,7 +142,7 @@ def _options(spec: Mode) -> list[dict[str, Any]]:
         else:
             raise OptionTableError(
                 f"{where} defaults to {default!r}, of no kind the page knows (int, bool, one "
-                "of the choices in chunker/limits.py CHOICES or tools/playground_options.py "
+                "of the choices in chunker/base/limits.py CHOICES or tools/playground_options.py "
                 "MODES, or None)"
             )
         out.append(option)

@@ -38,7 +38,7 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 # What the page's wheel leaves out: the command line and the pipeline adapters, which nothing
 # in the browser imports (and which would cost it their bytes and their files to unpack).
-# `_extras.py` stays: `tokens.py` names the `tokens` extra through it, in the page too.
+# `base/extras.py` stays: `chunker.tokens` names the `tokens` extra through it, in the page too.
 NOT_FOR_THE_PAGE = (
     "chunker/__main__.py",
     "chunker/cli/",

@@ -26,10 +26,10 @@ Offsets cross in Python's units (code points) both ways; web/chunker-utf16.js co
 
 from __future__ import annotations
 
-from .options import OPTION_NAMES
-from .packing import Packed, pack_chunks
-from .protocol import handle, handle_async
-from .utf16 import JsString, astral_positions
+from chunker.bridge.options import OPTION_NAMES
+from chunker.bridge.packing import Packed, pack_chunks
+from chunker.bridge.protocol import handle, handle_async
+from chunker.bridge.utf16 import JsString, astral_positions
 
 __all__ = [
     "OPTION_NAMES",

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .options import OPTION_NAMES, python_options
-from .registry import Registry
+from chunker.bridge.options import OPTION_NAMES, python_options
+from chunker.bridge.registry import Registry
 
 if TYPE_CHECKING:
-    from ..evaluation import EvaluationSet
-    from .calls import Arguments, Astral, Operation
+    from chunker.bridge.calls import Arguments, Astral, Operation
+    from chunker.evaluation import EvaluationSet
 
 __all__ = ["EVALUATION_OPERATIONS"]
 
@@ -28,7 +28,7 @@ _SETS: Registry[EvaluationSet] = Registry("EvaluationSet", "set")
 
 
 def _create(args: Arguments, _astral: Astral) -> dict[str, int]:
-    from ..evaluation import EvaluationSet
+    from chunker.evaluation import EvaluationSet
 
     data = EvaluationSet.from_json(args.get("data"))
     _SETS.add(data, args.get("set"))
@@ -40,7 +40,7 @@ def _create(args: Arguments, _astral: Astral) -> dict[str, int]:
 
 
 def _evaluate(args: Arguments, _astral: Astral) -> dict[str, Any]:
-    from ..evaluation import evaluate, no_sense
+    from chunker.evaluation import evaluate, no_sense
 
     data = _SETS.get(args.get("set"))
     options = python_options("evaluate", args.get("options"))

@@ -14,14 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..validation import ArgumentTypeError, ArgumentValueError
-from .options import python_options
-from .registry import Registry
-from .utf16 import astral_positions_of
+from chunker.base.validation import ArgumentTypeError, ArgumentValueError
+from chunker.bridge.options import python_options
+from chunker.bridge.registry import Registry
+from chunker.bridge.utf16 import astral_positions_of
 
 if TYPE_CHECKING:
-    from ..lexical_index import LexicalIndex
-    from .calls import Arguments, Astral, Operation
+    from chunker.bridge.calls import Arguments, Astral, Operation
+    from chunker.search.lexical_index import LexicalIndex
 
 __all__ = ["INDEX_OPERATIONS"]
 
@@ -39,14 +39,14 @@ _INDEXES: Registry[Indexed] = Registry("LexicalIndex", "index")
 
 
 def _create(args: Arguments, _astral: Astral) -> int:
-    from ..lexical_index import LexicalIndex
+    from chunker.search.lexical_index import LexicalIndex
 
     options = python_options("LexicalIndex", args.get("options"))
     return _INDEXES.add(Indexed(LexicalIndex(**options)), args.get("index"))
 
 
 def _from_json(args: Arguments, _astral: Astral) -> int:
-    from ..lexical_index import LexicalIndex
+    from chunker.search.lexical_index import LexicalIndex
 
     return _INDEXES.add(Indexed(LexicalIndex.from_json(args.get("data"))), args.get("index"))
 
@@ -100,7 +100,7 @@ def _search(args: Arguments, _astral: Astral) -> list[dict[str, Any]]:
     query = args.get("query")
     hits = [hit.to_dict() for hit in indexed.index.search(query, **options)]
     if around is not None:
-        from ..lexical import lexical_tokens
+        from chunker.search.lexical import lexical_tokens
 
         words = lexical_tokens(query)
         for hit in hits:
@@ -133,7 +133,7 @@ def _snippet(text: str, words: list[str], around: dict[str, Any]) -> dict[str, A
     `{at, text, spans, astralBefore}`: what a page draws of a hit. The page holds the
     snippet's text but not the document's, so beside `at` goes the count of characters
     outside the BMP before it, which chunker.js converts `at` by (chunker-utf16.js)."""
-    from ..lexical import match_spans, snippet_around
+    from chunker.search.lexical import match_spans, snippet_around
 
     snippet = snippet_around(text, words, **around)
     spans = match_spans(snippet.text, words)

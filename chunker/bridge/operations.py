@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..semantic_chunker import SemanticChunker
-from ..validation import require_bool
-from .options import python_options
-from .packing import Packed, columns_of, pack_chunks, pack_document_chunks
+from chunker.base.validation import require_bool
+from chunker.bridge.options import python_options
+from chunker.bridge.packing import Packed, columns_of, pack_chunks, pack_document_chunks
+from chunker.semantic_chunker import SemanticChunker
 
 if TYPE_CHECKING:
-    from .calls import Arguments, Astral, Operation
+    from chunker.bridge.calls import Arguments, Astral, Operation
 
 __all__ = ["OPERATIONS", "engine_chunk", "find_operation"]
 
@@ -44,7 +44,7 @@ async def engine_chunk(
 ) -> Packed:
     """`ChunkingEngine.chunk`, for `handle` (no `embed_fn`) and `handle_async` (the page's
     `embedFn`, which answers a promise) alike."""
-    from ..engine import ChunkingEngine
+    from chunker.engine import ChunkingEngine
 
     content = args.get("content")
     options = python_options("ChunkingEngine.chunk", args.get("options"))
@@ -72,7 +72,7 @@ def _at_once(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 def _chunk_turns(args: Arguments, _astral: Astral) -> list[dict[str, Any]]:
-    from ..turns import chunk_turns
+    from chunker.turns import chunk_turns
 
     options = python_options("chunkTurns", args.get("options"))
     # `spans` asks for the records' spans (repeatedTurns); chunk_turns itself does not take it.
@@ -83,20 +83,20 @@ def _chunk_turns(args: Arguments, _astral: Astral) -> list[dict[str, Any]]:
 
 
 def _count_tokens(args: Arguments, _astral: Astral) -> int:
-    from ..tokens import DEFAULT_TOKENIZER, count_tokens
+    from chunker.tokens import DEFAULT_TOKENIZER, count_tokens
 
     tokenizer = args.get("tokenizer")  # missing or null: the default, as options take theirs
     return count_tokens(args.get("text"), DEFAULT_TOKENIZER if tokenizer is None else tokenizer)
 
 
 def _lexical_tokens(args: Arguments, _astral: Astral) -> list[str]:
-    from ..lexical import lexical_tokens
+    from chunker.search.lexical import lexical_tokens
 
     return lexical_tokens(args.get("text"))
 
 
 def _snippet_around(args: Arguments, _astral: Astral) -> dict[str, Any]:
-    from ..lexical import snippet_around
+    from chunker.search.lexical import snippet_around
 
     options = python_options("snippetAround", args.get("options"))
     snippet = snippet_around(args.get("text"), args.get("words"), **options)
@@ -104,14 +104,14 @@ def _snippet_around(args: Arguments, _astral: Astral) -> dict[str, Any]:
 
 
 def _match_spans(args: Arguments, _astral: Astral) -> list[dict[str, int]]:
-    from ..lexical import match_spans
+    from chunker.search.lexical import match_spans
 
     spans = match_spans(args.get("text"), args.get("words"))
     return [{"start": start, "end": end} for start, end in spans]
 
 
 def _locate_chunks(args: Arguments, _astral: Astral) -> list[dict[str, int] | None]:
-    from ..locate import locate_chunks
+    from chunker.search.locate import locate_chunks
 
     spans = locate_chunks(args.get("text"), args.get("contents"))
     return [None if s is None else {"start": s[0], "end": s[1]} for s in spans]
@@ -133,11 +133,11 @@ def find_operation(name: str) -> Operation:
     """The operation `name`; those of `LexicalIndex` (module `indexes`) and of the evaluation
     sets (`evaluations`) are imported on their first call, so the worker starts without them."""
     if name.startswith("LexicalIndex."):
-        from .indexes import INDEX_OPERATIONS
+        from chunker.bridge.indexes import INDEX_OPERATIONS
 
         return INDEX_OPERATIONS[name]
     if name.startswith("EvaluationSet."):
-        from .evaluations import EVALUATION_OPERATIONS
+        from chunker.bridge.evaluations import EVALUATION_OPERATIONS
 
         return EVALUATION_OPERATIONS[name]
     return OPERATIONS[name]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..validation import ArgumentTypeError
+from chunker.base.validation import ArgumentTypeError
 
 __all__ = ["OPTION_NAMES", "python_options"]
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, get_args
 
-from ..records import BoundaryType, Chunk, ChunkColumns, DocumentChunk
-from .utf16 import astral_positions_of
+from chunker.bridge.utf16 import astral_positions_of
+from chunker.text.records import BoundaryType, Chunk, ChunkColumns, DocumentChunk
 
 __all__ = [
     "BOUNDARY_TYPES",

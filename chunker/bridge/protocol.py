@@ -29,14 +29,14 @@ import struct
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..collector import collector_paused
-from ..validation import ArgumentValueError, field_of
-from .operations import engine_chunk, find_operation
-from .packing import Packed
-from .utf16 import JsString, as_bytes
+from chunker.base.collector import collector_paused
+from chunker.base.validation import ArgumentValueError, field_of
+from chunker.bridge.operations import engine_chunk, find_operation
+from chunker.bridge.packing import Packed
+from chunker.bridge.utf16 import JsString, as_bytes
 
 if TYPE_CHECKING:
-    from .calls import Arguments, Astral
+    from chunker.bridge.calls import Arguments, Astral
 
 __all__ = ["JS_ERROR_NAMES", "handle", "handle_async"]
 

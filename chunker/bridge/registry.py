@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from ..validation import ArgumentValueError
+from chunker.base.validation import ArgumentValueError
 
 __all__ = ["Registry"]
 

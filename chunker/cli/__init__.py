@@ -14,21 +14,18 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
-from ..many import batched, spread
-from ..pool import WorkerError
-from ..recipe import Recipe, options_of
-from .flags import flag
-from .inputs import Decoding, Source, expand
-from .jsonl import ChunkLines
-from .output import Discard, OutputError, Progress, RecordWriter, open_output, writing
-from .parser import (
+from chunker.cli.flags import flag
+from chunker.cli.inputs import Decoding, Source, expand
+from chunker.cli.jsonl import ChunkLines
+from chunker.cli.output import Discard, OutputError, Progress, RecordWriter, open_output, writing
+from chunker.cli.parser import (
     COMMANDS,
     build_parser,
     given_options,
     snippet_options,
     turns_options,
 )
-from .tasks import (
+from chunker.cli.tasks import (
     Job,
     Outcome,
     SnippetJob,
@@ -38,6 +35,9 @@ from .tasks import (
     snippet_source,
     turns_source,
 )
+from chunker.pipelines.many import batched, spread
+from chunker.pipelines.pool import WorkerError
+from chunker.recipe import Recipe, options_of
 
 __all__ = ["main"]
 
@@ -61,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parsed(parser, given)
         parser = commands[args.command]  # its usage line, in the errors below
         if args.command == "evaluate":
-            from .evaluate import run_evaluate
+            from chunker.cli.evaluate import run_evaluate
 
             return run_evaluate(parser, args)
         if args.jobs is not None and args.jobs < 1:
@@ -124,12 +124,12 @@ def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Job:
     if args.command == "chunk":
         return Job(chunk_source, ChunkLines(_recipe(parser, args)), decoding)
     if args.command == "turns":
-        from ..turns import chunk_turns
+        from chunker.turns import chunk_turns
 
         options = given_options(args, turns_options())
         _check(parser, options, lambda **some: chunk_turns([], **some))
         return Job(turns_source, TurnsJob(options), decoding)
-    from ..lexical import lexical_tokens, snippet_around
+    from chunker.search.lexical import lexical_tokens, snippet_around
 
     options = given_options(args, snippet_options())
     _check(parser, options, lambda **some: snippet_around("", [], **some))

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..evaluation import METRICS, EvaluationSet, SweepCell, sweep
-from ..recipe import PIPELINE_STRATEGIES, options_of
-from .flags import CHOICE_OPTIONS, flag
-from .output import write_standard_output
+from chunker.cli.flags import CHOICE_OPTIONS, flag
+from chunker.cli.output import write_standard_output
+from chunker.evaluation import METRICS, EvaluationSet, SweepCell, sweep
+from chunker.recipe import PIPELINE_STRATEGIES, options_of
 
 __all__ = ["add_evaluate_arguments", "run_evaluate"]
 

@@ -3,7 +3,7 @@ and the names an option of a few choices takes."""
 
 from __future__ import annotations
 
-from ..limits import CHOICES
+from chunker.base.limits import CHOICES
 
 __all__ = ["CHOICE_OPTIONS", "flag"]
 

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
-from ..recipe import Recipe
-from ..records import Chunk, DocumentChunk
+from chunker.recipe import Recipe
+from chunker.text.records import Chunk, DocumentChunk
 
 __all__ = ["ChunkLines", "quoted"]
 
@@ -55,7 +55,7 @@ class ChunkLines:
     def _writer(self) -> Callable[[str, str], list[str]]:
         recipe = self.recipe
         if recipe.strategy == "semantic" and not recipe.has_budget:
-            from ..semantic_chunker import SemanticChunker
+            from chunker.semantic_chunker import SemanticChunker
 
             return _columns_writer(SemanticChunker(**(recipe.options or {})))
         return _records_writer(recipe.cutter())

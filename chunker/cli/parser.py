@@ -10,10 +10,10 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .. import __version__
-from ..recipe import PIPELINE_STRATEGIES, options_of
-from .flags import CHOICE_OPTIONS, flag
-from .inputs import ERROR_HANDLERS, encoding_name
+from chunker import __version__
+from chunker.cli.flags import CHOICE_OPTIONS, flag
+from chunker.cli.inputs import ERROR_HANDLERS, encoding_name
+from chunker.recipe import PIPELINE_STRATEGIES, options_of
 
 __all__ = [
     "build_parser",
@@ -98,14 +98,14 @@ def _signature_defaults(function: Callable[..., Any], *skip: str) -> dict[str, A
 
 def turns_options() -> dict[str, Any]:
     """`chunk_turns`' options and their defaults."""
-    from ..turns import chunk_turns
+    from chunker.turns import chunk_turns
 
     return _signature_defaults(chunk_turns, "turns")
 
 
 def snippet_options() -> dict[str, Any]:
     """`snippet_around`'s options and their defaults."""
-    from ..lexical import snippet_around
+    from chunker.search.lexical import snippet_around
 
     return _signature_defaults(snippet_around, "text", "words")
 
@@ -253,7 +253,7 @@ def _snippet_arguments(snippets: argparse.ArgumentParser) -> None:
 
 
 def _evaluate_arguments(evaluating: argparse.ArgumentParser) -> None:
-    from .evaluate import add_evaluate_arguments
+    from chunker.cli.evaluate import add_evaluate_arguments
 
     add_evaluate_arguments(evaluating)
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .inputs import Decoding, InputError, Source, read_text
-from .jsonl import ChunkLines
+from chunker.cli.inputs import Decoding, InputError, Source, read_text
+from chunker.cli.jsonl import ChunkLines
 
 __all__ = [
     "Outcome",
@@ -86,7 +86,7 @@ def chunk_source(lines: ChunkLines, source: Source, text: str) -> Outcome:
 
 def turns_source(job: TurnsJob, source: Source, text: str) -> Outcome:
     """`chunker turns`: a transcript (a JSON list of turns, or JSON Lines) into passages."""
-    from ..turns import chunk_turns
+    from chunker.turns import chunk_turns
 
     try:
         turns = _transcript(source.name, text)
@@ -122,7 +122,7 @@ def _transcript(name: str, text: str) -> list[Any]:
 
 def snippet_source(job: SnippetJob, source: Source, text: str) -> Outcome:
     """`chunker snippet`: the snippet of the first match, and where the words match in it."""
-    from ..lexical import match_spans, snippet_around, word_re
+    from chunker.search.lexical import match_spans, snippet_around, word_re
 
     snippet = snippet_around(text, job.words, **job.options)
     record: dict[str, Any] = snippet.to_dict()

@@ -6,24 +6,24 @@ import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..collector import collector_paused
-from ..limits import MINIMUMS
-from ..records import DocumentChunk, shifted
-from ..validation import (
+from chunker.base.collector import collector_paused
+from chunker.base.limits import MINIMUMS
+from chunker.base.validation import (
     ArgumentTypeError,
     ArgumentValueError,
     require_choice,
     require_int,
     require_text,
 )
-from ..whitespace import bom_length, tight_span
-from .fixed import fixed_chunks
-from .hierarchical import hierarchical_chunks
-from .layout import layout_chunks
-from .semantic import check_vectors, group_by_similarity, sentences_before_capitals
+from chunker.base.whitespace import bom_length, tight_span
+from chunker.engine.fixed import fixed_chunks
+from chunker.engine.hierarchical import hierarchical_chunks
+from chunker.engine.layout import layout_chunks
+from chunker.engine.semantic import check_vectors, group_by_similarity, sentences_before_capitals
+from chunker.text.records import DocumentChunk, shifted
 
 if TYPE_CHECKING:
-    from ..tokens import Budget, Tokenizer
+    from chunker.tokens import Budget, Tokenizer
 
 __all__ = ["ChunkingEngine", "STRATEGIES", "ChunkingStrategy", "EmbedFn", "AsyncEmbedFn"]
 
@@ -200,7 +200,7 @@ def _budget(max_tokens: Any, tokenizer: Any) -> Budget | None:
     uses."""
     if max_tokens is None and tokenizer is None:
         return None
-    from ..tokens import Budget
+    from chunker.tokens import Budget
 
     return Budget.of(max_tokens, tokenizer)
 
@@ -211,7 +211,7 @@ def _within(
     """`chunks` of `content` within `budget`, if there is one."""
     if budget is None:
         return chunks
-    from ..budget import fit_document_chunks
+    from chunker.text.budget import fit_document_chunks
 
     return fit_document_chunks(chunks, content, budget)
 

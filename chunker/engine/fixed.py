@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
-from ..records import DocumentChunk, DocumentChunkDraft
-from ..whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
+from chunker.base.whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
+from chunker.text.records import DocumentChunk, DocumentChunkDraft
 
 if TYPE_CHECKING:
     from typing import Protocol

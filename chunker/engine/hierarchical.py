@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..records import DocumentChunk, DocumentChunkDraft
-from ..whitespace import JS_WHITESPACE, LINE_TERMINATORS, WS_CLASS, tight_span
-from .fixed import fixed_chunks
+from chunker.base.whitespace import JS_WHITESPACE, LINE_TERMINATORS, WS_CLASS, tight_span
+from chunker.engine.fixed import fixed_chunks
+from chunker.text.records import DocumentChunk, DocumentChunkDraft
 
 __all__ = ["hierarchical_chunks"]
 

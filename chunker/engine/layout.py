@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Literal, cast
 
-from ..records import DocumentChunk, DocumentChunkDraft
-from ..whitespace import JS_WHITESPACE, tight_span
-from .fixed import fixed_chunks
+from chunker.base.whitespace import JS_WHITESPACE, tight_span
+from chunker.engine.fixed import fixed_chunks
+from chunker.text.records import DocumentChunk, DocumentChunkDraft
 
 if TYPE_CHECKING:
-    from ..whitespace import MatchingPattern
+    from chunker.base.whitespace import MatchingPattern
 
 __all__ = ["layout_chunks"]
 

@@ -13,11 +13,11 @@ from dataclasses import replace
 from numbers import Real
 from typing import Any
 
-from ..records import DocumentChunk
-from ..sourcemap import after, joined, to_input
-from ..validation import ArgumentTypeError, ArgumentValueError
-from ..whitespace import WS_CLASS, is_blank, tight_span
-from .fixed import fixed_chunks
+from chunker.base.validation import ArgumentTypeError, ArgumentValueError
+from chunker.base.whitespace import WS_CLASS, is_blank, tight_span
+from chunker.engine.fixed import fixed_chunks
+from chunker.text.records import DocumentChunk
+from chunker.text.sourcemap import after, joined, to_input
 
 __all__ = ["SPLIT_THRESHOLD", "sentences_before_capitals", "group_by_similarity", "check_vectors"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chunker.whitespace import JS_WHITESPACE
+from chunker.base.whitespace import JS_WHITESPACE
 
 
 def visible(text: str, drop: str = "") -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from chunker.limits import OVERLAP_BOUNDARIES
+from chunker.base.limits import OVERLAP_BOUNDARIES
 
 # Pieces that hit every rule: headings and near-headings, fences, tables, sentence ends,
 # JavaScript-only and Python-only white space, long runs without white space, many scripts.

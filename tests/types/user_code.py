@@ -39,8 +39,8 @@ from chunker import (
     match_spans,
     snippet_around,
 )
+from chunker.base.limits import OverlapBoundary
 from chunker.evaluation import EvaluationSet, Question, evaluate
-from chunker.limits import OverlapBoundary
 from chunker.tokens import Tokenizer, count_tokens
 
 

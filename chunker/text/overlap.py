@@ -22,7 +22,13 @@ from __future__ import annotations
 
 import re
 
-from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WHITESPACE_RUN_RE, WS_CLASS
+from chunker.base.whitespace import (
+    JS_WHITESPACE,
+    LAST_TEXT_RE,
+    TEXT_RE,
+    WHITESPACE_RUN_RE,
+    WS_CLASS,
+)
 
 __all__ = ["lead_length"]
 

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
-from .merges import merged_count
+from chunker.tokens.merges import merged_count
 
 __all__ = ["PretokenCounter", "RangeCounts", "AloneCounts"]
 

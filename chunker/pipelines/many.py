@@ -24,8 +24,14 @@ from itertools import chain, islice
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
-from .recipe import EngineStrategy, Recipe
-from .records import (
+from chunker.base.validation import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    require_int,
+    require_sequence,
+)
+from chunker.recipe import EngineStrategy, Recipe
+from chunker.text.records import (
     BoundaryType,
     Chunk,
     ChunkColumns,
@@ -33,14 +39,13 @@ from .records import (
     DocumentChunk,
     DocumentChunkDraft,
 )
-from .validation import ArgumentTypeError, ArgumentValueError, require_int, require_sequence
 
 if TYPE_CHECKING:
     # typing_extensions is a checker's own (typeshed's, for any Python): nothing at run time.
     from typing_extensions import TypeVar as DefaultedTypeVar
     from typing_extensions import Unpack
 
-    from .option_types import EngineOptions, SemanticOptions
+    from chunker.option_types import EngineOptions, SemanticOptions
 
 __all__ = ["ChunkedText", "chunk_many", "batched", "default_jobs", "spread"]
 
@@ -348,7 +353,9 @@ def spread(
         for batch in chain(head, batches):
             yield here(batch)
         return
-    from .pool import map_in_order  # processes: not in the browser, which never gets here
+    from chunker.pipelines.pool import (
+        map_in_order,  # processes: not in the browser, which never gets here
+    )
 
     for batch, answer, done_here in map_in_order(work, chain(head, batches), cores, shared, here):
         yield answer if done_here else made(batch, answer)
@@ -460,7 +467,7 @@ _BatchColumns = tuple[
 
 def _batch_columns(recipe: Recipe, batch: list[tuple[Any, str]]) -> _BatchColumns:
     """In a worker: a batch's `SemanticChunker` chunks (see `_BatchColumns`)."""
-    from .semantic_chunker import SemanticChunker
+    from chunker.semantic_chunker import SemanticChunker
 
     chunker = SemanticChunker(**(recipe.options or {}))
     columns = ChunkColumns()

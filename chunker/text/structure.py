@@ -30,9 +30,9 @@ import re
 import sys
 from typing import Final
 
-from .records import BoundaryType
-from .sourcemap import Source
-from .whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WS_CLASS
+from chunker.base.whitespace import JS_WHITESPACE, LAST_TEXT_RE, TEXT_RE, WS_CLASS
+from chunker.text.records import BoundaryType
+from chunker.text.sourcemap import Source
 
 __all__ = [
     "CutSegment",

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .validation import require_int, require_sequence, require_text
-from .whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WHITESPACE_RUN_RE
+from chunker.base.validation import require_int, require_sequence, require_text
+from chunker.base.whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WHITESPACE_RUN_RE
 
 __all__ = ["Snippet", "lexical_tokens", "match_spans", "snippet_around", "word_re"]
 

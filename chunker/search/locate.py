@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .validation import require_sequence, require_text
-from .whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE
+from chunker.base.validation import require_sequence, require_text
+from chunker.base.whitespace import JS_WHITESPACE, WHITESPACE_RUN_RE
 
 __all__ = ["locate_chunks"]
 

@@ -23,9 +23,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
-from .records import BoundaryType, Chunk, DocumentChunk
-from .validation import ArgumentValueError
-from .whitespace import (
+from chunker.base.validation import ArgumentValueError
+from chunker.base.whitespace import (
     JS_WHITESPACE,
     LAST_TEXT_RE,
     TEXT_RE,
@@ -33,9 +32,10 @@ from .whitespace import (
     WS_CLASS,
     tight_span,
 )
+from chunker.text.records import BoundaryType, Chunk, DocumentChunk
 
 if TYPE_CHECKING:
-    from .tokens import Budget, TokenCounter
+    from chunker.tokens import Budget, TokenCounter
 
 __all__ = [
     "Piece",
@@ -351,7 +351,7 @@ def fit_embedded(
     The pieces are cut as `fit_chunks` and `fit_document_chunks` cut a chunk, the slice taken
     as the chunk's text, its overlap as its overlap.
     """
-    from .tokens import Budget
+    from chunker.tokens import Budget
 
     if start is not None:  # the slice, as the chunk's text: its own text as its span's
         own_start, end = chunk.span

