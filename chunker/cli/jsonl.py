@@ -26,7 +26,7 @@ def quoted(text: str) -> str:
     """`text` as `json.dumps(text, ensure_ascii=False)` writes it, by json's own encoders
     (their C ones where built). Most chunks are ASCII, which `str.isascii` reads off a flag,
     and for them json's ASCII encoder writes the same (but DEL, which it escapes) and is
-    faster: the JSON of a chunk's text was a sixth of `chunker chunk -o`
+    faster: the JSON of a chunk's text is a large part of `chunker chunk -o`
     (tests/bench/pipelines.py)."""
     if text.isascii() and "\x7f" not in text:
         return encode_basestring_ascii(text)

@@ -120,8 +120,8 @@ def _steady_ends(content: str, previous_end: int, step: int) -> list[int]:
 
 def _long_steady_ends(content: str, previous_end: int, step: int) -> list[int]:
     """`_steady_ends` for a long text: the scan looks nothing ahead and runs on past the last
-    of these windows, whose ends are then dropped. The lookahead cost a tenth of the scan; the
-    matches past the last window as much as a dozen lookaheads (tests/bench/core.py, fixed)."""
+    of these windows, whose ends are then dropped: on a long text the lookahead costs more
+    than the matches past the last window do (tests/bench/core.py, fixed)."""
     matches = _free_window_re(step).scanner(content, previous_end + 1).match
     ends = [found.end() - 1 for found in iter(matches, None)]
     # A window belongs while the end before lies more than `step` characters before the end.
