@@ -45,7 +45,7 @@ settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
-    """site/, brought up to date once per session (a second or so when nothing changed)."""
+    """site/, brought up to date once per session (quick when nothing changed)."""
     from tools.site import build_web
 
     return build_web()

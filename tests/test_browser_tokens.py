@@ -168,7 +168,8 @@ def test_surrogates_count_in_the_page_as_in_cpython(chunker_page):
 
 
 def test_a_long_run_over_the_budget_as_in_cpython(chunker_page):
-    # Issue 42: DNA in a code block, which took CPython 58 s with the quadratic merge.
+    # Issue 42: DNA in a code block, which CPython took most of a minute over with the quadratic
+    # merge.
     text = "# S\n\n```\n" + "ATGC" * 15000 + "\n```\n"
     got = chunker_page.evaluate(
         """async (text) => (await new api.ChunkingEngine()

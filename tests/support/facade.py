@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# Booting Pyodide takes 2-3 s alone; a loaded CI machine can take several times that.
+# Booting Pyodide takes seconds alone; a loaded CI machine can take several times that.
 BOOT_TIMEOUT_MS = 120_000
 
 # Evaluated with BOOT_TIMEOUT_MS; answers the progress stages the facade reported.
