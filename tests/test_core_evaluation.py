@@ -26,7 +26,7 @@ def touches(a, b):
 
 
 def oracle(question, retrieved, corpus_chunks):
-    """The README's definitions on sets of character positions."""
+    """docs/evaluation.md's definitions on sets of character positions."""
     excerpts = question.references
     own = [(s, e) for c, s, e in retrieved if c == question.corpus_id]
     found = chars(own) & chars(excerpts)

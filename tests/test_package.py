@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from support.facade import BOOT_TIMEOUT_MS
-from support.readme import README, doc_block, readme_block
+from support.readme import doc_block, doc_text
 from support.recorder import Recorder
 from support.typescript import EXAMPLE, run_tsc
 
@@ -42,6 +42,10 @@ TEXT = (
     "\n\n# Shipping\n\nOrders ship within two days of payment. Tracking comes by mail.\n"
 )
 INSTALLED = "node_modules/chunker-web/"
+# Where page authors read how to use the package: docs/browser.md, whose section "Use it in
+# your page" is also the package's README.
+PAGE = doc_text("browser.md")
+SERVE = doc_block("browser.md", "# serve.py")
 
 
 @pytest.fixture(scope="module")
@@ -111,23 +115,23 @@ def test_the_packages_files_are_the_sites(tarball):
             assert packed == (SITE / name).read_bytes(), name
         readme = archive.extractfile("package/README.md").read().decode()
     assert readme.startswith(f"# {NAME}\n")
-    assert readme_block("# serve.py") in readme and "application/wasm" in readme
+    assert SERVE in readme and "application/wasm" in readme
     # The package holds no docs/: a relative link in its README would lead nowhere.
     assert re.findall(r"\]\((?!https?://)[^)]*\)", readme) == []
 
 
-def test_the_policy_the_readme_states_is_the_one_its_server_sends():
+def test_the_policy_the_page_states_is_the_one_its_server_sends():
     """The example site runs under serve.py's policy: the prose must state that one."""
-    tree = ast.parse(readme_block("# serve.py"))
+    tree = ast.parse(SERVE)
     policy = next(
         ast.literal_eval(node.value)
         for node in tree.body
         if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "CSP"
     )
-    assert f"`{policy}`" in " ".join(README.split())
+    assert f"`{policy}`" in " ".join(PAGE.split())
 
 
-def test_the_readme_states_the_packages_sizes(tarball):
+def test_the_page_states_the_packages_sizes(tarball):
     sizes = package_sizes(tarball)
     assert sizes.fetched_gzip < sizes.fetched <= sizes.unpacked
     table = {
@@ -137,7 +141,7 @@ def test_the_readme_states_the_packages_sizes(tarball):
         "the same over the wire, gzipped": sizes.fetched_gzip,
     }
     for row, size in table.items():
-        stated = re.search(rf"\| {re.escape(row)} \| ([\d.]+) MB \|", README)
+        stated = re.search(rf"\| {re.escape(row)} \| ([\d.]+) MB \|", PAGE)
         assert stated is not None, row
         assert abs(float(stated.group(1)) * 1e6 - size) <= 0.05 * size, (row, size)
 
@@ -148,7 +152,7 @@ def test_the_readme_states_the_packages_sizes(tarball):
 @pytest.fixture(scope="module")
 def example_site(project: Path) -> Iterator[str]:
     """The project as a page author makes it: a page and its module script, served by the
-    README's serve.py (Python's http.server, told the MIME types, sending the CSP)."""
+    page's serve.py (Python's http.server, told the MIME types, sending the CSP)."""
     (project / "index.html").write_text(
         '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Example</title>\n'
         '<script type="module" src="./main.js"></script></head>\n'
@@ -171,7 +175,7 @@ window.example = (async () => {{
 """,
         encoding="utf-8",
     )
-    (project / "serve.py").write_text(readme_block("# serve.py"), encoding="utf-8")
+    (project / "serve.py").write_text(SERVE, encoding="utf-8")
     server = subprocess.Popen(
         [sys.executable, "serve.py", "0"],
         cwd=project,

@@ -1,7 +1,7 @@
-"""The npm package in a site that Vite builds, as the README's recipe for bundlers says: a
+"""The npm package in a site that Vite builds, as docs/browser.md's recipe for bundlers says: a
 Vite app installs the packed tarball (and Vite, from the npm registry, pinned exactly), copies
 the runtime with the package's command, and chunks a text in Chromium both from its
-production build (`vite build`, served by the README's serve.py, which sends the strict CSP)
+production build (`vite build`, served by the docs' serve.py, which sends the strict CSP)
 and from Vite's dev server.
 
 Each server is started and stopped here, on a free 127.0.0.1 port. npm caches what it
@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from support.facade import BOOT_TIMEOUT_MS
-from support.readme import readme_block
+from support.readme import doc_block
 from support.recorder import Recorder
 
 from chunker import SemanticChunker
@@ -33,7 +33,7 @@ from tools.paths import CACHE
 
 # The Vite the app builds with, and no other: a test-only dependency, from the npm registry.
 VITE = "8.4.0"
-# Where the README's recipe copies the runtime, and the URL it is served at.
+# Where the docs' recipe copies the runtime, and the URL it is served at.
 COPY = "public/chunker-web"
 TEXT = (
     "# Refunds\n\nRefunds go back to the card that paid. They take five to ten business days."
@@ -52,7 +52,7 @@ INDEX_HTML = """<!doctype html>
 </body>
 </html>
 """
-# After the README's two lines (import, loadChunker).
+# After the docs' two lines (import, loadChunker).
 MAIN_JS = """
 const button = document.querySelector('#chunk');
 button.addEventListener('click', async () => {
@@ -80,20 +80,20 @@ def npm(app: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProc
 
 @pytest.fixture(scope="module")
 def app(tarball: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A new Vite app: the README's scripts and module lines, the tarball and Vite installed."""
+    """A new Vite app: the docs' scripts and module lines, the tarball and Vite installed."""
     folder = tmp_path_factory.mktemp("vite-app")
     manifest = {
         "name": "vite-app",
         "private": True,
         "type": "module",
-        **json.loads(readme_block('{\n  "scripts"')),
+        **json.loads(doc_block("browser.md", '{\n  "scripts"')),
         "dependencies": {"chunker-web": f"file:{tarball}"},
         "devDependencies": {"vite": VITE},
     }
     (folder / "package.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (folder / "index.html").write_text(INDEX_HTML, encoding="utf-8")
     (folder / "src").mkdir()
-    recipe = readme_block("import { loadChunker } from 'chunker-web';")
+    recipe = doc_block("browser.md", "import { loadChunker } from 'chunker-web';")
     (folder / "src" / "main.js").write_text(recipe + MAIN_JS, encoding="utf-8")
     npm(folder, "install", "--prefer-offline", "--ignore-scripts", "--loglevel=error")
     return folder
@@ -131,19 +131,19 @@ def running(command: list[str], cwd: Path, origin: str, log: Path) -> Iterator[s
 
 @pytest.fixture(scope="module")
 def production_build(app: Path) -> Path:
-    """`npm run build`: the README's copy, then `vite build`, into dist/."""
+    """`npm run build`: the docs' copy, then `vite build`, into dist/."""
     npm(app, "run", "build")
     return app / "dist"
 
 
 @pytest.fixture(params=["production build", "dev server"])
 def origin(request: pytest.FixtureRequest, app: Path) -> Iterator[str]:
-    """Where the app is served: its production build by the README's serve.py, or Vite's
-    dev server (`npm run dev`, which copies the runtime first, as the README says)."""
+    """Where the app is served: its production build by the docs' serve.py, or Vite's
+    dev server (`npm run dev`, which copies the runtime first, as the docs say)."""
     port = free_port()
     if request.param == "production build":
         dist = request.getfixturevalue("production_build")
-        (app / "serve.py").write_text(readme_block("# serve.py"), encoding="utf-8")
+        (app / "serve.py").write_text(doc_block("browser.md", "# serve.py"), encoding="utf-8")
         command = [sys.executable, str(app / "serve.py"), str(port)]
         cwd = dist
     else:
@@ -166,7 +166,7 @@ def origin(request: pytest.FixtureRequest, app: Path) -> Iterator[str]:
 
 def wait_until_ready(page: Any, recorder: Recorder) -> None:
     """Until the app enables its button; fails at once if loadChunker rejects (the error
-    is uncaught: the README's lines await it at the module's top level)."""
+    is uncaught: the docs' lines await it at the module's top level)."""
     button = page.locator("#chunk")
     deadline = time.monotonic() + BOOT_TIMEOUT_MS / 1000
     while not button.is_enabled():

@@ -1,4 +1,4 @@
-"""The README's `spark-submit` of its `chunk_corpus.py`, as written: the wheel, under a .zip
+"""docs/pipelines.md's `spark-submit` of its `chunk_corpus.py`, as written: the wheel, under a .zip
 name, is all the job and its executors get of chunker. Its own file, so that it runs after the
 other Spark module stopped its JVM."""
 
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pyspark
-from support.readme import readme_block
+from support.readme import doc_block
 
 from chunker import chunk_many
 from chunker.recipe import fields
@@ -21,12 +21,12 @@ from tools.wheel import build_wheel
 
 def document(number: int) -> str:
     repeated = f"Paragraph {number % 3} says the same thing again. 😀"
-    # Long enough for the README's options to cut most documents more than once.
+    # Long enough for the job's options to cut most documents more than once.
     text = f"# Doc {number}\n\n{repeated}\n\n{repeated}\n\n## End\n\n" + "word " * (number * 20)
     return text.replace("\n", "\r\n") if number % 2 else text
 
 
-SUBMITTED_JOB = readme_block("# chunk_corpus.py")
+SUBMITTED_JOB = doc_block("pipelines.md", "# chunk_corpus.py")
 # The options the job gives chunk_dataframe, read from it: the expected chunks use the same.
 OPTIONS = next(
     {keyword.arg: ast.literal_eval(keyword.value) for keyword in node.keywords}
@@ -37,7 +37,8 @@ OPTIONS = next(
 
 def test_spark_submit_with_the_wheel_as_py_files(tmp_path):
     wheel = build_wheel()
-    assert f"cp dist/{wheel.name} chunker.zip" in readme_block("cp dist/")  # as the README
+    copied = doc_block("pipelines.md", "cp dist/")  # as the docs copy it
+    assert f"cp dist/{wheel.name} chunker.zip" in copied
     shipped = tmp_path / "chunker.zip"
     shipped.write_bytes(wheel.read_bytes())
     job = tmp_path / "chunk_corpus.py"

@@ -127,7 +127,8 @@ def test_a_file_with_windows_line_endings_is_the_text_its_box_holds(page, tmp_pa
 
 
 def test_copied_python_reads_a_long_file_with_windows_line_endings_as_the_page_did(page, tmp_path):
-    long = (README + "\n") * 6  # too long to write into the code: it reads the file
+    # Too long to write into the code (snippets.js TEXT_IN_CODE): it reads the file.
+    long = (README + "\n") * (100_000 // len(README) + 1)
     assert len(long) > 100_000
     path = with_crlf(tmp_path, "long-crlf.md", long)
     opened(page, path)

@@ -75,7 +75,7 @@ def test_semantic_chunks_keep_the_budget_with_exact_spans(text, options, max_tok
         return
     before = SemanticChunker(**options).chunk(text)
     # After a code block left open the original repeats earlier text, and a chunk holding
-    # both has a span covering both (README, "Spans"): its pieces take that span.
+    # both has a span covering both (docs/spans.md): its pieces take that span.
     hulls = {c.span for c in before if visible(text[slice(*c.span)]) != visible(own_text(c))}
     for number, chunk in enumerate(chunks):
         assert chunk.index == number

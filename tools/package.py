@@ -33,7 +33,9 @@ FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", "worker.js", "bundle.js")
 # is: for a site built by a bundler, which bundles chunker.js but not those.
 COPY_COMMAND = "chunker-web-copy"
 COPY_SCRIPT = WEB / "npm" / "copy.mjs"
-# The README section the package's own README is, so that the two never differ.
+# The docs page, and its section, that the package's own README is, so that the two never
+# differ (the package holds no docs/, so the section links nowhere relative).
+README_PAGE = ROOT / "docs" / "browser.md"
 README_SECTION = "Use it in your page"
 # What a browser fetches to get ready (the rest: the source map, the types, the README, and the
 # tokenizer's wheel, fetched by the first call that counts tokens).
@@ -136,8 +138,8 @@ def _manifest(version: str) -> str:
 
 
 def _readme() -> str:
-    """The README's section for page authors, as the package's README."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """docs/browser.md's section for page authors, as the package's README."""
+    text = README_PAGE.read_text(encoding="utf-8")
     heading = f"## {README_SECTION}\n"
     start = text.index(heading)
     end = text.find("\n## ", start + len(heading))
