@@ -16,6 +16,7 @@ from pathlib import Path
 import tomllib
 
 from .paths import CACHE, NODE_MODULES, ROOT, SITE, WEB, log
+from .precompress import encoded_copies
 from .stdlib import traced_stdlib
 from .wheel import build_page_wheel
 
@@ -48,6 +49,7 @@ WEB_BUILD_FILES = {
     "node_modules",
     "pycompile.mjs",
     "stdlib-trace.mjs",
+    "brotli.mjs",
     "npm",
 }
 # The wheels with bytecode added (web/pycompile.mjs), by content and Pyodide version.
@@ -101,6 +103,10 @@ def build_web() -> Path:
         # Written from chunker at every build, so the page's options are Python's own.
         OPTIONS_MODULE: options_module(),
     }
+    # Compressed copies beside the files a server sends compressed (tools/precompress.py).
+    contents = {name: path.read_bytes() for name, path in plan.items()}
+    contents.update((name, text.encode()) for name, text in generated.items())
+    plan.update(encoded_copies(contents))
     changed = _sync(plan, generated)
     took = time.perf_counter() - started
     state = f"updated: {changed} files" if changed else "up to date"
