@@ -21,6 +21,8 @@ TRACE_SCRIPT = WEB / "stdlib-trace.mjs"
 SAMPLES = WEB / "samples"
 SAMPLE_FILES = ("indexer-guide.md", "meeting.json", "guide-questions.json")
 # Files of the zip that the site's Python needs but the trace cannot reach, each with why.
+# None today: the browser suite passes on what the trace found. A module a test finds
+# missing goes here, with the reason the trace cannot reach it (else into the trace).
 UNSEEN: dict[str, str] = {}
 # The trimmed zips, by the content of every input (see `traced_stdlib`).
 STDLIB_CACHE = CACHE / "stdlib"

