@@ -40,6 +40,12 @@ def doc_block(page: str, first_line: str) -> str:
     return readme_block(first_line, text, f"docs/{page}")
 
 
+def docs_blocks(page: str) -> list[str]:
+    """The Python blocks of `docs/<page>`, in order."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    return [block for language, block in BLOCK_RE.findall(text) if language == "python"]
+
+
 def readme_blocks(language: str) -> list[str]:
     """The README's fenced code blocks in `language`, in order."""
     return [block for found, block in BLOCK_RE.findall(README) if found == language]

@@ -11,11 +11,11 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.paths import ROOT
 
 from chunker import ChunkedText, SemanticChunker, chunk_many
 from chunker.pipelines import many, pool
@@ -248,7 +248,7 @@ def run_python(
     *arguments: str, standard_input: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """This Python run with `arguments` to its end, this checkout's chunker importable."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, *arguments],
         input=standard_input,

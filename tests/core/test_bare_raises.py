@@ -12,8 +12,9 @@ import ast
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
-PACKAGE = Path(__file__).resolve().parent.parent / "chunker"
+PACKAGE = ROOT / "chunker"
 BARE = {"ValueError", "TypeError"}
 # Where a bare error is the rule: the errors are made there, or are not about an argument.
 EXEMPT = {PACKAGE / "base" / "validation.py", PACKAGE / "cli"}

@@ -1,7 +1,10 @@
 """Our names on the package registries are free or ours: `pip install chunkspan` and
 `npm install chunker-web` must never bring another project (PyPI's `chunker` is one, and it
 installs a top-level `chunker` package of its own). Asked through pip and npm themselves, as a
-user's install would; skipped when the registry cannot be reached (a machine offline)."""
+user's install would; skipped when the registry cannot be reached (a machine offline).
+
+Marked `network`: the main suite asks nothing over the network, so these run only when asked,
+`python3 build.py test --network tests/tools/test_registry_names.py` (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ from pathlib import Path
 import pytest
 import tomllib
 from support.paths import ROOT
+
+pytestmark = pytest.mark.network
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 # What pip and npm print when no registry answered at all (not an answer about the name).

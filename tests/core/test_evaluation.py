@@ -3,18 +3,16 @@ retrieval equal to LexicalIndex.search, Chroma's set read, bad input named."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.paths import DATASETS
 
 from chunker import LexicalIndex
 from chunker.base.validation import ArgumentValueError
 from chunker.evaluation import CorpusSpans, EvaluationSet, Question, evaluate, score, sweep
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMA = ROOT.parent / "shared" / "datasets" / "chroma-general-evaluation"
+CHROMA = DATASETS / "chroma-general-evaluation"
 
 
 def chars(spans):

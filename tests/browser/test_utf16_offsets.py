@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-from pathlib import Path
 
 from support.offsets import as_javascript, js_length, utf16_offset
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 MODULE = ROOT / "web" / "chunker-utf16.js"
 PIECES = ["a", " ", "é", "東", "😀", "𝐀", "\ud83d", "\ude00", "\ud83d😀", "\r\n", "\u2028"]
 

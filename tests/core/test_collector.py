@@ -65,7 +65,7 @@ def collections_during(call: Callable[[], object]) -> int:
 # Python 3.10) can add a collection to one count and not the other.
 COUNT_IN_A_FRESH_PYTHON = """
 import gc, json, sys
-import test_core_collector as here
+import test_collector as here
 cut = here.CUTS[sys.argv[1]]
 gc.enable()
 short = here.collections_during(lambda: cut(here.TEXT))
@@ -76,8 +76,8 @@ print(json.dumps([short, long, gc.isenabled()]))
 
 @pytest.mark.parametrize("name", sorted(CUTS))
 def test_the_collector_does_not_run_more_for_a_longer_text(name: str) -> None:
-    tests = Path(__file__).resolve().parent
-    path = os.pathsep.join([str(tests.parent), str(tests)])
+    here = Path(__file__).resolve().parent  # tests/core/, below the root that holds chunker/
+    path = os.pathsep.join([str(here.parents[1]), str(here)])
     done = subprocess.run(
         [sys.executable, "-c", COUNT_IN_A_FRESH_PYTHON, name],
         capture_output=True,

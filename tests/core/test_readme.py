@@ -10,9 +10,9 @@ import re
 import pytest
 from support.paths import DATASETS, ROOT
 from support.readme import (
-    BLOCK_RE,
     README,
     RUN_ELSEWHERE,
+    docs_blocks,
     needs_extras,
     readme_block,
     readme_blocks,
@@ -46,11 +46,6 @@ def test_the_python_examples_run_and_answer_what_they_show():
 
 
 DOCS = sorted((ROOT / "docs").glob("*.md"))
-
-
-def docs_blocks(page: str) -> list[str]:
-    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
-    return [block for language, block in BLOCK_RE.findall(text) if language == "python"]
 
 
 DOCS_WITH_PYTHON = [page.name for page in DOCS if "```python\n" in page.read_text(encoding="utf-8")]

@@ -5,15 +5,15 @@ their errors and warnings, Stop between cells, and bad input named."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from support.offsets import utf16_offset
+from support.paths import DATASETS
 
 from chunker.evaluation import EvaluationSet, Question, evaluate, sweep
 
-CHROMA = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "chroma-general-evaluation"
+CHROMA = DATASETS / "chroma-general-evaluation"
 
 # Corpora with emoji and other characters outside the BMP before and inside the excerpts, so
 # every retrieved span and every excerpt needs its conversion.

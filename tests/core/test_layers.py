@@ -8,7 +8,9 @@ import ast
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "chunker"
+from support.paths import ROOT
+
+PACKAGE = ROOT / "chunker"
 
 # Lowest first. A module of the package's top level is named by itself: those are the modules
 # users import by path (the chunkers, their options, the adapters, the evaluation).

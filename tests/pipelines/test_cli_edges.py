@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from support.paths import ROOT
 from support.real_documents import real_documents_not_utf8
-from test_pipelines_cli import ENV, lines, run
+from test_cli import ENV, lines, run
 
 from chunker import ChunkingEngine, SemanticChunker, chunk_turns, lexical_tokens, snippet_around
 from chunker.base.whitespace import js_trim

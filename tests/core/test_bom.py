@@ -9,7 +9,7 @@ import asyncio
 from hypothesis import given
 from hypothesis import strategies as st
 from support.strategies import engine_options, semantic_options
-from test_core_spans import embed, span_texts
+from test_spans import embed, span_texts
 
 from chunker import ChunkColumns, ChunkingEngine, SemanticChunker
 

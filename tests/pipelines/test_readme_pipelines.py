@@ -12,8 +12,7 @@ import sys
 
 import pytest
 from support.paths import DATASETS, ROOT
-from support.readme import needs_extras, readme_block, run_block, runnable_blocks
-from test_core_readme import docs_blocks
+from support.readme import docs_blocks, needs_extras, readme_block, run_block, runnable_blocks
 
 # The command line's examples run in a folder holding what they name.
 COMMANDS = readme_block("chunker chunk docs/")

