@@ -26,7 +26,7 @@ def call(operation: str, args: dict[str, Any], text: str | None = None, key: str
     reply = read_reply(handle(operation, json.dumps(args), text_key, given))
     if "error" in reply[2]:
         error = reply[2]["error"]
-        # Every error the facade is sent names its argument (test_bridge_error_fields.py).
+        # Every error the facade is sent names its argument (browser/test_bridge_error_fields.py).
         assert isinstance(error["field"], str), error
         raise LookupError(error["name"], error["message"])
     return reply[2]["result"]

@@ -37,7 +37,7 @@ RUN_CASE = {
     "match_spans": "api.matchSpans(c.text, c.words)",
 }
 # Families run through the facade by another file, step by step.
-RUN_ELSEWHERE = {"lexical_index": "test_browser_lexical_index.py"}
+RUN_ELSEWHERE = {"lexical_index": "browser/test_facade_lexical_index.py"}
 
 RUN_BATCH = """async ([family, json]) => {
   // The recorded vector of each sentence; every other case answers asynchronously.
@@ -81,7 +81,7 @@ def expected_in_javascript(family: str, case: dict[str, Any]) -> Any:
         return [c.to_dict() for c in ChunkingEngine().chunk(case["content"], **options)]
     if family == "semantic_chunker" and has_leading_bom(case):
         # The original reads a leading byte-order mark as text, we do not: CPython's answer
-        # (test_core_fixtures.py and test_oracle_regenerate.py say which), the facade's too.
+        # (core/test_fixtures.py and oracle/test_original_chunkers.py say which), the facade's too.
         expected = semantic_chunker_answer(case)
     elif family == "chunking_engine" and has_leading_bom(case):
         expected = engine_answer(case)

@@ -224,7 +224,7 @@ json.dumps(answers)
 
 def test_counting_a_long_run_in_the_worker_is_linear_in_its_length(new_page, site_url):
     """The tokenizer runs in the page's worker: its work a byte stays under the bound that
-    tests/test_tokens.py sets in CPython (lines of Python run: work, not time), and its counts
+    tests/tokens/test_count_tokens.py sets in CPython (lines of Python run: work, not time), and its counts
     are CPython's."""
     page, recorder = new_page()
     page.goto(f"{site_url}/_test/blank.html")

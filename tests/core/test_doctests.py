@@ -1,5 +1,5 @@
 """The examples in the docstrings of `chunker` run, and answer what they show (the README's
-examples: test_core_readme.py)."""
+examples: core/test_readme.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 import chunker
 
 # Not the core's: the command line's entry point runs as it is imported, and the adapters
-# need their packages (their examples run in test_pipelines_doctests.py).
+# need their packages (their examples run in pipelines/test_adapter_doctests.py).
 NOT_CORE = {"chunker.__main__", "chunker.langchain", "chunker.llama_index", "chunker.spark"}
 MODULES = [chunker] + [
     importlib.import_module(found.name)

@@ -36,7 +36,7 @@ def test_chunking_engine_matches_original(case):
 
 # The cases whose text starts with a byte-order mark: the original reads it as text, we cut
 # the text after it (docs/differences.md). Ours, against our answer for that text here; the
-# original's answer for it, in tests/test_oracle_regenerate.py.
+# original's answer for it, in tests/oracle/test_original_chunkers.py.
 def one_later_spans(chunks):
     return [(start + 1, end + 1) for start, end in (chunk.span for chunk in chunks)]
 

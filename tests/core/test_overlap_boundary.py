@@ -169,7 +169,7 @@ def test_the_columns_hold_the_same_chunks(mode, text, options):
 @pytest.mark.parametrize("case", params("semantic_chunker.json", leading_bom=False))
 def test_the_original_cases_change_only_their_overlaps(case):
     """On every case the original answered (those led by a byte-order mark, which we read as
-    a mark, aside: test_core_fixtures.py), "word" changes no chunk but its overlap, and
+    a mark, aside: core/test_fixtures.py), "word" changes no chunk but its overlap, and
     "chars", named, answers the original's chunks byte for byte."""
     config = snake(case["config"], SEMANTIC_OPTIONS)
     named = SemanticChunker(**config, overlap_boundary="chars").chunk(

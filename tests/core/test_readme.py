@@ -1,7 +1,7 @@
 """The README as a user reads it: short, its links and docs/'s going somewhere, and the Python
 examples of both running as shown, each result in a comment checked (support.readme.run_block).
-The README's examples that need LangChain or LlamaIndex run in test_pipelines_readme.py, its
-browser example and first command in test_browser_readme.py."""
+The README's examples that need LangChain or LlamaIndex run in pipelines/test_readme_pipelines.py, its
+browser example and first command in browser/test_readme_browser.py."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ DOCS_WITH_PYTHON = [page.name for page in DOCS if "```python\n" in page.read_tex
 def test_the_python_examples_of_docs_run_and_answer_what_they_show(
     page: str, monkeypatch: pytest.MonkeyPatch
 ):
-    # Those needing LangChain or LlamaIndex run in test_pipelines_readme.py.
+    # Those needing LangChain or LlamaIndex run in pipelines/test_readme_pipelines.py.
     blocks = [block for block in docs_blocks(page) if not needs_extras(block)]
     # Where a reader keeps Chroma's data set beside the code (docs/evaluation.md).
     monkeypatch.chdir(DATASETS)

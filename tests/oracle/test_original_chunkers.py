@@ -51,7 +51,7 @@ def differing_after_the_mark(cases: list[dict], run_without: Path, name: str) ->
     not answer what the original answers for the text after the mark (in `run_without`, a run
     with `--without-bom`), offsets one later: the difference docs/differences.md states."""
     fresh = {case["id"]: case for case in cases_of(run_without, name)}
-    # Where the original never ends on the text after the mark (ours ends: test_core_termination)
+    # Where the original never ends on the text after the mark (ours ends: core/test_termination.py)
     hangs = {case["id"] for case in cases_of(run_without, "engine_hangs.json")}
     answer = semantic_chunker_answer if name == "semantic_chunker.json" else engine_answer
     key = "text" if name == "semantic_chunker.json" else "content"

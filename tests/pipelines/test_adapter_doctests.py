@@ -1,6 +1,6 @@
 """The examples in the adapters' docstrings run against the real packages (the core's own
-examples run in test_core_doctests.py, which leaves these modules out; chunker.spark's, which
-needs a session, runs in test_pipelines_spark.py)."""
+examples run in core/test_doctests.py, which leaves these modules out; chunker.spark's, which
+needs a session, runs in pipelines/test_spark.py)."""
 
 from __future__ import annotations
 

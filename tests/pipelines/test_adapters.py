@@ -4,7 +4,7 @@ covers and its indices that slice's, as LangChain's and LlamaIndex's own convent
 where a paragraph repeats, after emoji and across CRLF line ends, over real files and random
 texts; with `content="original"`, the chunkers' own texts at the same ranges. A LangChain
 document of a chunk under a heading starts with its heading path (`heading_path`, the
-default), and the rule holds for the rest (tests/test_pipelines_embedded.py tests the path)."""
+default), and the rule holds for the rest (tests/pipelines/test_embedded_text.py tests the path)."""
 
 from __future__ import annotations
 

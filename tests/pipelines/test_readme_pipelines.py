@@ -1,6 +1,6 @@
 """The README's examples that need the pipelines' packages, run for real with LangChain and
-LlamaIndex installed (the core's alone: test_core_readme.py; the Spark job:
-test_pipelines_spark_submit.py), and its command lines run as shown."""
+LlamaIndex installed (the core's alone: core/test_readme.py; the Spark job:
+pipelines/test_spark_submit.py), and its command lines run as shown."""
 
 from __future__ import annotations
 

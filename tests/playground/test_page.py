@@ -467,7 +467,7 @@ def test_quick_changes_leave_only_the_last_result(page):
 def test_five_megabytes_still_work(page):
     set_mode(page, "semantic")
     semantic_settings(page)
-    huge = GUIDE * 350  # 5 MB, pasted: a file this large is refused (test_playground_text.py)
+    huge = GUIDE * 350  # 5 MB, pasted: a file this large is refused (playground/test_text_box.py)
     show_text(page, huge, "own-document", timeout=300)
     count = len(SemanticChunker().chunk(huge))
     assert page.text_content('#stats [data-stat="count"] dd') == f"{count:,}"

@@ -272,7 +272,7 @@ SPAN_KEYS = ("span", "overlapSpan", "repeatedTurns")
 
 def shown_chunks(page: Any) -> list[dict[str, Any]]:
     """The chunks the page holds, as its Download JSON button saves them, in the original's
-    shape (without the spans, which tests/test_playground_exports.py checks)."""
+    shape (without the spans, which tests/playground/test_exports.py checks)."""
     _, saved = downloaded(page)
     return [{k: v for k, v in chunk.items() if k not in SPAN_KEYS} for chunk in saved["chunks"]]
 

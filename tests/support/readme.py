@@ -54,8 +54,8 @@ def readme_blocks(language: str) -> list[str]:
 # The README's Python blocks run by another test, as written, because running them as a reader
 # pasting them cannot work: the server serves forever, the Spark job is for spark-submit.
 RUN_ELSEWHERE = {
-    "# serve.py": "tests/test_package.py (serves the site built from the package)",
-    "# chunk_corpus.py": "tests/test_pipelines_spark_submit.py",
+    "# serve.py": "tests/tools/test_npm_package.py (serves the site built from the package)",
+    "# chunk_corpus.py": "tests/pipelines/test_spark_submit.py",
 }
 
 

@@ -137,7 +137,7 @@ def test_merged_count_merges_bytes_as_tiktoken(tiktoken_of, name: str, data: byt
 def test_counting_a_run_is_linear_in_its_length(name: str, kind: str):
     # Work, not time: the lines of Python run per byte stay under one bound from 1,000 bytes
     # to 64,000 (the quadratic merge ran 1,500 a byte at 1,000 and 6,000 at 4,000).
-    # tests/test_browser_tokens.py asks the same of the worker's Pyodide.
+    # tests/browser/test_facade_tokens.py asks the same of the worker's Pyodide.
     count_tokens("warm up", name)  # the encoding's ranks read
     for n in (1000, 8000, 64000):
         text = run_of(kind, n)

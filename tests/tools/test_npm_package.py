@@ -1,7 +1,7 @@
 """The npm package: what `python3 build.py package` puts in the .tgz, a site a page author
 builds from that file alone (installed offline, served by Python's own server, run in
 Chromium), its types as a project resolves them, its copy command for a bundler's site
-(tests/test_package_vite.py builds one), and the other way in (docs/browser.md): a page with
+(tests/tools/test_npm_package_vite.py builds one), and the other way in (docs/browser.md): a page with
 its own Pyodide installing the wheel with micropip."""
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def test_wheel_installs_into_a_fresh_venv_and_imports(wheel, tmp_path):
 
 
 def test_the_sites_wheel_is_the_wheel_plus_bytecode(wheel, built_site):
-    # The page's wheel: the wheel without the command line and the adapters (test_pipelines_wheel).
+    # The page's wheel: the wheel without the command line and the adapters (pipelines/test_wheel_pipelines.py).
     page_wheel = build_page_wheel()
     assert page_wheel.name == wheel.name
     served_wheel = built_site / "wheels" / wheel.name
