@@ -140,10 +140,21 @@ def chunker_recorder(chunker_session: tuple[Any, Recorder, list]) -> Recorder:
     return chunker_session[1]
 
 
+@pytest.fixture(scope="module")
+def booted(browser: Any, site_url: str) -> Iterator[Any]:
+    """The playground booted once for a module, the clipboard allowed: a
+    `support.playground.Booted`. A module that needs it opened otherwise (another query, a
+    script run before the page's own) defines its own `booted` with `booted_playground`."""
+    from support.playground import CLIPBOARD, booted_playground
+
+    with booted_playground(browser, site_url, permissions=CLIPBOARD) as booted:
+        yield booted
+
+
 @pytest.fixture
 def page(booted: Any) -> Iterator[Any]:
-    """The page of a playground module's own `booted` fixture (one page booted per module);
-    the test fails if the page reports any problem while it runs."""
+    """The page of the module's `booted` playground; the test fails if the page reports any
+    problem while it runs."""
     seen = len(booted.recorder.problems())
     yield booted.page
     assert booted.recorder.problems()[seen:] == [], "the page reported problems"

@@ -8,7 +8,6 @@ file refused at the file field without touching the text.
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import pytest
 from support.colours import AA
@@ -16,7 +15,6 @@ from support.offsets import utf16_offset
 from support.playground import (
     GUIDE,
     ROOT,
-    open_playground,
     put_text,
     runs,
     set_mode,
@@ -31,13 +29,6 @@ from chunker import ChunkingEngine, SemanticChunker, chunk_turns
 
 MEETING_TEXT = (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8")
 MEGABYTE = (GUIDE * (1_000_000 // len(GUIDE) + 1))[:1_000_000]
-
-
-@pytest.fixture(scope="module")
-def booted(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url)
-    yield SimpleNamespace(page=page, recorder=recorder)
-    page.context.close()
 
 
 # --- 2. Every text of a row, in every state, in both schemes, meets WCAG AA ------------------

@@ -9,14 +9,12 @@ leave the page: as messages to the worker.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 from support.offsets import utf16_offset
 from support.painting import engine_painting, read_document, semantic_painting
 from support.playground import (
     GUIDE,
-    open_playground,
+    booted_playground,
     quiet,
     runs,
     set_mode,
@@ -77,9 +75,8 @@ COUNT_CALLS = """(() => {
 
 @pytest.fixture(scope="module")
 def booted(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url, init_script=COUNT_CALLS)
-    yield SimpleNamespace(page=page, recorder=recorder)
-    page.context.close()
+    with booted_playground(browser, site_url, init_script=COUNT_CALLS) as booted:
+        yield booted
 
 
 def test_the_document_drifts_from_its_offsets():

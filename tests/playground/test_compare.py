@@ -35,11 +35,13 @@ from support.playground import (
     CLIPBOARD,
     GUIDE,
     GUIDE_QUESTIONS,
+    booted_playground,
     copied,
     open_playground,
     runs,
     sample_set,
     settled,
+    show_source,
     show_text,
     wait_until,
 )
@@ -80,13 +82,9 @@ CASES: dict[str, tuple[tuple[str, dict[str, Any], int | None], Any]] = {
 
 @pytest.fixture(scope="module")
 def booted(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url, permissions=CLIPBOARD)
-    if page.input_value("#source") != "guide":
-        before = runs(page)
-        page.select_option("#source", "guide")
-        settled(page, before)
-    yield SimpleNamespace(page=page, recorder=recorder)
-    page.context.close()
+    with booted_playground(browser, site_url, permissions=CLIPBOARD) as booted:
+        show_source(booted.page, "guide")
+        yield booted
 
 
 def put_b(page: Any, mode: str, values: dict[str, Any], budget: int | None) -> None:

@@ -10,10 +10,10 @@ refused by the page itself, and never sent.
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 
 import pytest
 from support.playground import (
+    booted_playground,
     choose,
     copied,
     open_playground,
@@ -32,20 +32,19 @@ SEMANTIC_FIELDS = ["targetSize", "maxSize", "minSize", "overlap"]
 
 @pytest.fixture(scope="module")
 def booted(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url)
-    # Every request the page sends the worker, to prove what was never sent.
-    page.evaluate(
-        """() => {
-          window.sentToWorker = [];
-          const send = Worker.prototype.postMessage;
-          Worker.prototype.postMessage = function (message, ...rest) {
-            window.sentToWorker.push(JSON.stringify(message?.request ?? message?.type ?? null));
-            return send.call(this, message, ...rest);
-          };
-        }"""
-    )
-    yield SimpleNamespace(page=page, recorder=recorder)
-    page.context.close()
+    with booted_playground(browser, site_url) as booted:
+        # Every request the page sends the worker, to prove what was never sent.
+        booted.page.evaluate(
+            """() => {
+              window.sentToWorker = [];
+              const send = Worker.prototype.postMessage;
+              Worker.prototype.postMessage = function (message, ...rest) {
+                window.sentToWorker.push(JSON.stringify(message?.request ?? message?.type ?? null));
+                return send.call(this, message, ...rest);
+              };
+            }"""
+        )
+        yield booted
 
 
 @pytest.fixture

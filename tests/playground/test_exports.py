@@ -1,24 +1,23 @@
-"""The playground's exports reproduce the text on screen (issue 23, items 4 and 5; issue 43,
-item 10), in Chromium.
+"""The playground's exports reproduce the text on screen, in Chromium.
 
 A sample edited is the user's text: the menu says so, and the copied Python, the copied
 JavaScript and the copied link give the chunks shown, not the sample's. A text too long for a
 link or for the code says so. Copied JavaScript run again and again frees its worker each time.
 The downloads hold the spans the page colours by and the settings, which give the command line
-the same records; the code shown stays within the page.
+the same records; the code shown stays within the page. The copied JavaScript, pasted into the
+page's console, gives the chunks shown, and fetches a sample from the page's own origin.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from support.offsets import js_length, utf16_offset
 from support.playground import (
-    CLIPBOARD,
+    OWN_TEXT,
     ROOT,
     command_line,
     copied,
@@ -32,6 +31,8 @@ from support.playground import (
     set_mode,
     set_settings,
     settled,
+    show_source,
+    show_text,
     shown_chunks,
     wait_until,
 )
@@ -40,13 +41,6 @@ SAMPLE_TEXTS = {
     "guide": (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8"),
     "meeting": (ROOT / "web/samples/meeting.json").read_text(encoding="utf-8"),
 }
-
-
-@pytest.fixture(scope="module")
-def booted(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url, permissions=CLIPBOARD)
-    yield SimpleNamespace(page=page, recorder=recorder, origin=site_url)
-    page.context.close()
 
 
 def pick(page: Any, source: str) -> None:
@@ -330,3 +324,68 @@ def test_the_code_shown_for_a_long_text_stays_within_the_page(page):
     grown = page.evaluate("document.documentElement.scrollHeight") - folded
     assert grown < sum(shown for shown, _ in boxes) + 300
     page.click("#show-code")
+
+
+# --- Copy as JavaScript: runs as pasted into this page's console -------------------------
+
+
+CONSOLE_CASES = {
+    "semantic on a sample": (
+        "semantic",
+        "guide",
+        None,
+        dict(targetSize=700, overlap=40, respectHeadings=False),
+        "chunks",
+    ),
+    "engine hierarchical on a sample": (
+        "engine",
+        "guide",
+        None,
+        dict(strategy="hierarchical", chunkSize=300, chunkOverlap=30),
+        "chunks",
+    ),
+    "engine semantic on typed text": (
+        "engine",
+        "own-document",
+        OWN_TEXT,
+        dict(strategy="semantic", chunkSize=400, chunkOverlap=0),
+        "chunks",
+    ),
+    "semantic on typed text": (
+        "semantic",
+        "own-document",
+        OWN_TEXT,
+        dict(targetSize=300, maxSize=600, minSize=50, overlap=20),
+        "chunks",
+    ),
+    "transcript sample": ("turns", "meeting", None, dict(maxChars=500, overlapTurns=2), "passages"),
+}
+
+
+@pytest.mark.parametrize(
+    ("mode", "source", "text", "values", "result"), CONSOLE_CASES.values(), ids=CONSOLE_CASES
+)
+def test_copied_javascript_runs_in_the_console_and_gives_the_chunks_shown(
+    page, mode, source, text, values, result
+):
+    set_mode(page, mode)
+    show_source(page, source)
+    if text is not None:
+        show_text(page, text, source)
+    set_settings(page, **values)
+    code = copied(page, "#copy-js")
+    assert "indexer-guide.md'" not in code and '"indexer-guide.md"' not in code
+    got = run_in_console(page, code, result)
+    assert got == shown_chunks(page)
+    assert len(got) == int(page.text_content('#stats [data-stat="count"] dd').replace(",", ""))
+
+
+def test_the_copied_samples_url_is_the_pages_own(page, booted):
+    set_mode(page, "semantic")
+    show_source(page, "guide")
+    code = copied(page, "#copy-js")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    run_in_console(page, code, "chunks")
+    assert f"{booted.origin}/samples/indexer-guide.md" in asked
+    assert not [url for url in asked if not url.startswith(booted.origin)]

@@ -8,10 +8,8 @@ on a phone shows its chunk. The pictures are kept in test-artifacts/ to be looke
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
-from support.playground import ARTIFACTS, open_playground, wait_until
+from support.playground import ARTIFACTS, booted_playground, wait_until
 from support.reading import EVERY_TEXT, hard_to_read
 
 VIEWS = ["text", "chunks", "search", "tune"]
@@ -20,25 +18,26 @@ VIEWS = ["text", "chunks", "search", "tune"]
 @pytest.fixture(scope="module")
 def booted(browser, site_url):
     ARTIFACTS.mkdir(exist_ok=True)
-    page, recorder, _ = open_playground(browser, site_url, has_touch=True)
-    # Something in every part, as a person puts it there: the guide is chunked at load.
-    page.click("#query")
-    page.keyboard.type("index chunk")
-    wait_until(page, "document.querySelectorAll('#search-results .hit').length > 0")
-    page.click("#tune-evaluate")
-    wait_until(
-        page, "/questions, .* chunks, in/.test(document.getElementById('tune-status').textContent)"
-    )
-    # A row past the max size (2,000): its cells flagged, and why written under it.
-    page.click("#tune-rows")
-    page.keyboard.press("Control+A")
-    page.keyboard.type("200, 800, 2400")
-    page.click("#tune-sweep")
-    wait_until(
-        page, "document.getElementById('tune-status').textContent.startsWith('Sweep done')", 300
-    )
-    yield SimpleNamespace(page=page, recorder=recorder)
-    page.context.close()
+    with booted_playground(browser, site_url, has_touch=True) as booted:
+        page = booted.page
+        # Something in every part, as a person puts it there: the guide is chunked at load.
+        page.click("#query")
+        page.keyboard.type("index chunk")
+        wait_until(page, "document.querySelectorAll('#search-results .hit').length > 0")
+        page.click("#tune-evaluate")
+        wait_until(
+            page,
+            "/questions, .* chunks, in/.test(document.getElementById('tune-status').textContent)",
+        )
+        # A row past the max size (2,000): its cells flagged, and why written under it.
+        page.click("#tune-rows")
+        page.keyboard.press("Control+A")
+        page.keyboard.type("200, 800, 2400")
+        page.click("#tune-sweep")
+        wait_until(
+            page, "document.getElementById('tune-status').textContent.startsWith('Sweep done')", 300
+        )
+        yield booted
 
 
 @pytest.fixture

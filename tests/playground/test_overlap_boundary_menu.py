@@ -8,12 +8,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pytest
 from support.painting import read_document, semantic_painting
 from support.playground import (
+    CLIPBOARD,
     ROOT,
+    booted_playground,
     copied,
     evaluated,
     open_playground,
@@ -46,12 +47,9 @@ PYTHON = dict(target_size=60, max_size=90, min_size=0, overlap=25)
 
 @pytest.fixture(scope="module")
 def booted(browser, site_url):
-    page, recorder, _ = open_playground(
-        browser, site_url, permissions=["clipboard-read", "clipboard-write"]
-    )
-    yield SimpleNamespace(page=page, recorder=recorder, origin=site_url)
-    assert recorder.problems() == []
-    page.context.close()
+    with booted_playground(browser, site_url, permissions=CLIPBOARD) as booted:
+        yield booted
+        assert booted.recorder.problems() == []
 
 
 def on_text(page, boundary: str) -> None:

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import time
 from statistics import median
-from types import SimpleNamespace
 
 import pytest
 from support.painting import engine_painting, read_document, semantic_painting
@@ -72,15 +71,6 @@ EMOJI_DOC = "\n\n".join(
 
 
 # --- fixtures (the site and Chromium are tests/conftest.py's) --------------------------------
-
-
-@pytest.fixture(scope="module")
-def booted(browser, site_url):
-    page, recorder, seen = open_playground(
-        browser, site_url, permissions=["clipboard-read", "clipboard-write"]
-    )
-    yield SimpleNamespace(page=page, recorder=recorder, seen=seen, origin=site_url)
-    page.context.close()
 
 
 @pytest.fixture(scope="module")

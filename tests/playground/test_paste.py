@@ -11,14 +11,12 @@ figures for 1 MB and 5 MB.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 from support.offsets import js_length
 from support.playground import (
     CLIPBOARD,
     GUIDE,
-    open_playground,
+    booted_playground,
     paste_over,
     runs,
     settled,
@@ -34,9 +32,8 @@ SLOWER_AT_MOST = 3.0
 
 @pytest.fixture(scope="module")
 def booted(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url, "?sample=guide", permissions=CLIPBOARD)
-    yield SimpleNamespace(page=page, recorder=recorder)
-    page.context.close()
+    with booted_playground(browser, site_url, "?sample=guide", permissions=CLIPBOARD) as booted:
+        yield booted
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
-"""Work in progress survives a reload, and goes in a link (issue 43, item 3), in Chromium, as a
-person works: their own Tune questions and passages, a question half typed, the Questions
-menu, k, the sweep's rows, columns and metric, and the search with its switches.
+"""Work in progress survives a reload, and goes in a link, in Chromium, as a person works:
+their own Tune questions and passages, a question half typed, the Questions menu, k, the
+sweep's rows, columns and metric, and the search with its switches; and keys typed into a
+large text just before a reload are kept.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from support.playground import (
     open_playground,
     percent,
     settled,
+    show_text,
     type_over,
     wait_until,
 )
@@ -108,3 +110,24 @@ def test_work_in_progress_survives_a_reload_and_goes_in_a_link(browser, site_url
         assert recorder.problems() == []
     finally:
         other.context.close()
+
+
+def test_keys_typed_just_before_a_reload_are_kept(browser, site_url):
+    page, recorder, _ = open_playground(browser, site_url)
+    try:
+        big = (GUIDE * (600_000 // len(GUIDE) + 1))[:600_000]  # long enough to wait to be kept
+        # The own text's result first, then the big one's: counted from before the first,
+        # `settled` could take the empty text's result for the big one's.
+        show_text(page, big, "own-document", timeout=120)
+        page.focus("#text")
+        page.keyboard.press("Control+End")
+        page.keyboard.type("kept?")
+        # At once: the pause before keeping has not passed, only the page being left. As
+        # long as the waits here: on a loaded machine, the page and its 600 KB take a while.
+        page.reload(wait_until="domcontentloaded", timeout=120_000)
+        wait_until(page, "document.getElementById('text').value.length > 0", timeout=120)
+        assert page.input_value("#text") == big + "kept?"
+        assert page.input_value("#source") == "own-document"
+        assert recorder.problems() == []
+    finally:
+        page.context.close()

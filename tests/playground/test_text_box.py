@@ -12,7 +12,6 @@ chunks is what its text box holds, and what its downloads and copied code reprod
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from support.playground import (
     GUIDE,
     ROOT,
     STALLS,
+    booted_playground,
     copied,
     downloaded,
     evaluated,
@@ -48,11 +48,8 @@ PLAYGROUND_DOC = (ROOT / "docs/playground.md").read_text(encoding="utf-8")
 
 @pytest.fixture(scope="module")
 def booted(browser, site_url):
-    page, recorder, _ = open_playground(
-        browser, site_url, permissions=CLIPBOARD, init_script=STALLS
-    )
-    yield SimpleNamespace(page=page, recorder=recorder)
-    page.context.close()
+    with booted_playground(browser, site_url, permissions=CLIPBOARD, init_script=STALLS) as booted:
+        yield booted
 
 
 def with_crlf(tmp_path: Path, name: str, text: str) -> Path:

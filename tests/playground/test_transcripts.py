@@ -8,20 +8,17 @@ The playground is booted once for the module; the facade is the page's own
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from support.offsets import utf16_offset
 from support.paths import FIXTURES
 from support.playground import (
-    CLIPBOARD,
     ROOT,
     command_line,
     copied,
     downloaded,
     open_file,
-    open_playground,
     run_python,
     runs,
     settled,
@@ -56,13 +53,6 @@ TRANSCRIPT = [
     },
 ]
 BLANK = {1, 3, 7}  # positions whose text is white space alone
-
-
-@pytest.fixture(scope="module")
-def booted(browser, site_url):
-    page, recorder, _ = open_playground(browser, site_url, permissions=CLIPBOARD)
-    yield SimpleNamespace(page=page, recorder=recorder)
-    page.context.close()
 
 
 def facade(page: Any, expression: str, argument: Any = None) -> Any:

@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,11 @@ CLIPBOARD = ["clipboard-read", "clipboard-write"]
 # The page's sample guide, and its questions (the Tune view's built-in set).
 GUIDE_NAME = "indexer-guide.md"
 GUIDE = (ROOT / "web" / "samples" / GUIDE_NAME).read_text(encoding="utf-8")
+# A text of thirty short paragraphs on three topics, typed as the user's own.
+OWN_TEXT = "\n\n".join(
+    f"Part {i}. Sentences about topic {i % 3} follow. Another sentence on it. Then more words."
+    for i in range(30)
+)
 GUIDE_QUESTIONS = json.loads(
     (ROOT / "web" / "samples" / "guide-questions.json").read_text(encoding="utf-8")
 )
@@ -117,15 +123,38 @@ def open_playground(
     return page, recorder, seen
 
 
+@dataclass(frozen=True)
+class Booted:
+    """A playground page booted for a module's tests (Pyodide takes seconds, so once a
+    module), its recorder, what was seen as it loaded (`open_playground`'s third answer) and
+    the origin it was opened at."""
+
+    page: Any
+    recorder: Recorder
+    seen: dict[str, Any]
+    origin: str
+
+
+@contextmanager
+def booted_playground(
+    browser: Any, origin: str, query: str = "", **options: Any
+) -> Iterator[Booted]:
+    """`open_playground(browser, origin, query, **options)` as a `Booted`; its browser
+    context is closed afterwards. tests/conftest.py's `booted` is one with the clipboard
+    allowed; a module that needs another defines its own `booted` with this."""
+    page, recorder, seen = open_playground(browser, origin, query, **options)
+    try:
+        yield Booted(page, recorder, seen, origin)
+    finally:
+        page.context.close()
+
+
 @contextmanager
 def on_the_guide(browser: Any, origin: str) -> Iterator[Any]:
     """A playground page showing the technical guide sample, for a module's tests; it must
     report no problem by their end, and is closed then."""
     page, recorder, _ = open_playground(browser, origin)
-    if page.input_value("#source") != "guide":
-        before = runs(page)
-        page.select_option("#source", "guide")
-        settled(page, before)
+    show_source(page, "guide")
     yield page
     assert recorder.problems() == []
     page.context.close()
@@ -139,12 +168,17 @@ def set_mode(page: Any, mode: str) -> None:
     settled(page, before)
 
 
-def show_text(page: Any, text: str, source: str = "own-document", timeout: float = 60.0) -> None:
-    """Show `source` (its kind's mode comes with it) holding `text`, and wait for its result."""
+def show_source(page: Any, source: str, timeout: float = 60.0) -> None:
+    """Choose `source` (a sample, or the user's own text) in its menu; wait for its result."""
     if page.input_value("#source") != source:
         before = runs(page)
         page.select_option("#source", source)
         settled(page, before, timeout)
+
+
+def show_text(page: Any, text: str, source: str = "own-document", timeout: float = 60.0) -> None:
+    """Show `source` (its kind's mode comes with it) holding `text`, and wait for its result."""
+    show_source(page, source, timeout)
     if page.input_value("#text") != text:
         before = runs(page)
         put_text(page, text)
