@@ -1,5 +1,5 @@
 """`ChunkingEngine.chunk` through the bridge: `handle` and `handle_async` run the one
-operation (issue 25, item 3), so they answer alike, an embedding function aside."""
+operation, so they answer alike, an embedding function aside."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every error the facade is sent names its argument (issue 25, item 4): the reply's `field`
+"""Every error the facade is sent names its argument: the reply's `field`
 is the Python name of the argument the message is about, never null, for every operation."""
 
 from __future__ import annotations

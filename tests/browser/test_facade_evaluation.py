@@ -234,7 +234,7 @@ BAD = """async ([set, options, grid]) => {
             "questions[0] is on corpus 'nowhere', which the set has not",
         ),
         (lambda s: s.update(questions=[]), {}, None, "RangeError", "questions", "at least one"),
-        # Checked in Python as the set is made (issue 42, item 8): no offset turned into an
+        # Checked in Python as the set is made: no offset turned into an
         # int, no empty excerpt or question, no corpus that is not a text.
         (
             lambda s: s["questions"][0].update(references=[["0", "4"]]),

@@ -1,4 +1,4 @@
-"""Token budgets through web/chunker.js in real Chromium (issue 21, item 4): `maxTokens` and
+"""Token budgets through web/chunker.js in real Chromium: `maxTokens` and
 `tokenizer` in every chunker's options, each chunk's `tokenCount`, `api.countTokens`, each
 answer equal to CPython's; the tokenizer loaded into the worker by the first call that counts
 and never before; and the errors of a bad budget and of a site without the tokenizer.
@@ -168,7 +168,7 @@ def test_surrogates_count_in_the_page_as_in_cpython(chunker_page):
 
 
 def test_a_long_run_over_the_budget_as_in_cpython(chunker_page):
-    # Issue 42: DNA in a code block, which took CPython 58 s with the quadratic merge.
+    # DNA in a code block, which took CPython 58 s with the quadratic merge.
     text = "# S\n\n```\n" + "ATGC" * 15000 + "\n```\n"
     got = chunker_page.evaluate(
         """async (text) => (await new api.ChunkingEngine()

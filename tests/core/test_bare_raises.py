@@ -1,4 +1,4 @@
-"""No bare `raise ValueError(...)` or `raise TypeError(...)` in the package (issue 25, item 4).
+"""No bare `raise ValueError(...)` or `raise TypeError(...)` in the package.
 
 Every error about an argument carries it as `field` (`chunker/base/validation.py`), so that the
 facade's reply and a form can put the message at that argument. A bare `ValueError` would

@@ -1,5 +1,5 @@
-"""Each validation error carries the Python name of the argument it concerns, as `field`
-(issue 11, part 2): a form can put the message at that argument without reading the message."""
+"""Each validation error carries the Python name of the argument it concerns, as `field`: a
+form can put the message at that argument without reading the message."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ CASES = {
         "respect_headings",
     ),
     "text None": (lambda: SemanticChunker().chunk(None), TypeError, "text"),
-    # Python's own refusal of an unknown keyword named nothing (issue 42, item 9).
+    # Python's own refusal of an unknown keyword named nothing.
     "chunk unknown option": (lambda: chunk("x", unknown=1), TypeError, "options"),
     "metadata list": (lambda: SemanticChunker().chunk("x", metadata=[1]), TypeError, "metadata"),
     "content int": (lambda: engine.chunk(42), TypeError, "content"),

@@ -231,7 +231,7 @@ def json_set(**question):
 
 PAIR = "must be a (start, end) pair of integers"
 # Each bad input, refused as it is made (a set, a question) or called, naming its argument as
-# `field` (issue 42, item 8): before, each was turned into an int, accepted, or failed later
+# `field`: before, each was turned into an int, accepted, or failed later
 # inside with a message naming nothing.
 BAD_INPUT = {
     "JSON offsets as strings": (

@@ -26,7 +26,7 @@ LINK_RE = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 
 
 def test_the_readme_stays_short():
-    # The bound (25, point 6); the detail lives in docs/.
+    # The detail lives in docs/.
     assert len(README) <= 20_000
 
 

@@ -1,8 +1,9 @@
 """What the LangChain and LlamaIndex adapters hand to an embedding model: within the token
 budget as tiktoken itself counts it, and `token_count` its count: LangChain's `page_content`,
 and what LlamaIndex embeds, `get_content(MetadataMode.EMBED)`, the document's metadata with
-the text. Over real documents for every strategy, on random texts, and on the cases of issue
-42; a chunk under a heading embedded with its heading path, counted; nothing lost."""
+the text. Over real documents for every strategy, on random texts, and on the cases where it
+once ran past the budget; a chunk under a heading embedded with its heading path, counted;
+nothing lost."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from chunker.langchain import ChunkerTextSplitter
 from chunker.llama_index import ChunkerNodeParser
 from chunker.recipe import PIPELINE_STRATEGIES, Recipe, covered, fields
 
-# The issue's text: lines indented with white space that the chunker's own text normalises.
+# Lines indented with white space that the chunker's own text normalises.
 STEPS = {
     sep: "".join(f"Step {i} is done.{sep}" for i in range(300)) for sep in ("\n    ", "\n\t\t")
 }
@@ -96,7 +97,7 @@ def assert_llama_budget(tokens, document, nodes, max_tokens, recipe) -> None:
     assert lost(text, unbudgeted_ranges(recipe, text), ranges) == ""
 
 
-# The issue's cases.
+# Texts where the adapters' embedded text once ran past the budget.
 
 
 @pytest.mark.parametrize("sep", STEPS, ids=["spaces", "tabs"])

@@ -1,4 +1,4 @@
-"""The playground as a person sees it (issue 23), in Chromium, at 360 to 1280 px and in both
+"""The playground as a person sees it, in Chromium, at 360 to 1280 px and in both
 colour schemes: every text of a list row readable in every state a row can be in, a row's
 index, type, size and range whole at every width, the search's switches laid out as
 switches, a JSON error that says only where (by line and column) and what, and a binary

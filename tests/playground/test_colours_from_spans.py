@@ -33,7 +33,7 @@ DRIFTING = "".join(
     + "\n\n\t\n\n\n"
     for n in range(6)
 )
-# The guide sample repeated to 1 MB: a slider step on it is issue 11's case.
+# The guide sample repeated to 1 MB: a slider step on it once took seconds.
 MEGABYTE = (GUIDE * (1_000_000 // len(GUIDE) + 1))[:1_000_000]
 SEMANTIC = {
     "target_size": 120,

@@ -1,4 +1,4 @@
-"""The playground's Compare view in Chromium (issue 43): the shown text chunked with a second
+"""The playground's Compare view in Chromium: the shown text chunked with a second
 setting, B (another setting, strategy or token budget), beside the page's own, A. Each
 column marks every cut of its side once, and those only its side makes apart: exactly the
 symmetric difference of the two sides' cuts, as Python's chunks make them. The differences

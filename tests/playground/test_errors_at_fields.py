@@ -1,5 +1,5 @@
-"""Errors at the field they concern (issue 11, part 2) and values that make no sense refused
-at their field (issue 14, point 5), in real Chromium.
+"""Errors at the field they concern and values that make no sense refused
+at their field, in real Chromium.
 
 The facade's errors carry `.field`, the Python name of the argument; the page maps it to its
 control through its settings table and says it in the page's words (its labels). Values the
@@ -94,7 +94,7 @@ def error_shown(page, name):
     return errors(page)
 
 
-# --- the facade: .field ---------------------------------------------------------------------
+# --- the facade: .field ---------------------------------------------------------------------------
 
 
 FACADE_CASES = {
@@ -167,7 +167,7 @@ def test_a_field_is_the_same_that_python_names(page):
 
 
 def test_an_unknown_option_names_the_argument_holding_it(page):
-    # Every error the facade sends names its argument (issue 25, item 4): here the config,
+    # Every error the facade sends names its argument: here the config,
     # which is no setting of the page's, so the page says it above the results instead.
     got = page.evaluate(
         """async () => {
@@ -179,7 +179,7 @@ def test_an_unknown_option_names_the_argument_holding_it(page):
     assert got == ["TypeError", "config"]
 
 
-# --- the page: at the field, in its words ----------------------------------------------------
+# --- the page: at the field, in its words ---------------------------------------------------------
 
 
 def test_an_overlap_past_the_chunk_size_is_shown_at_the_overlap_in_the_pages_words(page):
@@ -230,7 +230,7 @@ def test_a_bad_turn_is_shown_at_the_text_not_a_setting(page):
     assert errors(page) == {}
 
 
-# --- values that make no sense ------------------------------------------------------------
+# --- values that make no sense --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -327,7 +327,7 @@ def test_the_largest_safe_integer_is_sent_as_it_is(page):
     assert any(str(2**53 - 1) in request for request in page.evaluate("window.sentToWorker"))
 
 
-# --- in the page's words, every one at once (issue 43, item 8) ------------------------------
+# --- in the page's words, every one at once -------------------------------------------------------
 
 
 def type_into(page, selector, text):

@@ -268,7 +268,7 @@ def test_copied_javascript_run_again_and_again_frees_its_worker(page, booted):
     assert loads.count("worker.js") == 3
 
 
-# --- What the downloads hold (issue 43, item 10) ---------------------------------------------
+# --- What the downloads hold ----------------------------------------------------------------------
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SETTINGS = {
@@ -326,7 +326,7 @@ def test_the_code_shown_for_a_long_text_stays_within_the_page(page):
     page.click("#show-code")
 
 
-# --- Copy as JavaScript: runs as pasted into this page's console -------------------------
+# --- Copy as JavaScript: runs as pasted into this page's console ----------------------------------
 
 
 CONSOLE_CASES = {

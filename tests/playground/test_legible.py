@@ -1,4 +1,4 @@
-"""The playground read whole (issue 43, items 5 and 6), in Chromium, with something in every
+"""The playground read whole, in Chromium, with something in every
 part: a document chunked, a search's hits, a Tune evaluation and a sweep's heat map. At 1280
 and at 360 px (each view tab), in the light and the dark scheme: every text the page shows
 reads at WCAG AA (4.5:1, measured from the computed colours of the rendered page), the page

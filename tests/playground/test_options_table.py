@@ -1,4 +1,4 @@
-"""The playground's options are Python's (issue 25, item 5): site/playground/options.js is
+"""The playground's options are Python's: site/playground/options.js is
 written by the build from chunker (tools/playground_options.py), and the page adds only
 labels, help and slider ranges (web/playground/settings.js).
 

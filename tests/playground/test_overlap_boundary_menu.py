@@ -1,4 +1,4 @@
-"""The playground's Overlap boundary control in Chromium (issue 42): a menu of Python's names,
+"""The playground's Overlap boundary control in Chromium: a menu of Python's names,
 Python's default chosen; each choice re-cuts the text as Python does, its stripes at the
 overlaps Python gives; the URL, a link, the copied Python and JavaScript and the Tune view
 carry it."""

@@ -1,4 +1,7 @@
-"""The playground in real Chromium, one group of tests per numbered point of its issue.
+"""The playground page in real Chromium, as a person first meets it: loading, input (typing,
+pasting, opening and dropping files), the modes and the chunks coloured in place, live
+re-chunking, search, what can be taken away (downloads, copied code, links), errors at their
+field, use by keyboard and at every width, and safety (user text shown as text, a strict CSP).
 
 The page is booted once for the module (Pyodide takes seconds); each test sets the mode, the
 text and the settings it needs, and every test fails if the page logged an error, threw, or
@@ -139,7 +142,7 @@ def shown_stats(page):
     return page.evaluate("[...document.querySelectorAll('#stats dd')].map((dd) => dd.textContent)")
 
 
-# --- 1. Loading ----------------------------------------------------------------------------
+# --- Loading --------------------------------------------------------------------------------------
 
 
 def test_loading_shows_stages_and_time_and_enables_controls(page, booted):
@@ -155,7 +158,7 @@ def test_loading_shows_stages_and_time_and_enables_controls(page, booted):
     assert facade == ["function", "function"]
 
 
-# --- 2. Input ------------------------------------------------------------------------------
+# --- Input ----------------------------------------------------------------------------------------
 
 
 def test_typing_rechunks_as_you_type(page):
@@ -248,7 +251,7 @@ def test_switching_samples_and_modes_keeps_typed_text(page):
     assert page.input_value("#text") == GUIDE
 
 
-# --- 3 and 4. The modes, and the chunks coloured in place -----------------------------------
+# --- The modes, and the chunks coloured in place --------------------------------------------------
 
 
 SEMANTIC_CASES = {
@@ -400,7 +403,7 @@ def test_histogram_marks_target_and_max(page):
     assert page.get_attribute("#histogram svg", "role") == "img"
 
 
-# --- 5. Live -------------------------------------------------------------------------------
+# --- Live -----------------------------------------------------------------------------------------
 
 
 def test_slider_by_keyboard_and_drag_rechunks_without_a_button(page):
@@ -479,7 +482,7 @@ def test_five_megabytes_still_work(page):
     show_text(page, GUIDE, "guide")
 
 
-# --- 6. Search -----------------------------------------------------------------------------
+# --- Search ---------------------------------------------------------------------------------------
 
 
 GREEK = "# Α\n\nΗ ΟΔΟΣ'S είναι μακριά.\n\n# Β\n\nΜια οδός εδώ.\n\n# Γ\n\nΚαι η ΟΔΟΣ εκεί."
@@ -537,7 +540,7 @@ def test_search_without_words_says_so(page):
     page.fill("#query", "")
 
 
-# --- 7. Take it away -----------------------------------------------------------------------
+# --- Take it away ---------------------------------------------------------------------------------
 
 
 def test_download_json_and_jsonl_hold_the_chunks_with_their_spans_and_the_settings(page):
@@ -688,7 +691,7 @@ def test_settings_live_in_the_url_and_a_link_reproduces_them(page, browser, boot
         other.context.close()
 
 
-# --- 8. Errors -----------------------------------------------------------------------------
+# --- Errors ---------------------------------------------------------------------------------------
 
 
 def test_settings_that_would_make_too_many_chunks_are_refused_at_the_field(page):
@@ -784,7 +787,7 @@ def test_invalid_transcript_json_says_line_and_column(page):
     assert page.text_content("#text-error") == ""
 
 
-# --- 9. For everyone -----------------------------------------------------------------------
+# --- For everyone ---------------------------------------------------------------------------------
 
 
 def test_every_control_has_a_label(page):
@@ -851,7 +854,7 @@ def test_reads_well_from_360px_to_wide(page, artifacts, width, scheme):
         page.set_viewport_size({"width": 1280, "height": 900})
 
 
-# --- 10. Safe ------------------------------------------------------------------------------
+# --- Safe -----------------------------------------------------------------------------------------
 
 XSS = (
     '# <img src=x onerror="window.__xss = 1">\n\n'

@@ -1,4 +1,4 @@
-"""A person's paste in the playground (issue 23, point 1), in Chromium: Control+A, then
+"""A person's paste in the playground, in Chromium: Control+A, then
 Control+V over the text, beside the same keys in a bare text area on a blank page.
 
 Chromium's select-all and paste commands (ReplaceSelectionCommand) ran 6 to 100 times as

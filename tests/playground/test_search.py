@@ -1,4 +1,4 @@
-"""The playground's ranked search in Chromium (issue 12, point 4): the hits are LexicalIndex's
+"""The playground's ranked search in Chromium: the hits are LexicalIndex's
 for the chunks shown, in its order, with its scores; the any/all and prefix switches; the
 index made again when the chunks change; no JavaScript copy of the word rule left."""
 
@@ -144,7 +144,7 @@ def test_a_click_on_a_hit_selects_its_chunk(page):
 
 def test_the_line_counting_the_hits_is_not_counted_as_one(page):
     """A screen reader counts a list's items: every item is a hit, and the line that counts
-    them names the list (issue 43, item 11)."""
+    them names the list."""
     hits = search(page, "chunk overlap")
     shown = page.text_content('#stats [data-stat="count"] dd')  # earlier tests set the size
     counted = f"The best {len(hits)} of {shown} chunks"

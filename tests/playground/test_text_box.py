@@ -1,4 +1,4 @@
-"""One text (issue 43, items 1, 2 and 4), in Chromium, as a person works: what the page
+"""One text, in Chromium, as a person works: what the page
 chunks is what its text box holds, and what its downloads and copied code reproduce.
 
 - A file with Windows line endings is opened as the box holds it (line feeds), and the page

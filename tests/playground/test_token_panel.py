@@ -1,4 +1,4 @@
-"""The playground's token panel in Chromium (issue 21, item 4), driven with key presses and
+"""The playground's token panel in Chromium, driven with key presses and
 clicks: a tokenizer chosen, each chunk's count in the list and on its badge, a budget typed
 or taken from a model's preset, the chunks over it flagged, the budget applied as a switch,
 the histogram in tokens, and the errors of a bad budget and of a tokenizer that will not load.

@@ -243,7 +243,7 @@ def test_surrogates_are_counted_as_tiktoken_counts_them(name, budget, tmp_path: 
 
 @pytest.mark.parametrize("name", BUDGETED)
 def test_a_long_run_over_the_budget_is_cut_in_work_linear_in_its_length(name):
-    # Issue 42: DNA in a code block, cut with a budget of 256, took the layout engine 58 s
+    # DNA in a code block, cut with a budget of 256, took the layout engine 58 s
     # at 60,000 characters. Work, not time: lines of Python run a character, one bound from
     # 4,000 characters to 32,000 (the quadratic merge ran 8,500 a character at 4,000).
     for n in (1000, 8000):
