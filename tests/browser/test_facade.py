@@ -11,7 +11,7 @@ import re
 import urllib.request
 
 import pytest
-from support.facade import LOAD_FACADE, call
+from support.facade import LOAD_FACADE, call, worker_heard
 from support.offsets import as_javascript, code_units, utf16_offset
 from support.serving import serving
 
@@ -99,6 +99,7 @@ def test_async_embed_fn_is_awaited_on_the_main_thread(chunker_page):
           const seen = [];
           const embedFn = async (sentences) => {
             seen.push(...sentences);
+            // Time passing for real: the answer comes in a later task, and is awaited.
             await new Promise((resolve) => setTimeout(resolve, 20));
             return sentences.map((s) => (s.startsWith('Cats') ? [1, 0] : [0, 1]));
           };
@@ -419,7 +420,7 @@ def test_every_request_is_same_origin_and_nothing_fails_or_logs_an_error(new_pag
     page.evaluate(LOAD_FACADE, 120_000)
     assert call(page, "new api.SemanticChunker().chunk('# Hi\\n\\nThere.')")[0]["index"] == 0
     assert call(page, "api.lexicalTokens(5)")["error"][0] == "TypeError"
-    page.wait_for_timeout(200)  # let late console messages of the worker arrive
+    worker_heard(page)
     assert recorder.problems() == []
     paths = {url[len(site_url) :] for url in recorder.requests}
     assert {"/chunker.js", "/worker.js", "/pyodide/pyodide.asm.wasm", "/bundle.js"} <= paths

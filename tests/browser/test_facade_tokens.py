@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from support import work
-from support.facade import LOAD_FACADE, call
+from support.facade import LOAD_FACADE, call, worker_heard
 from support.offsets import utf16_offset
 from support.work import RUNS, run_of
 
@@ -332,7 +332,7 @@ def test_the_tokenizer_is_loaded_by_the_first_call_that_counts_and_only_then(new
     stages = page.evaluate("heard.filter((p) => p.stage === 'tokenizer')")
     assert [stage["fraction"] for stage in stages] == [0, 1]
     assert stages[1]["message"].startswith("Tokenizer loaded in ")
-    page.wait_for_timeout(200)  # late console messages of the worker
+    worker_heard(page)
     assert recorder.problems() == []
 
 

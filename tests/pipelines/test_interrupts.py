@@ -258,7 +258,7 @@ queue = multiprocessing.Queue()  # multiprocessing's helpers started first, as a
 assert len(list(chunk_many(["A sentence of the corpus. " * 20_000] * 40, jobs=2))) == 40
 own = multiprocessing.Process(target=time.sleep, args=(60,))
 own.start()
-time.sleep(0.2)
+time.sleep(0.2)  # the child started (its target must pickle under every start method: no signal)
 own.terminate()
 own.join(30)
 print(own.exitcode)

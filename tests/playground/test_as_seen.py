@@ -17,6 +17,7 @@ from support.playground import (
     ROOT,
     put_text,
     runs,
+    scroll_list,
     set_mode,
     set_settings,
     settled,
@@ -105,8 +106,7 @@ def row_states(page):
     """Each row 0..5 (one of each tint) in each state a row takes, as a person puts it there:
     clicked (selected under the mouse, the list focused), beside the mouse, moved to by an
     arrow key, and left selected when the focus moves on. Answers what was read each time."""
-    page.eval_on_selector("#chunk-list", "list => { list.scrollTop = 0; }")
-    page.wait_for_timeout(50)
+    scroll_list(page, "0")
     seen = []
     for k in range(6):
         page.click(f"#chunk-row-{k}")
@@ -342,8 +342,7 @@ def test_a_row_shows_its_index_type_size_and_range_whole(page, layout, width):
         if width < 960:
             page.click("#tab-chunks")
         for top in ("0", "list.scrollHeight"):  # the first rows and the last, largest ones
-            page.eval_on_selector("#chunk-list", f"list => {{ list.scrollTop = {top}; }}")
-            page.wait_for_timeout(100)
+            scroll_list(page, top)
             assert page.evaluate("document.querySelectorAll('#chunk-list .row').length") > 3
             assert page.evaluate(CUT, wanted) == []
     finally:

@@ -12,6 +12,7 @@ from support.playground import (
     OWN_TEXT,
     put_text,
     quiet,
+    scroll_list,
     set_mode,
     set_settings,
     show_source,
@@ -55,8 +56,7 @@ def test_rows_never_clip_their_preview(page, width):
     if width < 960:
         page.click("#tab-chunks")
     try:
-        page.eval_on_selector("#chunk-list", "list => { list.scrollTop = list.scrollHeight; }")
-        page.wait_for_timeout(100)
+        scroll_list(page, "list.scrollHeight")
         assert page.evaluate("document.querySelectorAll('#chunk-list .row').length") > 3
         assert page.evaluate(ROWS_CLIPPED) == []
     finally:

@@ -314,7 +314,7 @@ def test_a_number_javascript_cannot_hold_exactly_is_never_sent(page, mode, name,
     shown = error_shown(page, name)
     assert list(shown) == [name]
     assert "too large" in shown[name] and "9,007,199,254,740,991" in shown[name]
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # never sent: seen only by waiting past the page's pause
     assert page.evaluate("window.sentToWorker.length") == sent
 
 
@@ -353,7 +353,7 @@ def test_a_number_its_field_refuses_is_said_in_the_pages_words_and_never_sent(
     since = page.evaluate("window.sentToWorker.length")
     type_into(page, f"#setting-{name}", typed)  # "2" of "2.5" is sent: it is a size
     assert error_shown(page, name) == {name: said}
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # never sent: seen only by waiting past the page's pause
     assert not page.evaluate(SENT_WITH, [since, name, float(typed)])
 
 

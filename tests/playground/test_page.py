@@ -707,6 +707,7 @@ def test_settings_that_would_make_too_many_chunks_are_refused_at_the_field(page)
     message = page.text_content("#setting-chunkSize-error")
     assert "Chunk size 1" in message and "600,000 chunks" in message and "at least 6" in message
     assert page.evaluate("document.getElementById('results').classList.contains('stale')")
+    # That no run starts is seen only by waiting: longer than the page's pause before a run.
     time.sleep(0.5)
     assert runs(page) == before and page.evaluate("document.body.dataset.busy") == "false"
     page.fill("#setting-chunkSize", "512")
@@ -736,10 +737,11 @@ def test_a_refused_setting_drops_the_run_still_going_for_the_one_before(page):
           scheduler.request('settings before');
           scheduler.cancel();
           finish[0]();
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          // A task later: every promise the scheduler chained on the answer has settled.
+          await new Promise((resolve) => setTimeout(resolve));
           scheduler.request('settings after');
           finish[1]();
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await new Promise((resolve) => setTimeout(resolve));
           return drawn;
         }"""
     )

@@ -4,6 +4,7 @@ index made again when the chunks change; no JavaScript copy of the word rule lef
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -36,7 +37,7 @@ def search(page: Any, query: str, *, all_words: bool = False, prefix: bool = Fal
     page.set_checked("#query-prefix", prefix)
     before = searches(page)
     page.fill("#query", query)
-    return searched(page, before)
+    return searched(page, before, query)
 
 
 def searches(page: Any) -> int:
@@ -44,14 +45,16 @@ def searches(page: Any) -> int:
     return int(page.evaluate("Number(document.body.dataset.searches || 0)"))
 
 
-def searched(page: Any, before: int) -> list[dict[str, Any]]:
-    """The hits, once a search after the `before`th is drawn and no other follows it."""
-    wait_until(page, f"Number(document.body.dataset.searches || 0) > {before}")
-    # Later searches (a switch's change, the debounced input) may still come: wait for calm.
-    count = -1
-    while count != searches(page):
-        count = searches(page)
-        page.wait_for_timeout(400)
+def searched(page: Any, before: int, query: str) -> list[dict[str, Any]]:
+    """The hits, once a search after the `before`th is drawn for `query`, its words shown. A
+    switch's change searches at once what the box held before; the page drops a search a later
+    one overtakes, so what is drawn for `query` is with the switches as they are."""
+    words = json.dumps(lexical_tokens(query), separators=(",", ":"))  # as JSON.stringify
+    wait_until(
+        page,
+        f"Number(document.body.dataset.searches || 0) > {before} && JSON.stringify([...document"
+        f".querySelectorAll('#query-tokens .token')].map((t) => t.textContent)) === {words!r}",
+    )
     return shown_hits(page)
 
 
@@ -113,7 +116,7 @@ def test_new_chunks_are_indexed_again(page):
     settled(page, before)
     chunks = SemanticChunker(target_size=300).chunk(GUIDE)
     assert len(chunks) != len(CHUNKS)
-    assert searched(page, drawn) == expected_hits(chunks, "overlap tokens")
+    assert searched(page, drawn, "overlap tokens") == expected_hits(chunks, "overlap tokens")
 
 
 def test_chunks_cut_as_before_keep_their_index_and_hits(page):
@@ -126,6 +129,8 @@ def test_chunks_cut_as_before_keep_their_index_and_hits(page):
     before, drawn = runs(page), searches(page)
     page.fill("#setting-targetSize", "301")
     settled(page, before)
+    # That nothing starts is seen only by waiting: longer than the page's pause before a
+    # search (150 ms), which a search the step started would follow.
     page.wait_for_timeout(400)
     assert searches(page) == drawn
     assert shown_hits(page) == hits == expected_hits(chunks, "overlap tokens")

@@ -210,7 +210,8 @@ def test_each_grid_value_is_checked_as_its_field_checks_it(page, field, typed, s
     page.click("#tune-sweep")
     try:
         assert said_at(page, field).split("\n") == said
-        # Nothing was sent: the heat map before stays, and no sweep ran.
+        # Nothing was sent: the heat map before stays, and no sweep ran. That nothing starts
+        # is seen only by waiting, longer than a sweep takes to begin.
         page.wait_for_timeout(300)
         assert page.evaluate(
             "document.getElementById('tune-heat').firstElementChild === window.heatBefore"

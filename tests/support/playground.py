@@ -189,6 +189,23 @@ def show_text(page: Any, text: str, source: str = "own-document", timeout: float
 NEXT_FRAME = "new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))"
 
 
+# Whether a row of the chunk list is drawn within the list's visible box.
+ROW_IN_VIEW = """() => {
+  const box = document.getElementById('chunk-list').getBoundingClientRect();
+  return [...document.querySelectorAll('#chunk-list .row')].some((row) => {
+    const at = row.getBoundingClientRect();
+    return at.height > 0 && at.bottom > box.top && at.top < box.bottom;
+  });
+}"""
+
+
+def scroll_list(page: Any, top: str) -> None:
+    """Scroll the chunk list to `top` (a JavaScript expression of `list`, as
+    `list.scrollHeight`) and wait until a row is drawn in view there."""
+    page.eval_on_selector("#chunk-list", f"list => {{ list.scrollTop = {top}; }}")
+    wait_until(page, f"({ROW_IN_VIEW})()")
+
+
 def paste_over(page: Any, selector: str, text: str) -> float:
     """Paste `text` over all that the text area at `selector` holds, as a person does:
     Control+A, then Control+V, `text` being on the clipboard. Answers the ms from the first

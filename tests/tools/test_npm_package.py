@@ -194,7 +194,9 @@ def test_a_site_built_from_the_tarball_alone_chunks_and_snippets(browser, exampl
         page.goto(f"{example_site}/index.html")
         got = page.evaluate("window.example")
         shown = page.text_content("output")
-        page.wait_for_timeout(200)  # let late console messages of the worker arrive
+        # The page holds its facade in a module: no call of ours can go through its worker and
+        # back, so its late console messages get a moment to arrive.
+        page.wait_for_timeout(200)
     finally:
         context.close()
     expected = SemanticChunker(target_size=60, overlap=0).chunk(TEXT)

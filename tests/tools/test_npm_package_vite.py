@@ -195,7 +195,9 @@ def test_a_vite_app_chunks_a_text_in_chromium(browser, origin):
         page.locator("#chunk").click()
         page.wait_for_selector("#chunks:not(:empty)", timeout=30_000)
         got: Any = json.loads(page.text_content("#chunks") or "null")
-        page.wait_for_timeout(200)  # let late console messages of the worker arrive
+        # The page holds its facade in a module: no call of ours can go through its worker and
+        # back, so its late console messages get a moment to arrive.
+        page.wait_for_timeout(200)
     finally:
         context.close()
     expected = SemanticChunker(target_size=60, overlap=0).chunk(TEXT)
