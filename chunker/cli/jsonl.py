@@ -5,7 +5,7 @@ ensure_ascii=False)`, but without a dict per chunk and a walk of it by the encod
 took longer than cutting (tests/bench/pipelines.py). `SemanticChunker`'s chunks come as
 columns (`chunk_columns`: no record made); with a token budget, and for the engine's
 strategies, from the records. Strings go through `json`'s own encoders of strings (`quoted`),
-so they are escaped as `json.dumps` escapes them; tests/test_pipelines_cli_jsonl.py holds the
+so they are escaped as `json.dumps` escapes them; tests/pipelines/test_cli_jsonl.py holds the
 two equal for every strategy.
 """
 

@@ -16,6 +16,12 @@ LOAD_FACADE = """async (timeoutMs) => {
 }"""
 
 
+def worker_heard(page: Any) -> None:
+    """Wait for one more call through `window.api`'s worker and back: what the worker logged
+    before it answered has reached the page's recorder by then (for a check of its problems)."""
+    assert call(page, "api.lexicalTokens('heard')") == ["heard"]
+
+
 def call(page: Any, expression: str) -> Any:
     """Await `expression` in the page; answer its value or `{"error": [name, message]}`."""
     return page.evaluate(

@@ -44,6 +44,13 @@ def doc_block(page: str, first_line: str) -> str:
     return readme_block(first_line, doc_text(page), f"docs/{page}")
 
 
+def docs_blocks(page: str) -> list[str]:
+    """The Python blocks of `docs/<page>` a reader can paste into one session, in order."""
+    return pasted(
+        [block for language, block in BLOCK_RE.findall(doc_text(page)) if language == "python"]
+    )
+
+
 def readme_blocks(language: str) -> list[str]:
     """The README's fenced code blocks in `language`, in order."""
     return [block for found, block in BLOCK_RE.findall(README) if found == language]
@@ -53,8 +60,11 @@ def readme_blocks(language: str) -> list[str]:
 # pasting them cannot work: the server serves forever, the Spark job is for spark-submit. By
 # first line: the page that holds it, and the test that runs it.
 RUN_ELSEWHERE = {
-    "# serve.py": ("browser.md", "tests/test_package.py (serves the site built from the package)"),
-    "# chunk_corpus.py": ("pipelines.md", "tests/test_pipelines_spark_submit.py"),
+    "# serve.py": (
+        "browser.md",
+        "tests/tools/test_npm_package.py (serves the site built from the package)",
+    ),
+    "# chunk_corpus.py": ("pipelines.md", "tests/pipelines/test_spark_submit.py"),
 }
 
 

@@ -1,5 +1,5 @@
 // A page author's code, typed against chunker.d.ts: `tsc --noEmit --strict` must pass it
-// (tests/test_types.py). Each `@ts-expect-error` is a mistake the types must catch: tsc
+// (tests/browser/test_typescript_types.py). Each `@ts-expect-error` is a mistake the types must catch: tsc
 // fails on one that catches nothing, so a type gone loose (`any`) fails the test too.
 import {
   loadChunker,

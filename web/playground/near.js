@@ -6,7 +6,7 @@
 // holds an element whose content Chromium skips (`content-visibility: auto`, or `hidden` once
 // it has been drawn; a closed <details>), Chromium's select-all and paste in the text area
 // slow down with the size of the text, whatever the page's scripts do: Control+A, Control+V
-// over 1 MB took tens of times as long (tests/test_playground_paste.py keeps it away;
+// over 1 MB took tens of times as long (tests/playground/test_paste.py keeps it away;
 // tests/bench/playground.py, edit, times it).
 
 /**
