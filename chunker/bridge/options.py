@@ -29,6 +29,7 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
         "embedFn": "embed_fn",
         "maxTokens": "max_tokens",
         "tokenizer": "tokenizer",
+        "boundaries": "boundaries",
         "spans": "spans",
     },
     "chunkTurns": {

@@ -127,7 +127,7 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
     }
     if (mode === 'engine' && EVALUATED.includes(values.strategy)) {
       return { strategy: values.strategy, k, chunkSize: values.chunkSize,
-        chunkOverlap: values.chunkOverlap, ...budget };
+        chunkOverlap: values.chunkOverlap, boundaries: values.boundaries, ...budget };
     }
     return mode === 'engine'
       ? 'Tune scores the engine\'s fixed, hierarchical and layout strategies: its semantic one embeds with the page\'s demonstration function.'
