@@ -9,12 +9,12 @@ end at the text's own words"):
 - the step is `chunk_size - chunk_overlap`, what a window adds after the end before; each
   window starts `chunk_overlap` characters before that end, as `fixed`'s do;
 - a window may end at the end of a word (a run of characters that are not white space) that
-  another word follows, once it adds at least a third of the step;
+  another word follows, once it adds at least a quarter of the step;
 - it ends at the first such word whose hash is small enough: each word passes with a
   chance proportional to the characters it adds (its white space before it and itself), low
-  until the window adds three fifths of the step, six times higher after, so most windows add
-  between two fifths and three quarters of the step, and few reach it (the "normalised"
-  chunking of FastCDC's two masks);
+  until the window adds half the step, twice as high after, so that nine windows in ten add
+  between a quarter and three quarters of the step, their mean about half, and few reach it
+  (the "normalised" chunking of FastCDC's two masks);
 - a window that reaches the step with no such word ends as `fixed`'s do: at the last word end
   within it, or, in a word longer than that, after exactly the step's characters; the last
   window ends at the end of the text.
@@ -38,12 +38,13 @@ __all__ = ["content_window_ends", "HASHED_WORDS"]
 # windows alike; more would let an edit move more ends.
 HASHED_WORDS = 4
 
-# A window may end once it adds a third of the step (`content_window_ends`), with these
-# chances a character, in 2**32 parts of one over the step: 2 / step before it adds three
-# fifths of the step, 12 / step after, so that under one window in a hundred reaches the
-# whole step (e**-4.8 of those past three fifths).
-_EARLY = 2 << 32
-_LATE = 12 << 32
+# A window may end once it adds a quarter of the step (`content_window_ends`), with these
+# chances a character, in 2**32 parts of one over the step: 3 / step before it adds half the
+# step, 6 / step after. Higher chances after half the step would make the windows' sizes
+# more even, and so more alike to windows by position: two runs of windows, one through the
+# text before an edit and one after it, would take longer to meet at a common end.
+_EARLY = 3 << 32
+_LATE = 6 << 32
 
 _WORD_RE = re.compile(f"[^{WS_CLASS}]+")
 _M64 = (1 << 64) - 1
@@ -64,14 +65,14 @@ def content_window_ends(content: str, size: int, overlap: int) -> list[int]:
         >>> text = "one two three four five six seven eight nine ten eleven twelve " * 4
         >>> ends = content_window_ends(text, 40, 0)
         >>> ends
-        [18, 44, 62, 76, 102, 118, 139, 165, 181, 202, 228, 244, 252]
+        [13, 23, 48, 62, 76, 86, 111, 125, 139, 149, 174, 188, 202, 212, 237, 252]
         >>> moved = content_window_ends("An edit. " + text, 40, 0)
         >>> [end for end in ends if end + 9 not in moved]  # the ends the edit moved
-        [18, 44]
+        [13, 23]
     """
     step = size - overlap
-    least = step // 3
-    normal = step * 3 // 5
+    least = step // 4
+    normal = step // 2
     length = len(content)
     last_text = len(content.rstrip(JS_WHITESPACE))  # where the last word ends
     ends: list[int] = []
