@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.readme import doc_block, run_block
 from support.strategies import texts
 from support.work import python_lines
 
@@ -267,3 +268,8 @@ def test_chunk_many_takes_it():
     text = prose(5, 3_000)
     many = next(iter(chunk_many([text], strategy="fixed", boundaries="content", jobs=1)))
     assert [c.to_dict() for c in many.chunks] == [c.to_dict() for c in chunks_of(text, 512, 64)]
+
+
+def test_the_example_in_the_docs_runs_as_shown():
+    block = doc_block("spans.md", "from chunker import ChunkingEngine")
+    assert run_block(block, {}) == []
