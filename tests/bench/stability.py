@@ -93,7 +93,7 @@ def main() -> None:
     }
     engine = ChunkingEngine()
     chunkers: dict[str, Callable[[str], Sequence[Any]]] = {
-        "fixed 512/64, position": lambda text: engine.chunk(text),
+        "fixed 512/64, position": engine.chunk,
         "fixed 512/64, content": lambda text: engine.chunk(text, boundaries="content"),
         "fixed 900/64, content": lambda text: engine.chunk(
             text, chunk_size=900, boundaries="content"
