@@ -19,6 +19,7 @@ from support.playground import (
     set_settings,
     show_text,
     shown_chunks,
+    type_over,
     wait_until,
 )
 
@@ -85,3 +86,24 @@ def test_tune_scores_with_it(page):
     report = evaluate(sample_set(), **options, boundaries="content")
     assert shown["precision"] == percent(report.precision)
     assert shown["precision"] != percent(evaluate(sample_set(), **options).precision)
+
+
+def test_tune_shows_the_share_kept_under_edits_when_asked(page):
+    on_guide(page, boundaries="content")
+    page.select_option("#tune-set", "sample")
+    options = dict(strategy="fixed", chunk_size=300, chunk_overlap=30, boundaries="content")
+    try:
+        assert "stability" not in evaluated(page)
+        type_over(page, "#tune-edits", "4")
+        shown = evaluated(page)
+        report = evaluate(sample_set(), **options, edits=4)
+        assert shown["stability"] == percent(report.stability)
+        assert page.text_content("[data-figure='stability'] dt") == "kept under edits"
+        # A bad count is said at its field, and nothing is sent.
+        type_over(page, "#tune-edits", "-1")
+        page.click("#tune-evaluate")
+        wait_until(page, "document.getElementById('tune-edits-error').textContent !== ''")
+        assert "Edits for stability" in page.text_content("#tune-edits-error")
+        assert page.get_attribute("#tune-edits", "aria-invalid") == "true"
+    finally:
+        type_over(page, "#tune-edits", "0")
