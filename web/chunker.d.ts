@@ -363,6 +363,10 @@ export interface EvaluateOptions
   strategy?: 'semantic' | 'fixed' | 'hierarchical' | 'layout';
   /** Chunks retrieved per question (5). */
   k?: number;
+  /** Random one-paragraph edits of each corpus for `stability` (0: not measured). */
+  edits?: number;
+  /** What draws the edits (0). */
+  editSeed?: number;
 }
 
 export type Metric = 'recall' | 'precision' | 'iou' | 'precisionOmega';
@@ -391,6 +395,9 @@ export interface EvaluationReport {
   maxChunkLength: number;
   settings: Record<string, unknown>;
   seconds: number;
+  /** The mean share of chunks kept under the edits asked for (`edits`), else null. */
+  stability: number | null;
+  stabilityStd: number | null;
   questions: QuestionFigures[];
 }
 
