@@ -99,6 +99,33 @@ EVALUATE = "async ([set, options]) => JSON.stringify(await api.evaluate(set, opt
             {"strategy": "fixed", "chunk_size": 90, "chunk_overlap": 10},
             {"strategy": "fixed", "chunkSize": 90, "chunkOverlap": 10, "k": 5},
         ),
+        (  # content-defined windows, and the share of chunks kept under edits
+            {
+                "strategy": "fixed",
+                "chunkSize": 90,
+                "chunkOverlap": 10,
+                "boundaries": "content",
+                "edits": 3,
+                "editSeed": 2,
+            },
+            {
+                "strategy": "fixed",
+                "chunk_size": 90,
+                "chunk_overlap": 10,
+                "boundaries": "content",
+                "edits": 3,
+                "edit_seed": 2,
+            },
+            {
+                "strategy": "fixed",
+                "chunkSize": 90,
+                "chunkOverlap": 10,
+                "boundaries": "content",
+                "k": 5,
+                "edits": 3,
+                "editSeed": 2,
+            },
+        ),
         (  # a token budget: the worker loads its tokenizer for it
             {"targetSize": 400, "maxTokens": 24},
             {"target_size": 400, "max_tokens": 24},

@@ -46,6 +46,8 @@ CASES = [
     # An overlap that starts at a word, passed through (it changes three documents' chunks).
     ("semantic", {"target_size": 60, "min_size": 10, "overlap": 12, "overlap_boundary": "word"}),
     ("fixed", {"chunk_size": 40, "chunk_overlap": 10}),
+    # Windows that end at the text's own words, passed through.
+    ("fixed", {"chunk_size": 40, "chunk_overlap": 10, "boundaries": "content"}),
     ("hierarchical", {"chunk_size": 50, "chunk_overlap": 5}),
     ("layout", {"chunk_size": 45, "chunk_overlap": 0}),
 ]

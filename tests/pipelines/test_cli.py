@@ -89,6 +89,29 @@ def expected_chunks(path: Path, name: str, **options) -> list[dict]:
     ]
 
 
+def test_boundaries_content_ends_fixed_windows_at_the_text_s_words(tmp_path):
+    path = tmp_path / "prose.txt"
+    text = " ".join(
+        f"word{n % 97} and{n % 13}." if n % 7 == 0 else f"w{n % 31}" for n in range(900)
+    )
+    path.write_text(text, encoding="utf-8")
+    flags = ["--strategy", "fixed", "--chunk-size", "200", "--chunk-overlap", "20"]
+    result = run("chunk", *flags, "--boundaries", "content", str(path))
+    assert result.returncode == 0, result.stderr
+    engine = ChunkingEngine()
+    expected = [
+        {"source": path.as_posix(), **c.to_dict(spans=True)}
+        for c in engine.chunk(text, chunk_size=200, chunk_overlap=20, boundaries="content")
+    ]
+    assert lines(result.stdout) == expected
+    by_position = lines(run("chunk", *flags, str(path)).stdout)
+    assert by_position == [
+        {"source": path.as_posix(), **c.to_dict(spans=True)}
+        for c in engine.chunk(text, chunk_size=200, chunk_overlap=20)
+    ]
+    assert by_position != expected
+
+
 def test_chunk_walks_folders_in_order_and_globs_skip_hidden_files(corpus):
     result = run("chunk", "--glob", "*.md", "--target-size", "60", "--overlap", "5", str(corpus))
     assert result.returncode == 0, result.stderr
@@ -268,6 +291,14 @@ def test_a_bad_file_is_named_and_the_others_go_on(corpus):
         (
             ["--strategy", "fixed", "--overlap-boundary", "word"],
             "--overlap-boundary does not apply to --strategy fixed",
+        ),
+        (
+            ["--strategy", "fixed", "--boundaries", "words"],
+            "argument --boundaries: invalid choice: 'words' (choose from 'position', 'content')",
+        ),
+        (
+            ["--strategy", "hierarchical", "--boundaries", "content"],
+            "boundaries 'content' is for strategy 'fixed' only, not 'hierarchical'",
         ),
         (["--target-size", "ten"], "argument --target-size: invalid int value: 'ten'"),
         (["--jobs", "0"], "argument --jobs: must be at least 1, got 0"),

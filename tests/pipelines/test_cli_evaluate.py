@@ -4,8 +4,10 @@ a set that cannot be read is named with exit 1; a bad option value is a usage er
 from __future__ import annotations
 
 import json
+import statistics
 
 import pytest
+from support.stability import DATA, GUIDE, NOTES, direct_shares, fixed
 
 from chunker.cli import main
 from chunker.evaluation import EvaluationSet, Question, sweep
@@ -105,3 +107,39 @@ def test_references_that_are_no_excerpt_are_named_not_turned_into_one(tmp_path, 
     assert captured.out == ""
     assert captured.err.startswith(f"chunker: {path}: ")
     assert "questions[0].references[0]" in captured.err
+
+
+def test_the_stability_figure_is_python_s(tmp_path, capsys):
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(DATA.to_json()), encoding="utf-8")
+    argv = ["evaluate", str(path), "--strategy", "fixed", "--chunk-size", "200"]
+    assert (
+        main(
+            [
+                *argv,
+                "--chunk-overlap",
+                "20",
+                "--boundaries",
+                "position,content",
+                "--edits",
+                "4",
+                "--edit-seed",
+                "5",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    for cell in out["cells"]:
+        boundaries = cell["settings"]["boundaries"]
+        shares = direct_shares(fixed(boundaries), [GUIDE, NOTES], 4, 5)
+        assert cell["report"]["stability"] == pytest.approx(statistics.fmean(shares), abs=1e-12)
+    assert main([*argv, "--edits", "4"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "stability" in head.split()
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--edits", "-1"])
+    assert stopped.value.code == 2
+    assert "argument --edits: must be at least 0, got -1" in capsys.readouterr().err

@@ -74,6 +74,7 @@ def expected_rows(rows, strategy, **options):
             {"target_size": 60, "overlap": 15, "max_tokens": 12, "tokenizer": "o200k_base"},
         ),
         ("fixed", {"chunk_size": 80, "chunk_overlap": 8, "max_tokens": 9}),
+        ("fixed", {"chunk_size": 80, "chunk_overlap": 8, "boundaries": "content"}),
     ],
 )
 @pytest.mark.parametrize("arrow", [True, False], ids=["arrow", "rows"])
