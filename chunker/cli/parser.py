@@ -234,6 +234,12 @@ def _chunk_arguments(chunking: argparse.ArgumentParser) -> None:
     _add_options(chunking, "token budget (every strategy; docs/tokens.md)", shared)
     _add_input_flags(chunking)
     _add_run_flags(chunking)
+    chunking.add_argument(
+        "--since",
+        metavar="OLD",
+        help="a previous output: write only what changed since it, by stable ids (each line's "
+        "change: added, in full; kept, its id and place; removed, its id)",
+    )
 
 
 def _turns_arguments(turns: argparse.ArgumentParser) -> None:
