@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from chunker.cli.jsonl import quoted
 from chunker.text.ids import chunk_ids
 
 __all__ = ["Changes", "SinceError", "read_since"]
@@ -38,6 +39,7 @@ class Changes:
         wrote: each added chunk's record with its id, each kept one's place, then each
         removed chunk of OLD."""
         self._seen.add(source)
+        name = quoted(source)
         chunks = [json.loads(record) for record in records]
         ids = chunk_ids(source, [_text_of(chunk) for chunk in chunks])
         old = self._old.get(source, [])
@@ -45,13 +47,17 @@ class Changes:
         out = []
         for record, chunk, chunk_id in zip(records, chunks, ids):
             if chunk_id in before:
-                kept = {"index": chunk["index"], "span": chunk["span"]}
-                out.append(_line(source, chunk_id, "kept", kept))
+                span = chunk["span"]
+                out.append(
+                    f'{{"source": {name}, "id": "{chunk_id}", "change": "kept", '
+                    f'"index": {chunk["index"]}, '
+                    f'"span": {{"start": {span["start"]}, "end": {span["end"]}}}}}'
+                )
             else:
                 # The record as it is, two keys added before its closing brace.
                 out.append(f'{record[:-1]}, "id": "{chunk_id}", "change": "added"}}')
         now = set(ids)
-        out += [_line(source, gone, "removed") for gone in old if gone not in now]
+        out += [_removed(name, gone) for gone in old if gone not in now]
         return out
 
     def unread(self, source: str) -> None:
@@ -62,7 +68,7 @@ class Changes:
     def rest(self) -> list[str]:
         """A removed line for each chunk of a source of OLD that this run did not have."""
         return [
-            _line(source, gone, "removed")
+            _removed(quoted(source), gone)
             for source, old in self._old.items()
             if source not in self._seen
             for gone in old
@@ -73,7 +79,7 @@ def read_since(path: str) -> Changes:
     """The chunks of the previous output at `path`; `SinceError` if it cannot be read or
     holds what no output of `chunker chunk` holds."""
     try:
-        with open(path, encoding="utf-8-sig") as file:
+        with open(path, encoding="utf-8-sig", newline="") as file:
             text = file.read()
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8"
@@ -127,7 +133,6 @@ def _text_of(record: dict[str, Any]) -> Any:
     return text if isinstance(text, str) else None
 
 
-def _line(source: str, chunk_id: str, change: str, more: dict[str, Any] | None = None) -> str:
-    return json.dumps(
-        {"source": source, "id": chunk_id, "change": change, **(more or {})}, ensure_ascii=False
-    )
+def _removed(name: str, chunk_id: str) -> str:
+    """The line of a removed chunk of the source `name` (JSON already)."""
+    return f'{{"source": {name}, "id": "{chunk_id}", "change": "removed"}}'

@@ -18,11 +18,9 @@ from collections.abc import Iterable
 
 __all__ = ["chunk_id", "chunk_ids"]
 
-# RFC 9562: the version in the high nibble of byte 6, the variant `10` in the top bits of
-# byte 8, both counted in the 128-bit integer from its low end.
-_VERSION_8 = 8 << 76
-_VARIANT = 0b10 << 62
-_KEEP = ~((0xF << 76) | (0b11 << 62)) & ((1 << 128) - 1)
+# RFC 9562's bits, set in the hash's hexadecimal digits: the version, 8, is digit 12; the
+# variant, binary 10, the top two bits of digit 16, whose two low bits stay the hash's.
+_VARIANT_DIGITS = "89ab"
 
 
 def chunk_id(source: str, text: str, occurrence: int = 0) -> str:
@@ -37,18 +35,9 @@ def chunk_id(source: str, text: str, occurrence: int = 0) -> str:
     """
     # The length first: `source` may hold ':' itself, and the text is the rest.
     head = f"{len(source)}:{source}:{occurrence}:"
-    digest = hashlib.sha256((head + text).encode("utf-8", "surrogatepass")).digest()
-    value = int.from_bytes(digest[:16], "big") & _KEEP | _VERSION_8 | _VARIANT
-    hexadecimal = f"{value:032x}"
-    return "-".join(
-        (
-            hexadecimal[:8],
-            hexadecimal[8:12],
-            hexadecimal[12:16],
-            hexadecimal[16:20],
-            hexadecimal[20:],
-        )
-    )
+    digits = hashlib.sha256((head + text).encode("utf-8", "surrogatepass")).hexdigest()
+    variant = _VARIANT_DIGITS[int(digits[16], 16) & 3]
+    return f"{digits[:8]}-{digits[8:12]}-8{digits[13:16]}-{variant}{digits[17:20]}-{digits[20:32]}"
 
 
 def chunk_ids(source: str, texts: Iterable[str]) -> list[str]:
