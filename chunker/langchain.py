@@ -17,6 +17,11 @@ the indices the same range. Our fields go in the metadata under `recipe.METADATA
 starts with its heading path, a blank line, then its text (`heading_path=True`, the
 default; the path is `metadata["heading_path"]` too, and the rule above holds for the text
 after it), and the token budget and `token_count` are `page_content`'s.
+
+With `stable_ids=True` each document gets a stable `id` (`text.ids`: from its source,
+`metadata["source"]`, its `page_content` and how many before it in that source hold the
+same), and no `chunk_index`, so a vector store upserting by id, or LangChain's `index()`,
+skips the documents an edit elsewhere kept.
 """
 
 from __future__ import annotations
@@ -25,7 +30,13 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from chunker.base.extras import require
-from chunker.base.validation import ArgumentValueError, require_bool, require_int, require_text
+from chunker.base.validation import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    require_bool,
+    require_int,
+    require_text,
+)
 from chunker.recipe import (
     HEADING_PATH_KEY,
     Frame,
@@ -36,6 +47,7 @@ from chunker.recipe import (
     options_of,
     placed,
 )
+from chunker.text.ids import chunk_ids
 from chunker.tokens import counter_of
 
 require("langchain_text_splitters", "langchain", "chunker.langchain")
@@ -63,6 +75,9 @@ class ChunkerTextSplitter(TextSplitter):
         heading_path: put a chunk's heading path (`hierarchical`: "Guide > Install") before
             its text in `page_content`, a blank line between, as what is embedded; counted
             in the token budget.
+        stable_ids: give each document a stable `id` (`chunker.text.ids`) from its
+            text's `metadata["source"]` (which each text must then have), and leave the
+            place (`chunk_index`) out of the metadata.
         options: the strategy's options by their Python names (`target_size=...`,
             `chunk_size=...`), checked here.
 
@@ -79,11 +94,13 @@ class ChunkerTextSplitter(TextSplitter):
         add_start_index: bool = False,
         content: str = "source",
         heading_path: bool = True,
+        stable_ids: bool = False,
         **options: Any,
     ) -> None:
         self._recipe = Recipe(strategy, options)
         self._content = check_content(content)
         self._heading_path = require_bool("heading_path", heading_path)
+        self._stable_ids = require_bool("stable_ids", stable_ids)
         # LangChain's own sizes, for code that reads them: the size above which a chunk is
         # cut again, and the overlap (at most that size, as LangChain requires).
         settings = {**options_of(strategy), **options}
@@ -187,6 +204,11 @@ class ChunkerTextSplitter(TextSplitter):
         """Whether `page_content` starts with the chunk's heading path."""
         return self._heading_path
 
+    @property
+    def stable_ids(self) -> bool:
+        """Whether each document gets a stable `id` (and no `chunk_index`)."""
+        return self._stable_ids
+
     def split_text(self, text: str) -> list[str]:
         """The documents' texts, in order."""
         return [_page_content(piece) for piece in self._placed(text)]
@@ -212,14 +234,40 @@ class ChunkerTextSplitter(TextSplitter):
         documents = []
         for number, text in enumerate(texts):
             given = metadatas[number] if metadatas is not None else {}
-            for piece in self._placed(text):
-                metadata = {**copy.deepcopy(given), **metadata_of(piece.flat)}
+            source = _source_of(given, number) if self._stable_ids else None
+            pieces = self._placed(text)
+            contents = [_page_content(piece) for piece in pieces]
+            ids = chunk_ids(source, contents) if source is not None else [None] * len(pieces)
+            for piece, page_content, stable_id in zip(pieces, contents, ids):
+                ours = metadata_of(piece.flat, places=not self._stable_ids)
+                metadata = {**copy.deepcopy(given), **ours}
                 if piece.heading_path is not None:
                     metadata[HEADING_PATH_KEY] = piece.heading_path
                 if self._add_start_index:
                     metadata["start_index"], metadata["end_index"] = piece.start, piece.end
-                documents.append(Document(page_content=_page_content(piece), metadata=metadata))
+                documents.append(
+                    Document(id=stable_id, page_content=page_content, metadata=metadata)
+                )
         return documents
+
+
+def _source_of(metadata: Any, number: int) -> str:
+    """The id of text `number`'s source, for stable ids: its `metadata["source"]`, where
+    LangChain's document loaders put the file or address a text came from."""
+    source = metadata.get("source") if isinstance(metadata, dict) else None
+    if source is None:
+        raise ArgumentValueError(
+            "metadatas",
+            f"stable_ids needs each text's source: metadatas[{number}] has no 'source' "
+            f"(got {metadata!r:.80}); give the file or address it came from",
+        )
+    if not isinstance(source, str):
+        raise ArgumentTypeError(
+            "metadatas",
+            f"metadatas[{number}]['source'] must be a string for stable_ids, got "
+            f"{type(source).__name__} {source!r:.80}",
+        )
+    return source
 
 
 def _frame_of(heading_path: str | None) -> Frame | None:

@@ -18,6 +18,10 @@ LlamaIndex embeds a node's metadata with its text (`get_content(MetadataMode.EMB
 so the token budget and `token_count` are that text's, the document's metadata included. A
 chunk under a heading (`hierarchical`) gets its heading path under `heading_path`, embedded
 (`heading_path=True`, the default), as `MarkdownNodeParser` keeps its `header_path`.
+
+With `stable_ids=True` a node's `id_` is stable (`text.ids`: from its document's id, its
+text and how many before it in that document hold the same) and its metadata has no
+`chunk_index`, so the node's `hash` too stays as it was where an edit elsewhere kept it.
 """
 
 from __future__ import annotations
@@ -36,12 +40,16 @@ from chunker.recipe import (
     metadata_of,
     placed,
 )
+from chunker.text.ids import chunk_ids
 
 require("llama_index.core", "llama-index", "chunker.llama_index")
 
 from llama_index.core.bridge.pydantic import Field, PrivateAttr  # noqa: E402
 from llama_index.core.node_parser import NodeParser  # noqa: E402
-from llama_index.core.node_parser.node_utils import build_nodes_from_splits  # noqa: E402
+from llama_index.core.node_parser.node_utils import (  # noqa: E402
+    IdFuncCallable,
+    build_nodes_from_splits,
+)
 from llama_index.core.schema import BaseNode, Document, MetadataMode, TextNode  # noqa: E402
 
 __all__ = ["ChunkerNodeParser"]
@@ -66,10 +74,13 @@ class ChunkerNodeParser(NodeParser):
         heading_path: give a chunk under a heading (`hierarchical`) its heading path
             ("Guide > Install") in the metadata under `heading_path`, which is embedded and
             counted in the token budget.
+        stable_ids: give each node a stable `id_` (`chunker.text.ids`, from its document's
+            `id_`, in place of `id_func`) and leave the place (`chunk_index`) out of its
+            metadata, so a kept node's `hash` stays too.
 
-    The fields (`strategy`, `options`, `content`, `heading_path`) are read at each call, so
-    one set after the parser was made takes effect, as `to_dict()`, which LlamaIndex's
-    `IngestionCache` keys on, says; a bad one raises when the parser next cuts.
+    The fields (`strategy`, `options`, `content`, `heading_path`, `stable_ids`) are read at
+    each call, so one set after the parser was made takes effect, as `to_dict()`, which
+    LlamaIndex's `IngestionCache` keys on, says; a bad one raises when the parser next cuts.
 
     Example:
         >>> from llama_index.core import Document
@@ -86,6 +97,9 @@ class ChunkerNodeParser(NodeParser):
     heading_path: bool = Field(
         default=True, description="embed a chunk's heading path (hierarchical)"
     )
+    stable_ids: bool = Field(
+        default=False, description="ids from the document's id and the node's text"
+    )
     # A tokenizer that is not a name (a callable, an encoding), kept out of `options` as
     # LlamaIndex's own splitters keep theirs: `to_dict()` cannot write it.
     _tokenizer: Any = PrivateAttr(default=None)
@@ -97,6 +111,7 @@ class ChunkerNodeParser(NodeParser):
         *,
         content: str = "source",
         heading_path: bool = True,
+        stable_ids: bool = False,
         **keywords: Any,
     ) -> None:
         # `options=` too, as `to_dict()` writes them and `from_dict()` passes them back.
@@ -115,6 +130,7 @@ class ChunkerNodeParser(NodeParser):
             "options": given,
             "content": check_content(content),
             "heading_path": require_bool("heading_path", heading_path),
+            "stable_ids": require_bool("stable_ids", stable_ids),
             **parser_fields,
         }
         super().__init__(**fields)
@@ -141,10 +157,13 @@ class ChunkerNodeParser(NodeParser):
                 heading_paths=self.heading_path,
                 frame_of=self._frames(node),
             )
-            built = build_nodes_from_splits([p.text for p in pieces], node, id_func=self.id_func)
+            texts = [p.text for p in pieces]
+            id_func = _given(chunk_ids(node.node_id, texts)) if self.stable_ids else self.id_func
+            built = build_nodes_from_splits(texts, node, id_func=id_func)
             for text_node, piece in zip(built, pieces):
                 text_node.start_char_idx, text_node.end_char_idx = piece.start, piece.end
-                self._dress(text_node, node, metadata_of(piece.flat), piece.heading_path)
+                ours = metadata_of(piece.flat, places=not self.stable_ids)
+                self._dress(text_node, node, ours, piece.heading_path)
             parsed.extend(built)
         return parsed
 
@@ -201,6 +220,15 @@ class ChunkerNodeParser(NodeParser):
         for node, (start, end) in zip(text_nodes, spans):
             node.start_char_idx, node.end_char_idx = start, end
         return nodes
+
+
+def _given(ids: list[str]) -> IdFuncCallable:
+    """An `id_func` answering `ids`, the nodes' ids in order."""
+
+    def id_func(i: int, doc: BaseNode) -> str:
+        return ids[i]
+
+    return id_func
 
 
 def _probe_id(i: int, doc: BaseNode) -> str:

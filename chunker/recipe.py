@@ -37,6 +37,7 @@ __all__ = [
     "PIPELINE_STRATEGIES",
     "FIELDS",
     "METADATA_KEYS",
+    "PLACE_FIELDS",
     "options_of",
     "fields",
     "metadata_of",
@@ -260,9 +261,20 @@ METADATA_KEYS = {
 }
 
 
-def metadata_of(flat: Mapping[str, Any]) -> dict[str, Any]:
-    """The metadata an adapter gives a chunk, from its `fields()`."""
-    return {key: flat[name] for name, key in METADATA_KEYS.items() if flat[name] is not None}
+# The fields of `METADATA_KEYS` that tell a chunk's place, which an edit before it moves.
+# Left out with stable ids (`metadata_of`): what a store compares to skip a kept chunk
+# (LlamaIndex's node hash, LangChain's `index()`) covers the metadata.
+PLACE_FIELDS = frozenset({"index"})
+
+
+def metadata_of(flat: Mapping[str, Any], *, places: bool = True) -> dict[str, Any]:
+    """The metadata an adapter gives a chunk, from its `fields()`; without `PLACE_FIELDS`
+    unless `places`."""
+    return {
+        key: flat[name]
+        for name, key in METADATA_KEYS.items()
+        if flat[name] is not None and (places or name not in PLACE_FIELDS)
+    }
 
 
 def covered(flat: Mapping[str, Any]) -> tuple[int, int]:

@@ -25,6 +25,7 @@ from chunker.cli.parser import (
     snippet_options,
     turns_options,
 )
+from chunker.cli.since import Changes, SinceError, read_since
 from chunker.cli.tasks import (
     Job,
     Outcome,
@@ -67,11 +68,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.jobs is not None and args.jobs < 1:
             parser.error(f"argument --jobs: must be at least 1, got {args.jobs}")
         job = _plan(parser, args)
+        changes = _since(parser, args)
         signal.signal(signal.SIGTERM, _on_interrupt)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (`&`)
             signal.signal(signal.SIGINT, _on_interrupt)
         try:
-            return _run(args, job)
+            return _run(args, job, changes)
         except _Interrupted as interrupt:
             print(f"chunker: interrupted{_not_written(args)}", file=sys.stderr)
             return 128 + interrupt.number  # as a shell reports a run the signal ended
@@ -139,6 +141,18 @@ def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Job:
     return Job(snippet_source, SnippetJob(words, options), decoding)
 
 
+def _since(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Changes | None:
+    """The previous output `--since` names, read before any input; a usage error (exit 2)
+    naming the flag and the file if it cannot be read as one."""
+    path = getattr(args, "since", None)
+    if path is None:
+        return None
+    try:
+        return read_since(path)
+    except SinceError as error:
+        parser.error(f"argument --since: {error}")
+
+
 def _recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Recipe:
     takes = options_of(args.strategy)
     every = {**options_of("semantic"), **options_of("fixed")}
@@ -174,7 +188,7 @@ def _check(
     parser.error(problem)
 
 
-def _run(args: argparse.Namespace, job: Job) -> int:
+def _run(args: argparse.Namespace, job: Job, changes: Changes | None = None) -> int:
     glob = getattr(args, "glob", None)
     inputs = expand(args.paths, glob)
     sources, problems = inputs.sources, inputs.problems
@@ -204,9 +218,16 @@ def _run(args: argparse.Namespace, job: Job) -> int:
                     if outcome.error is not None:
                         failed += 1
                         progress.say(f"chunker: {outcome.error}")
-                    records += outcome.records
+                        if changes is not None:
+                            changes.unread(outcome.source.name)
+                    elif changes is not None:
+                        records += changes.lines(outcome.source.name, outcome.records)
+                    else:
+                        records += outcome.records
                 writer.write(records)
                 progress.advance(len(outcomes), sum(o.source.size for o in outcomes))
+            if changes is not None:
+                writer.write(changes.rest())
             writer.close()
             if failed == total:  # an earlier -o file is worth more than an empty one
                 raise Discard

@@ -27,7 +27,8 @@ EXIT_CODES = {
     0: "every input was cut",
     1: "some inputs could not be read or cut (each is named on standard error); the rest were "
     "(if none was, the -o file was not written: an earlier one is kept)",
-    2: "usage error: a bad command, flag or option value (nothing was read)",
+    2: "usage error: a bad command, flag or option value, or a --since file that is no output "
+    "of chunker chunk (nothing was read)",
     3: "no inputs: the folders given hold no files (matching --glob); the -o file was not written",
     4: "the output could not be written, at a write or at its close (named on standard "
     "error, and why); an earlier -o file is kept",
@@ -234,6 +235,12 @@ def _chunk_arguments(chunking: argparse.ArgumentParser) -> None:
     _add_options(chunking, "token budget (every strategy; docs/tokens.md)", shared)
     _add_input_flags(chunking)
     _add_run_flags(chunking)
+    chunking.add_argument(
+        "--since",
+        metavar="OLD",
+        help="a previous output: write only what changed since it, by stable ids (each line's "
+        "change: added, in full; kept, its id and place; removed, its id)",
+    )
 
 
 def _turns_arguments(turns: argparse.ArgumentParser) -> None:

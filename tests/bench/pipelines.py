@@ -13,7 +13,8 @@ and the last column is its speed beside the plain loop's in the same run.
   `ChunkingEngine`'s `.chunk(text, strategy, ...)`) — what a user writes without us;
 - `chunk_many`, `jobs=1`, `jobs=2` and `jobs=None` (the texts in memory);
 - the command line, `chunker chunk --jobs 1` and `--jobs 2`, reading the files from a
-  folder and writing JSON Lines with `-o` (a process start included);
+  folder and writing JSON Lines with `-o` (a process start included), and `--jobs 1` with
+  `--since` a previous output of the same files (every chunk kept);
 - `chunk_dataframe` on a local Spark session (`local[2]`, started once, not timed), on its
   Arrow path and on its row path, counting the chunks so every document is cut.
 """
@@ -55,13 +56,13 @@ def write_folder(folder: Path, texts: list[str]) -> None:
         (folder / f"{number:05}.md").write_text(text, encoding="utf-8")
 
 
-def command_line(folder: Path, output: Path, jobs: int, arguments: list[str]) -> None:
+def command_line(folder: Path, output: Path, jobs: int, arguments: list[str], *more: str) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's CLI starts from cached bytecode
     env["PYTHONPYCACHEPREFIX"] = str(output.parent / "pycache")
     command = [sys.executable, "-m", "chunker", "chunk", "--quiet", "--jobs", str(jobs)]
     subprocess.run(
-        [*command, *arguments, "-o", str(output), str(folder)],
+        [*command, *arguments, *more, "-o", str(output), str(folder)],
         env=env,
         check=True,
     )
@@ -175,6 +176,16 @@ def main() -> int:
                 )
                 for jobs in (1, 2)
             ]
+            # What changed since a previous output (here, nothing): the ids of every chunk of
+            # that output and of this run, each line read back in the parent.
+            previous = Path(temporary, "previous.jsonl")
+            command_line(folder, previous, 2, cli_options)
+            rows.append(
+                (
+                    "chunker chunk --jobs 1 --since -o",
+                    lambda: command_line(folder, output, 1, cli_options, "--since", str(previous)),
+                )
+            )
         if not args.no_spark and shutil.which("java"):
             found, stop = spark_rows(texts, args.strategy, options)
             rows += found
