@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_pipelines_cli import run
+from test_cli import run
 
 from chunker.text.ids import chunk_ids
 
