@@ -18,7 +18,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"text"}),
     frozenset({"engine", "semantic_chunker", "turns", "option_types", "search"}),
     frozenset({"recipe"}),
-    frozenset({"evaluation", "pipelines"}),
+    frozenset({"evaluation", "pipelines", "live"}),
     frozenset({"langchain", "llama_index", "spark", "bridge"}),
     frozenset({"chunker", "cli", "__main__"}),
 )
