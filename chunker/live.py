@@ -202,10 +202,132 @@ def _same(new: AnyChunk, old: AnyChunk, by: int) -> bool:
     return False
 
 
-def _line_end(text: str, at: int) -> int:
+def _line_end(text: _Text, at: int) -> int:
     """Where the line starting at `at` ends, past its line feed (past the text without one)."""
     found = text.find("\n", at)
     return len(text) + 1 if found < 0 else found + 1
+
+
+# The characters a block of a `_Text` holds, about: an edit copies one or two blocks.
+_BLOCK_CHARS = 1 << 16
+
+
+class _Text:
+    """A text as blocks, so that an edit copies a block or two, not the text (5 MB of text
+    with one character outside the BMP is 20 MB, and copying it costs more than re-cutting
+    the region an edit reaches: tests/bench/live.py). Read as the `str` methods it answers;
+    `str()` joins it, once."""
+
+    __slots__ = ("blocks", "starts", "length", "whole")
+
+    def __init__(self, blocks: list[str], whole: str | None = None) -> None:
+        self.blocks = blocks
+        self.starts = []  # where each block starts
+        at = 0
+        for block in blocks:
+            self.starts.append(at)
+            at += len(block)
+        self.length = at
+        self.whole = whole
+
+    @classmethod
+    def of(cls, text: str) -> _Text:
+        step = _BLOCK_CHARS
+        return cls([text[at : at + step] for at in range(0, len(text), step)], text)
+
+    def __str__(self) -> str:
+        if self.whole is None:
+            self.whole = "".join(self.blocks)
+        return self.whole
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _block(self, at: int) -> int:
+        """The block holding the character at `at` (the last block for the end)."""
+        return max(bisect_right(self.starts, at) - 1, 0)
+
+    @overload
+    def __getitem__(self, at: int) -> str: ...
+    @overload
+    def __getitem__(self, at: slice) -> str: ...
+    def __getitem__(self, at: int | slice) -> str:
+        if self.whole is not None:
+            return self.whole[at]
+        if isinstance(at, int):
+            number = self._block(at)
+            return self.blocks[number][at - self.starts[number]]
+        start, stop, _ = at.indices(self.length)
+        if start >= stop:
+            return ""
+        first, last = self._block(start), self._block(stop - 1)
+        if first == last:
+            return self.blocks[first][start - self.starts[first] : stop - self.starts[first]]
+        return "".join(
+            (
+                self.blocks[first][start - self.starts[first] :],
+                *self.blocks[first + 1 : last],
+                self.blocks[last][: stop - self.starts[last]],
+            )
+        )
+
+    def find(self, sub: str, start: int) -> int:
+        """`str.find`, for a `sub` shorter than a block."""
+        if self.whole is not None:
+            return self.whole.find(sub, start)
+        reach = len(sub) - 1
+        for number in range(self._block(start), len(self.blocks)):
+            at = self.starts[number]
+            # The block, and what `sub` may reach of the next one past its end.
+            found = self.blocks[number].find(sub, max(start - at, 0))
+            if found >= 0:
+                return at + found
+            if reach and number + 1 < len(self.blocks):
+                seam = self[
+                    max(at + len(self.blocks[number]) - reach, start) : at
+                    + len(self.blocks[number])
+                    + reach
+                ]
+                found = seam.find(sub)
+                if found >= 0:
+                    return max(at + len(self.blocks[number]) - reach, start) + found
+        return -1
+
+    def rfind(self, sub: str, start: int, end: int) -> int:
+        """`str.rfind` from `start` (0 or a place in the first block) to `end`."""
+        if self.whole is not None:
+            return self.whole.rfind(sub, start, end)
+        reach = len(sub) - 1
+        for number in range(self._block(max(end - 1, 0)), -1, -1):
+            at = self.starts[number]
+            if reach and number + 1 < len(self.blocks):
+                seam_at = max(at + len(self.blocks[number]) - reach, start)
+                seam = self[seam_at : min(at + len(self.blocks[number]) + reach, end)]
+                found = seam.rfind(sub)
+                if found >= 0:
+                    return seam_at + found
+            found = self.blocks[number].rfind(sub, max(start - at, 0), max(end - at, 0))
+            if found >= 0:
+                return at + found
+            if at <= start:
+                break
+        return -1
+
+    def replaced(self, start: int, end: int, replacement: str) -> _Text:
+        """This text with `[start:end]` replaced."""
+        if not self.blocks:
+            return _Text.of(replacement)
+        first, last = self._block(start), self._block(end)
+        middle = "".join(
+            (
+                self.blocks[first][: start - self.starts[first]],
+                replacement,
+                self.blocks[last][end - self.starts[last] :],
+            )
+        )
+        step = _BLOCK_CHARS
+        made = [middle[at : at + step] for at in range(0, len(middle), step)]
+        return _Text([*self.blocks[:first], *made, *self.blocks[last + 1 :]])
 
 
 class _Anchors:
@@ -214,10 +336,10 @@ class _Anchors:
 
     __slots__ = ("text",)
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: _Text) -> None:
         self.text = text
 
-    def edited(self, start: int, end: int, replacement: str, text: str) -> _Anchors:
+    def edited(self, start: int, end: int, replacement: str, text: _Text) -> _Anchors:
         """The anchors of `text`, this text with `[start:end]` replaced."""
         return type(self)(text)
 
@@ -266,7 +388,7 @@ class _MarkdownAnchors(_Anchors):
 
     def __init__(
         self,
-        text: str,
+        text: _Text,
         headings: bool,
         codes: bool,
         budget: bool,
@@ -275,9 +397,9 @@ class _MarkdownAnchors(_Anchors):
         super().__init__(text)
         self.headings = headings
         self.budget = budget
-        self.fences = fences if fences is not None else fence_lines(text) if codes else []
+        self.fences = fences if fences is not None else fence_lines(str(text)) if codes else []
 
-    def edited(self, start: int, end: int, replacement: str, text: str) -> _Anchors:
+    def edited(self, start: int, end: int, replacement: str, text: _Text) -> _Anchors:
         old, fences = self.text, self.fences
         if not fences and "```" not in replacement:
             return _MarkdownAnchors(text, self.headings, False, self.budget, [])
@@ -296,10 +418,10 @@ class _MarkdownAnchors(_Anchors):
 
     def same_state_after(self, new: _Anchors, start: int, end: int, delta: int) -> bool:
         assert isinstance(new, _MarkdownAnchors)
-        # A code block left open repeats, after it, the segment gathering as it opened (the
-        # original's rule): the end of the text depends on text far before it.
-        if len(self.fences) % 2 or len(new.fences) % 2:
-            return False
+        # Each fence line opens or closes a block in turn: the edit leaves every line after
+        # it inside or outside a block as it was when it adds or removes an even number. (A
+        # block left open repeats, after it, the segment gathering as it opened: the
+        # anchors, all before that segment, still hold.)
         past = min(_line_end(self.text, end), len(self.text))
         return (bisect_left(self.fences, past) - bisect_left(new.fences, past + delta)) % 2 == 0
 
@@ -318,10 +440,7 @@ class _MarkdownAnchors(_Anchors):
             return False
         text = self.text
         return (
-            self.headings
-            and text[at - 1] == "\n"
-            and HEADING_START_RE.match(text, at) is not None
-            and self._outside(at)
+            self.headings and text[at - 1] == "\n" and _heading_at(text, at) and self._outside(at)
         ) or self._opens(at)
 
     def down(self, before: int) -> Iterator[int]:
@@ -368,7 +487,7 @@ class _MarkdownAnchors(_Anchors):
             return
         text, at = self.text, before
         while (found := text.rfind("\n#", 0, at)) >= 0:
-            if HEADING_START_RE.match(text, found + 1) and self._outside(found + 1):
+            if _heading_at(text, found + 1) and self._outside(found + 1):
                 yield found + 1
             at = found
 
@@ -377,7 +496,7 @@ class _MarkdownAnchors(_Anchors):
             return
         text, at = self.text, after
         while (found := text.find("\n#", at)) >= 0:
-            if HEADING_START_RE.match(text, found + 1) and self._outside(found + 1):
+            if _heading_at(text, found + 1) and self._outside(found + 1):
                 yield found + 1
             at = found + 1
 
@@ -394,6 +513,11 @@ class _MarkdownAnchors(_Anchors):
                 yield fences[number]
 
 
+def _heading_at(text: _Text, at: int) -> bool:
+    """Whether a heading line's marks start at `at` (which starts a line)."""
+    return HEADING_START_RE.match(text[at : at + 8]) is not None
+
+
 # A first-level heading whose text is on its own line: "# Guide", not "## Setup", nor "#"
 # alone (whose heading, for `hierarchical`, is the next line's text).
 _IN_LINE = "".join(c for c in JS_WHITESPACE if c not in LINE_TERMINATORS)
@@ -408,7 +532,11 @@ class _SectionAnchors(_Anchors):
 
     def is_anchor(self, at: int) -> bool:
         text = self.text
-        if at <= 0 or text[at - 1] != "\n" or _FIRST_LEVEL_RE.match(text, at) is None:
+        if (
+            at <= 0
+            or text[at - 1] != "\n"
+            or not _FIRST_LEVEL_RE.match(text[at : _line_end(text, at)])
+        ):
             return False
         before = at - 1
         while before >= 0 and text[before] in JS_WHITESPACE:
@@ -433,7 +561,7 @@ class _SectionAnchors(_Anchors):
 Cut = Callable[[str], Sequence[AnyChunk]]
 
 
-def _chunker(strategy: str, options: dict[str, Any]) -> tuple[Cut, Callable[[str], _Anchors]]:
+def _chunker(strategy: str, options: dict[str, Any]) -> tuple[Cut, Callable[[_Text], _Anchors]]:
     """What cuts a text for `strategy` with `options`, and what finds its anchors."""
     require_choice("strategy", require_text("strategy", strategy), LIVE_STRATEGIES)
     if strategy == ENGINE_SEMANTIC:
@@ -481,15 +609,15 @@ class LiveDocument:
 
     def __init__(self, text: str, strategy: str = "semantic", **options: Any) -> None:
         self._cut, self._anchors_of = _chunker(strategy, options)
-        self._text = require_text("text", text)
-        self._anchors = self._anchors_of(text)
+        self._text = _Text.of(require_text("text", text))
+        self._anchors = self._anchors_of(self._text)
         chunks = list(self._cut(text))
         self._chunks = _Runs([_Run(chunks, 0, len(chunks), 0, 0)])
 
     @property
     def text(self) -> str:
         """The text as edited."""
-        return self._text
+        return str(self._text)
 
     @property
     def chunks(self) -> list[AnyChunk]:
@@ -522,24 +650,23 @@ class LiveDocument:
                 f"{length})",
             )
         require_text("replacement", replacement)
-        text = self._text
-        # One copy of each part and one of the whole, not two of the start (`a + b + c`).
-        return self._apply(
-            start, end, replacement, "".join((text[:start], replacement, text[end:]))
-        )
+        return self._apply(start, end, replacement, self._text.replaced(start, end, replacement))
 
     def replace_text(self, new_text: str) -> Change:
         """Make the text `new_text`, the edit found as what lies between the part both
         texts start with and the part both end with; answer what that did to the chunks."""
         require_text("new_text", new_text)
-        old = self._text
+        old = str(self._text)
         start = _common_prefix(old, new_text)
         end_back = _common_suffix(old, new_text, min(len(old), len(new_text)) - start)
         return self._apply(
-            start, len(old) - end_back, new_text[start : len(new_text) - end_back], new_text
+            start,
+            len(old) - end_back,
+            new_text[start : len(new_text) - end_back],
+            _Text.of(new_text),
         )
 
-    def _apply(self, start: int, end: int, replacement: str, text: str) -> Change:
+    def _apply(self, start: int, end: int, replacement: str, text: _Text) -> Change:
         old, old_anchors = self._chunks, self._anchors
         delta = len(replacement) - (end - start)
         anchors = old_anchors.edited(start, end, replacement, text)

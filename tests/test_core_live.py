@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from support.strategies import PIECES, SEPARATORS, semantic_options
 
 from chunker import LiveDocument
 from chunker.base.validation import field_of
-from chunker.live import Change
+from chunker.live import Change, _Text
 
 # Pieces of Markdown that steer the chunkers (headings, fences, blank lines, sentences), beside
 # the shared pieces that hit every rule.
@@ -151,7 +152,16 @@ def test_after_any_edits_the_chunks_are_a_fresh_chunking(name: str, data: st.Dat
     options = dict(data.draw(SETTINGS[name], label="options"))
     strategy = options.pop("strategy", "semantic")
     text = data.draw(documents, label="text")
-    document = LiveDocument(text, strategy, **options)
+    # Blocks of a few characters, so that searches and edits cross them.
+    block = data.draw(st.sampled_from([1 << 16, 1, 2, 7]), label="block")
+    with mock.patch("chunker.live._BLOCK_CHARS", block):
+        document = LiveDocument(text, strategy, **options)
+        edit_and_compare(document, text, strategy, options, data)
+
+
+def edit_and_compare(
+    document: LiveDocument, text: str, strategy: str, options: dict[str, Any], data: st.DataObject
+) -> None:
     for _ in range(data.draw(st.integers(1, 4), label="edits")):
         before = document.chunks
         start, end, replacement = data.draw(edit_of(document.text), label="edit")
@@ -175,6 +185,31 @@ def test_replace_text_finds_the_edit_itself(text: str, new_text: str, options: d
     assert [every_field(c) for c in document.chunks] == [every_field(c) for c in fresh]
     assert len(change.kept) + len(change.added) == len(fresh)
     assert len(change.kept) + len(change.removed) == len(before)
+
+
+@settings(max_examples=200)
+@given(
+    text=st.text("ab\n#`", max_size=40),
+    block=st.integers(1, 9),
+    sub=st.sampled_from(["\n#", "```", "\n", "a"]),
+    places=st.lists(st.integers(0, 45), min_size=3, max_size=3),
+    replacement=st.text("ab\n#`", max_size=12),
+)
+def test_a_text_in_blocks_answers_as_the_string(text, block, sub, places, replacement):
+    with mock.patch("chunker.live._BLOCK_CHARS", block):
+        blocks = _Text.of(text).replaced(0, 0, "")  # joined only when asked
+    assert (blocks.whole is None or not text) and len(blocks) == len(text)
+    at, end, other = (min(place, len(text)) for place in places)
+    start, stop = min(at, end), max(at, end)
+    assert blocks[start:stop] == text[start:stop]
+    assert blocks.find(sub, at) == text.find(sub, at)
+    assert blocks.rfind(sub, 0, at) == text.rfind(sub, 0, at)
+    if at < len(text):
+        assert blocks[at] == text[at]
+    with mock.patch("chunker.live._BLOCK_CHARS", block):
+        edited = blocks.replaced(start, stop, replacement)
+    assert str(edited) == text[:start] + replacement + text[stop:]
+    assert edited.find(sub, other) == str(edited).find(sub, other)
 
 
 def test_an_edit_keeps_the_chunks_around_it():
