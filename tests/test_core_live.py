@@ -75,7 +75,11 @@ SETTINGS: dict[str, st.SearchStrategy[dict[str, Any]]] = {
         optional={"overlap": st.integers(0, 30), "max_size": st.integers(120, 240)},
     ),
     "semantic-budget": st.fixed_dictionaries(
-        {"max_tokens": st.integers(8, 60), "target_size": st.integers(40, 300)},
+        {
+            "max_tokens": st.integers(8, 60),
+            "target_size": st.integers(40, 300),
+            "tokenizer": st.just("cl100k_base"),
+        },
         optional={"overlap": st.integers(0, 40)},
     ),
     **{
