@@ -21,7 +21,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from itertools import islice, pairwise
-from typing import Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar, cast, overload
 
 from chunker.base.validation import (
     ArgumentValueError,
@@ -31,13 +31,29 @@ from chunker.base.validation import (
     require_text,
 )
 from chunker.base.whitespace import JS_WHITESPACE, LINE_TERMINATORS, WS_CLASS
-from chunker.recipe import PIPELINE_STRATEGIES, Recipe
+from chunker.recipe import PIPELINE_STRATEGIES, EngineStrategy, Recipe
 from chunker.text.records import Chunk, DocumentChunk
 from chunker.text.structure import HEADING_START_RE, fence_lines
+
+if TYPE_CHECKING:
+    # typing_extensions is a checker's own (typeshed's, for any Python): nothing at run time.
+    from typing_extensions import Unpack
+
+    from chunker.engine import EmbedFn
+    from chunker.option_types import EngineOptions, SemanticOptions
+
+    class EngineSemanticOptions(EngineOptions, total=False):
+        """The options of `engine-semantic`: the engine's, and its `embed_fn`."""
+
+        embed_fn: EmbedFn | None
+
 
 __all__ = ["LiveDocument", "Change", "LIVE_STRATEGIES"]
 
 AnyChunk = Chunk | DocumentChunk
+# A document's chunks, `Chunk`s for `semantic`, `DocumentChunk`s for the engine's strategies.
+ChunkT = TypeVar("ChunkT", bound=AnyChunk)
+ChunkT_co = TypeVar("ChunkT_co", bound=AnyChunk, covariant=True)
 
 # The pipelines' strategies, and the engine's own `semantic` (sentences grouped by the
 # similarity of their embeddings: `embed_fn`), which a pipeline cannot send to other
@@ -52,15 +68,15 @@ _MOST_RUNS = 64
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class Change(Generic[ChunkT_co]):
     """What an edit did to the chunks: a pipeline embeds `added`, deletes `removed`."""
 
-    kept: Sequence[AnyChunk]
+    kept: Sequence[ChunkT_co]
     """The chunks carried over unchanged in text and kind, each at its new index and moved
     span, in order (a sequence whose records are made as they are read)."""
-    removed: list[AnyChunk]
+    removed: list[ChunkT_co]
     """The old chunks that are gone, as they were."""
-    added: list[AnyChunk]
+    added: list[ChunkT_co]
     """The new chunks, in order."""
 
 
@@ -586,7 +602,7 @@ def _chunker(strategy: str, options: dict[str, Any]) -> tuple[Cut, Callable[[_Te
     return recipe.cutter(), lambda text: _MarkdownAnchors(text, headings, codes, recipe.has_budget)
 
 
-class LiveDocument:
+class LiveDocument(Generic[ChunkT]):
     """A text and its chunks, which stay those of a fresh chunking of the text under edits,
     re-cut only where an edit can change them.
 
@@ -607,6 +623,27 @@ class LiveDocument:
 
     __slots__ = ("_text", "_cut", "_anchors_of", "_anchors", "_chunks")
 
+    @overload
+    def __init__(
+        self: LiveDocument[Chunk],
+        text: str,
+        strategy: Literal["semantic"] = "semantic",
+        **options: Unpack[SemanticOptions],
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: LiveDocument[DocumentChunk],
+        text: str,
+        strategy: EngineStrategy,
+        **options: Unpack[EngineOptions],
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: LiveDocument[DocumentChunk],
+        text: str,
+        strategy: Literal["engine-semantic"],
+        **options: Unpack[EngineSemanticOptions],
+    ) -> None: ...
     def __init__(self, text: str, strategy: str = "semantic", **options: Any) -> None:
         self._cut, self._anchors_of = _chunker(strategy, options)
         self._text = _Text.of(require_text("text", text))
@@ -620,20 +657,20 @@ class LiveDocument:
         return str(self._text)
 
     @property
-    def chunks(self) -> list[AnyChunk]:
+    def chunks(self) -> list[ChunkT]:
         """The text's chunks, as a fresh chunking with the same settings gives them."""
         runs = self._chunks
         if len(runs.runs) == 1 and not runs.runs[0].by and not runs.runs[0].renumber:
             run = runs.runs[0]
-            return list(run.chunks[run.lo : run.hi])
+            return cast("list[ChunkT]", list(run.chunks[run.lo : run.hi]))
         chunks = list(runs)
         self._chunks = _Runs([_Run(chunks, 0, len(chunks), 0, 0)])
-        return list(chunks)
+        return cast("list[ChunkT]", list(chunks))
 
     def __repr__(self) -> str:
         return f"<LiveDocument: {len(self._text)} characters, {len(self._chunks)} chunks>"
 
-    def edit(self, start: int, end: int, replacement: str) -> Change:
+    def edit(self, start: int, end: int, replacement: str) -> Change[ChunkT]:
         """Replace `text[start:end]` (code points, as spans count) with `replacement`; answer
         what that did to the chunks."""
         length = len(self._text)
@@ -652,7 +689,7 @@ class LiveDocument:
         require_text("replacement", replacement)
         return self._apply(start, end, replacement, self._text.replaced(start, end, replacement))
 
-    def replace_text(self, new_text: str) -> Change:
+    def replace_text(self, new_text: str) -> Change[ChunkT]:
         """Make the text `new_text`, the edit found as what lies between the part both
         texts start with and the part both end with; answer what that did to the chunks."""
         require_text("new_text", new_text)
@@ -666,7 +703,7 @@ class LiveDocument:
             _Text.of(new_text),
         )
 
-    def _apply(self, start: int, end: int, replacement: str, text: _Text) -> Change:
+    def _apply(self, start: int, end: int, replacement: str, text: _Text) -> Change[ChunkT]:
         old, old_anchors = self._chunks, self._anchors
         delta = len(replacement) - (end - start)
         anchors = old_anchors.edited(start, end, replacement, text)
@@ -722,7 +759,8 @@ class LiveDocument:
             chunks = list(_Runs(runs))
             runs = [_Run(chunks, 0, len(chunks), 0, 0)]
         self._text, self._anchors, self._chunks = text, anchors, _Runs(runs)
-        return Change(_Runs([*head, _Run(kept, 0, len(kept), 0, 0), *tail]), removed, added)
+        change = Change(_Runs([*head, _Run(kept, 0, len(kept), 0, 0), *tail]), removed, added)
+        return cast("Change[ChunkT]", change)
 
     @staticmethod
     def _resync(
