@@ -3,11 +3,12 @@ re-cutting only the region an edit can reach (docs/live.md has the rule for each
 
 An edit is re-cut from an anchor before it, a place where the chunker's state is known
 whatever came before (for `SemanticChunker` a heading line or a fence that opens a code
-block, outside any code block; for `hierarchical` a first-level heading), through the
-anchors after it until the new chunks between two of them equal the old ones there, moved by
-the edit: from there on the old chunks stand, moved. Where no anchor bounds the edit (plain
-prose, `fixed`, `layout`, a code block left open or one whose fences the edit pairs
-differently), the text is re-cut from the anchor before the edit, or the start, to the end.
+block, outside any code block; for `hierarchical` a first-level heading; for `layout` a
+code block), through the anchors after it until the new chunks between two of them equal
+the old ones there, moved by the edit: from there on the old chunks stand, moved. Where no
+anchor bounds the edit (plain prose, `fixed`, an edit after a code block left open or one
+that pairs the fences differently), the text is re-cut from the anchor before the edit, or
+the start, to the end.
 
 The chunks after the edit are moved lazily: a `LiveDocument` holds runs of chunks, each with
 how far its spans and indices are to move, and makes a moved record only when it is read.
@@ -574,6 +575,48 @@ class _SectionAnchors(_Anchors):
             at = found + 1
 
 
+class _BlockAnchors(_Anchors):
+    """`layout`'s: a line that opens a fenced code block, where the blocks start again
+    (prose before it ends there, its fence decides where the block ends). Whether a line of
+    backticks opens a block or closes one depends on the fences before it: an anchor counts
+    where a code block's chunk starts at it. After the edit, the window's chunks between two
+    anchors, equal to the old ones, tell that the first still opens its block, and so the
+    second."""
+
+    __slots__ = ()
+
+    def is_anchor(self, at: int) -> bool:
+        return at > 0 and self.text[at - 1] == "\n" and self.text[at : at + 3] == "```"
+
+    def down(self, before: int) -> Iterator[int]:
+        text, at = self.text, before
+        while (found := text.rfind("\n```", 0, at)) >= 0:
+            yield found + 1
+            at = found
+
+    def up(self, after: int) -> Iterator[int]:
+        text, at = self.text, after
+        while (found := text.find("\n```", at)) >= 0:
+            yield found + 1
+            at = found + 1
+
+    def restart(self, start: int, chunks: _Runs) -> tuple[int, int]:
+        # No overlap crosses a block: the window starts at the block the chunks stand up to.
+        for at in self.down(start):
+            if _line_end(self.text, at) <= start and self.settles(at, chunks):
+                return at, at
+        return 0, 0
+
+    def settles(self, at: int, chunks: _Runs) -> bool:
+        found = chunks.first_from(at)
+        if found == len(chunks):
+            return False
+        chunk = chunks[found]
+        return chunk.span[0] == at and isinstance(chunk, DocumentChunk) and chunk.metadata == _CODE
+
+
+_CODE = {"type": "code"}
+
 Cut = Callable[[str], Sequence[AnyChunk]]
 
 
@@ -594,6 +637,8 @@ def _chunker(strategy: str, options: dict[str, Any]) -> tuple[Cut, Callable[[_Te
     recipe = Recipe(strategy, options)
     if strategy == "hierarchical":
         return recipe.cutter(), _SectionAnchors
+    if strategy == "layout":
+        return recipe.cutter(), _BlockAnchors
     if strategy != "semantic":
         return recipe.cutter(), _Anchors
     settings = recipe.options or {}
@@ -737,7 +782,7 @@ class LiveDocument(Generic[ChunkT]):
                 upto, resume = len(window), len(old)
                 break
             trusted = next((n for n, at in enumerate(starts) if at >= ahead[-1]), len(window))
-            found = self._resync(window, starts[:trusted], old, ahead, delta, cut_from)
+            found = _resync(window, starts, trusted, old, ahead, delta, cut_from)
             if found is not None:
                 upto, resume = found
                 break
@@ -762,29 +807,31 @@ class LiveDocument(Generic[ChunkT]):
         change = Change(_Runs([*head, _Run(kept, 0, len(kept), 0, 0), *tail]), removed, added)
         return cast("Change[ChunkT]", change)
 
-    @staticmethod
-    def _resync(
-        window: Sequence[AnyChunk],
-        starts: list[int],
-        old: _Runs,
-        ahead: list[int],
-        delta: int,
-        cut_from: int,
-    ) -> tuple[int, int] | None:
-        """Where the window's chunks give way to the old ones, moved: the first of two
-        anchors in `ahead` between which the window holds the old chunks moved `delta`, as
-        (that place in `window`, in `old`); None if there is none."""
-        for at, then in pairwise(ahead):
-            lo, hi = bisect_left(starts, at), bisect_left(starts, then)
-            old_lo, old_hi = old.first_from(at - delta), old.first_from(then - delta)
-            if hi - lo != old_hi - old_lo or hi == lo:
-                continue
-            if all(
-                _same(window[lo + number], old[old_lo + number], delta - cut_from)
-                for number in range(hi - lo)
-            ):
-                return lo, old_lo
-        return None
+
+def _resync(
+    window: Sequence[AnyChunk],
+    starts: list[int],
+    trusted: int,
+    old: _Runs,
+    ahead: list[int],
+    delta: int,
+    cut_from: int,
+) -> tuple[int, int] | None:
+    """Where the window's chunks (`window[:trusted]` as the whole text's; `starts`, where
+    each starts in it) give way to the old ones, moved: the first of two anchors in `ahead`
+    between which the window holds the old chunks moved `delta`, as (that place in
+    `window`, in `old`); None if there is none."""
+    for at, then in pairwise(ahead):
+        lo, hi = bisect_left(starts, at, 0, trusted), bisect_left(starts, then, 0, trusted)
+        old_lo, old_hi = old.first_from(at - delta), old.first_from(then - delta)
+        if hi - lo != old_hi - old_lo or hi == lo:
+            continue
+        if all(
+            _same(window[lo + number], old[old_lo + number], delta - cut_from)
+            for number in range(hi - lo)
+        ):
+            return lo, old_lo
+    return None
 
 
 def _diff(

@@ -251,9 +251,13 @@ def recut_characters(document: LiveDocument, monkeypatch: pytest.MonkeyPatch) ->
     return lengths
 
 
-@pytest.mark.parametrize("strategy", ["semantic", "hierarchical"])
+# `layout` starts again at a code block, where the prose before it ends.
+EXAMPLES = "".join(section(number) + "```\nrun()\n```\n\n" for number in range(300))
+
+
+@pytest.mark.parametrize("strategy", ["semantic", "hierarchical", "layout"])
 def test_an_edit_recuts_a_few_sections_not_the_text(strategy, monkeypatch):
-    text = LONG if strategy == "semantic" else CHAPTERS
+    text = {"semantic": LONG, "hierarchical": CHAPTERS, "layout": EXAMPLES}[strategy]
     document = LiveDocument(text, strategy)
     lengths = recut_characters(document, monkeypatch)
     at = text.index("Sentence 150 of")
