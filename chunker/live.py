@@ -134,6 +134,14 @@ class _Runs(Sequence[AnyChunk]):
     def __repr__(self) -> str:
         return repr(list(self))
 
+    def __eq__(self, other: object) -> bool:
+        # As a list compares: `change.kept == [...]` reads as a list's would.
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a sequence whose chunks may be compared
+
     def cut(self, lo: int, hi: int) -> list[_Run]:
         """The runs of `self[lo:hi]`."""
         out = []
@@ -638,7 +646,9 @@ def _chunker(strategy: str, options: dict[str, Any]) -> tuple[Cut, Callable[[_Te
     if strategy == "hierarchical":
         return recipe.cutter(), _SectionAnchors
     if strategy == "layout":
-        return recipe.cutter(), _BlockAnchors
+        # With a budget, a code block is cut into pieces, and nothing tells the piece that
+        # starts at a line of backticks inside it (its closing fence) from a block.
+        return recipe.cutter(), _Anchors if recipe.has_budget else _BlockAnchors
     if strategy != "semantic":
         return recipe.cutter(), _Anchors
     settings = recipe.options or {}

@@ -225,6 +225,7 @@ def test_an_edit_keeps_the_chunks_around_it():
         ("# A\n\nOne.\n\n", 0, (0, 9)),
         ("# C\n\nThree.\n\n", 2, (23, 34)),
     ]
+    assert change.kept == [document.chunks[0], document.chunks[2]]  # compared as a list
 
 
 def section(number: int) -> str:
@@ -340,4 +341,16 @@ def test_a_section_grown_past_max_size_gives_its_heading_to_the_chunk_before():
     document.edit(at, at, "word " * 10)
     fresh = LiveDocument(document.text, **options).chunks
     assert "## B" in fresh[0].text  # the case this test is for
+    assert [every_field(c) for c in document.chunks] == [every_field(c) for c in fresh]
+
+
+def test_a_budget_piece_at_a_closing_fence_is_no_block_for_layout():
+    # With a budget the block is cut into pieces, the last its closing fence "```py", a
+    # code chunk starting at a line of backticks, as a block would (a bug Hypothesis found).
+    options = {"chunk_size": 20, "max_tokens": 8, "chunk_overlap": 5}
+    text = "# Guide\n" * 5 + "```\n" + "x" * 90 + "\n中文没有空格。\n \t\n```py\n"
+    document = LiveDocument(text, "layout", **options)
+    document.edit(len(text), len(text), "")
+    fresh = LiveDocument(document.text, "layout", **options).chunks
+    assert fresh[-1].content == "```py"  # the case this test is for
     assert [every_field(c) for c in document.chunks] == [every_field(c) for c in fresh]
