@@ -15,7 +15,8 @@ from support.strategies import PIECES, SEPARATORS, semantic_options
 
 from chunker import LiveDocument
 from chunker.base.validation import field_of
-from chunker.live import Change, _Text
+from chunker.live import Change
+from chunker.live.blocks import BlockText
 
 # Pieces of Markdown that steer the chunkers (headings, fences, blank lines, sentences), beside
 # the shared pieces that hit every rule.
@@ -158,7 +159,7 @@ def test_after_any_edits_the_chunks_are_a_fresh_chunking(name: str, data: st.Dat
     text = data.draw(documents, label="text")
     # Blocks of a few characters, so that searches and edits cross them.
     block = data.draw(st.sampled_from([1 << 16, 1, 2, 7]), label="block")
-    with mock.patch("chunker.live._BLOCK_CHARS", block):
+    with mock.patch("chunker.live.blocks.BLOCK_CHARS", block):
         document = LiveDocument(text, strategy, **options)
         edit_and_compare(document, text, strategy, options, data)
 
@@ -200,8 +201,8 @@ def test_replace_text_finds_the_edit_itself(text: str, new_text: str, options: d
     replacement=st.text("ab\n#`", max_size=12),
 )
 def test_a_text_in_blocks_answers_as_the_string(text, block, sub, places, replacement):
-    with mock.patch("chunker.live._BLOCK_CHARS", block):
-        blocks = _Text.of(text).replaced(0, 0, "")  # joined only when asked
+    with mock.patch("chunker.live.blocks.BLOCK_CHARS", block):
+        blocks = BlockText.of(text).replaced(0, 0, "")  # joined only when asked
     assert (blocks.whole is None or not text) and len(blocks) == len(text)
     at, end, other = (min(place, len(text)) for place in places)
     start, stop = min(at, end), max(at, end)
@@ -210,7 +211,7 @@ def test_a_text_in_blocks_answers_as_the_string(text, block, sub, places, replac
     assert blocks.rfind(sub, 0, at) == text.rfind(sub, 0, at)
     if at < len(text):
         assert blocks[at] == text[at]
-    with mock.patch("chunker.live._BLOCK_CHARS", block):
+    with mock.patch("chunker.live.blocks.BLOCK_CHARS", block):
         edited = blocks.replaced(start, stop, replacement)
     assert str(edited) == text[:start] + replacement + text[stop:]
     assert edited.find(sub, other) == str(edited).find(sub, other)
