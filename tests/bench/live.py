@@ -47,6 +47,7 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "SemanticChunker defaults": {},
     "fixed 512/64 (by position)": {"strategy": "fixed", "chunk_size": 512, "chunk_overlap": 64},
     "hierarchical 512/64": {"strategy": "hierarchical", "chunk_size": 512, "chunk_overlap": 64},
+    "layout 512/64": {"strategy": "layout", "chunk_size": 512, "chunk_overlap": 64},
 }
 SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?]+(?= )")
 
