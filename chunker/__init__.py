@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from chunker.engine import STRATEGIES, ChunkingEngine
+    from chunker.live import Change, LiveDocument
     from chunker.option_types import SemanticOptions
     from chunker.pipelines.many import ChunkedText, chunk_many
     from chunker.pipelines.pool import WorkerError
@@ -51,6 +52,8 @@ _HOMES: dict[str, str] = {
     "LexicalIndex": "search.lexical_index",
     "LexicalIndexStats": "search.lexical_index",
     "locate_chunks": "search.locate",
+    "Change": "live",
+    "LiveDocument": "live",
     "ChunkedText": "pipelines.many",
     "chunk_many": "pipelines.many",
     "WorkerError": "pipelines.pool",
@@ -60,6 +63,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BoundaryType",
+    "Change",
     "Chunk",
     "ChunkColumns",
     "ChunkedText",
@@ -68,6 +72,7 @@ __all__ = [
     "LexicalHit",
     "LexicalIndex",
     "LexicalIndexStats",
+    "LiveDocument",
     "Passage",
     "STRATEGIES",
     "SemanticChunker",

@@ -21,6 +21,7 @@ def bench() -> int:
         "browser_tokens.py",
         "playground.py",
         "search.py",
+        "live.py",
     ):
         script = ROOT / "tests" / "bench" / name
         log(f"running {script.relative_to(ROOT)}")

@@ -20,7 +20,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"text"}),
     frozenset({"engine", "semantic_chunker", "turns", "option_types", "search"}),
     frozenset({"recipe"}),
-    frozenset({"evaluation", "stability", "pipelines"}),
+    frozenset({"evaluation", "stability", "pipelines", "live"}),
     frozenset({"langchain", "llama_index", "spark", "bridge"}),
     frozenset({"chunker", "cli", "__main__"}),
 )

@@ -17,6 +17,7 @@ import chunker
 from chunker import (
     STRATEGIES,
     BoundaryType,
+    Change,
     Chunk,
     ChunkColumns,
     ChunkedText,
@@ -25,6 +26,7 @@ from chunker import (
     LexicalHit,
     LexicalIndex,
     LexicalIndexStats,
+    LiveDocument,
     Passage,
     SemanticChunker,
     Snippet,
@@ -231,6 +233,27 @@ with refused(ValueError):
     evaluate(EvaluationSet({"a": TEXT}, [Question("q", "a", ((0, 7),))]), strategy="fixd")  # type: ignore[arg-type]
 with refused(ValueError):
     engine.chunk(TEXT, "hierarchal")  # type: ignore[arg-type]
+# A live document: its chunks follow the strategy, as `chunk_many`'s do; an edit's change too.
+live = LiveDocument(TEXT, target_size=40, overlap=0)
+live_text: str = live.text
+live_chunks: list[Chunk] = live.chunks
+change: Change[Chunk] = live.edit(0, 1, "#")
+kept: Sequence[Chunk] = change.kept
+added: list[Chunk] = change.added
+gone: list[Chunk] = change.removed
+retyped: Change[Chunk] = live.replace_text(TEXT)
+assert live_text == TEXT and live_chunks and len(kept) + len(added) == len(live.chunks)
+assert retyped.added == gone
+sections = LiveDocument(TEXT, "hierarchical", chunk_size=40, chunk_overlap=0)
+section_chunks: list[DocumentChunk] = sections.chunks
+grouped = LiveDocument(TEXT, "engine-semantic", embed_fn=lambda s: [[1.0] for _ in s])
+grouped_change: Change[DocumentChunk] = grouped.edit(0, 0, " ")
+with refused(ValueError):
+    LiveDocument(TEXT, "fixd")  # type: ignore[call-overload]
+with refused(TypeError):
+    LiveDocument(TEXT, "fixed", target_size=40)  # type: ignore[call-overload]
+with refused(ValueError):
+    live.edit(0, len(live.text) + 1, "")
 # What `chunk_many` raises should a worker process die (jobs > 1): one error to catch.
 worker_error: RuntimeError = WorkerError("worker process 1 ended without answering")
 
