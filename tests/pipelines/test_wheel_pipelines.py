@@ -103,3 +103,12 @@ def test_the_console_script_runs_from_a_fresh_venv(wheel, tmp_path, monkeypatch,
         {"source": "-", **c.to_dict(spans=True)} for c in SemanticChunker(overlap=0).chunk(text)
     ]
     assert [json.loads(line) for line in result.stdout.splitlines()] == expected
+
+
+def test_the_wheel_for_pip_holds_every_module_of_the_package(wheel):
+    # pyproject lists the packages by name: a new folder left off the list is a wheel
+    # without it, which no test of the checkout (importing from the tree) would notice.
+    package = Path(chunker.__file__).parent
+    in_tree = {path.relative_to(package.parent).as_posix() for path in package.rglob("*.py")}
+    with zipfile.ZipFile(wheel) as archive:
+        assert in_tree - set(archive.namelist()) == set()
