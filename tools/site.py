@@ -16,6 +16,7 @@ from pathlib import Path
 import tomllib
 
 from .paths import CACHE, NODE_MODULES, ROOT, SITE, WEB, log
+from .start_facts import start_facts
 from .wheel import build_page_wheel
 
 # micropip is not in the npm package; it comes from PyPI, pinned by version and content.
@@ -83,6 +84,8 @@ def build_web() -> Path:
         "pyodide": pyodide_version,
         "wheel": f"wheels/{wheel.name}",
         "tokenizer": f"wheels/{tokenizer.name}",
+        # Made from the files as served: a snapshot's key changes with any of them.
+        **start_facts(plan, f"wheels/{wheel.name}"),
     }
     generated = {
         "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",
