@@ -13,7 +13,8 @@ export interface Span {
  * library and the wheel arrive), `compile`, then `boot` (Python starts) or `restore` (a later
  * visit: Python's memory as a first visit left it, kept in the browser), `unpack` (chunker's
  * files), `import` (after `boot` only), and `ready` last, with `fraction` 1. A stage may be
- * skipped when the one after it starts first. Later, the first call that counts tokens loads
+ * skipped when the one after it starts first; a `restore` that fails goes on with `boot` (and
+ * the stages after it) as a first visit would. Later, the first call that counts tokens loads
  * the tokenizer: `tokenizer`, fraction 0 then 1. */
 export interface LoadProgress {
   stage:

@@ -8,6 +8,8 @@
 //   unpack    chunker's files are written into Python's file system
 //   import    Python imports chunker.bridge (not after a restore: that is in the memory)
 //
+// A restore that fails goes on as a first visit: 'boot' follows 'restore' (fallBack).
+//
 // chunker-messages.js adds 'ready' (fraction 1) when the worker says it is ready.
 
 // Where each stage starts on the bar. Downloading is most of a first visit on a real
@@ -100,5 +102,11 @@ export function createProgress(post) {
     };
   }
 
-  return { enter, follow };
+  /** A restore failed: the start goes on with 'boot', and the stages after it again (the
+   * fraction stays where it was, and rises from there). */
+  function fallBack() {
+    current = Math.min(current, rank('compile'));
+  }
+
+  return { enter, follow, fallBack };
 }

@@ -95,6 +95,7 @@ async function boot() {
     } catch {
       // A snapshot that failed to load (damaged, or refused by this runtime) is forgotten
       // or replaced by the next one kept; this visit starts as a first one, unharmed.
+      loading.fallBack();
     }
   }
   return await start();
