@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from support.facade import BOOT_TIMEOUT_MS, LOAD_FACADE, call
+from support.playground import open_playground
 
 from chunker import ChunkingEngine, SemanticChunker
 from chunker.tokens import count_tokens
@@ -203,3 +204,29 @@ def test_a_stale_snapshot_is_not_restored_and_is_replaced(new_page, site_url):
     assert_chunks_as_in_python(page)
     # Only the current key's snapshot is left: a stale one is deleted, not hoarded.
     assert kept(page) == current
+
+
+# Before the playground's scripts: each text the loading line shows, with the bar's value then.
+WATCH_LOADING = """
+window.loadingSeen = [];
+document.addEventListener('DOMContentLoaded', () => {
+  const stage = document.getElementById('load-stage');
+  const bar = document.getElementById('load-progress');
+  new MutationObserver(() => loadingSeen.push([stage.textContent, bar.value]))
+    .observe(stage, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+def test_the_playgrounds_loading_bar_follows_the_bytes_and_the_stages(browser, site_url):
+    page, recorder, _ = open_playground(browser, site_url, init_script=WATCH_LOADING)
+    seen = page.evaluate("loadingSeen")
+    page.context.close()
+    assert recorder.foreign() == []
+    texts = [text for text, _ in seen]
+    values = [value for _, value in seen]
+    downloads = [t for t in texts if re.fullmatch(r"Downloading Python: .+ of .+ MB", t)]
+    assert len(downloads) >= 3
+    assert {"Starting Python (Pyodide 314.0.7)…", "Importing chunker…"} <= set(texts)
+    assert values == sorted(values) and seen[-1] == ["Ready", 1]
+    assert values[0] < 0.5
