@@ -56,11 +56,17 @@ const python = boot();
 // A failed boot is reported once, here; calls then answer with the same error.
 python.then(
   (booted) => {
-    post({ type: 'ready', versions: booted.versions, bootMs: Math.round(performance.now() - started) });
+    const bootMs = Math.round(performance.now() - started);
+    post({ type: 'ready', versions: booted.versions, bootMs });
     // Here, before any call's own reaction to the same promise: the snapshot holds Python
     // exactly as it stands after the import, whatever the page asks next.
     if (booted.keep) {
-      const snapshot = takeSnapshot(booted.pyodide, booted.sitePackages);
+      let snapshot;
+      try {
+        snapshot = takeSnapshot(booted.pyodide, booted.sitePackages);
+      } catch {
+        return; // Pyodide could not save this state: later visits start as this one did
+      }
       keepSnapshot(snapshot, bundle.snapshotKey, base);
     }
   },
