@@ -55,11 +55,15 @@ export function createProgress(post) {
     const received = new Map(Object.keys(expected).map((url) => [url, 0]));
     let ended = 0;
     const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+    let reported = -1; // the bytes the last report counted
     const update = () => {
       if (current > rank('download')) return;
       const sum = [...received.values()].reduce((a, b) => a + b, 0);
+      if (sum === reported) return;
       const next = STARTS.compile * Math.min(1, sum / total);
-      if (current < 0 || next - fraction >= STEP) {
+      // Small steps are left out, but never the first nor the whole.
+      if (current < 0 || next - fraction >= STEP || sum >= total) {
+        reported = sum;
         current = rank('download');
         fraction = Math.max(fraction, next);
         send('download', `Downloading Python: ${megabytes(sum)} of ${megabytes(total)} MB`);
@@ -79,8 +83,8 @@ export function createProgress(post) {
         return;
       }
       received.set(url, Math.max(received.get(url), expected[url]));
+      update();
       if (++ended === received.size) enter('compile', 'Compiling the Python runtime…');
-      else update();
     };
     update();
     return {

@@ -150,10 +150,11 @@ async function start() {
   const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
   pyodide.unpackArchive(await wheel, 'wheel', { extractDir: sitePackages });
   loading.enter('import', 'Importing chunker…');
-  // The import makes some 28,000 objects that live as long as the worker: the collector
-  // would walk them five times over and free none, so it waits until they are made, then
-  // freezes them, so that no later collection walks them either. The finders' caches may
-  // have listed site-packages empty as Python started.
+  // The import makes tens of thousands of objects that live as long as the worker: the
+  // collector would walk them several times over and free none, so it waits until they are
+  // made, then freezes them, so that no later collection walks them either (tests/bench/
+  // browser.py, the cold start).
+  // The finders' caches may have listed site-packages empty as Python started.
   pyodide.runPython(`
 import gc, importlib
 gc.disable()
