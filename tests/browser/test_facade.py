@@ -44,8 +44,9 @@ ASTRAL_TEXT = (
 def test_loader_reports_each_stage_then_ready(chunker_session):
     page, _, stages = chunker_session
     names = [stage["stage"] for stage in stages]
-    assert names[0] == "runtime" and names[-1] == "ready"
-    assert {"python", "packages"} <= set(names)
+    # A fresh context keeps no snapshot: this is a first visit's start.
+    assert names[0] == "download" and names[-1] == "ready"
+    assert {"boot", "unpack", "import"} <= set(names) and "restore" not in names
     fractions = [stage["fraction"] for stage in stages]
     assert fractions == sorted(fractions) and fractions[-1] == 1
     assert all(isinstance(stage["message"], str) and stage["message"] for stage in stages)

@@ -1,8 +1,9 @@
 // The loading bar: the stage Python is at, how far along, and the time taken, counted from
 // navigation (performance.now()'s zero) so it is the time a visitor waits.
 
-const STAGES = { runtime: 'Loading the Python runtime', python: 'Starting Python',
-  packages: 'Installing chunker', ready: 'Ready' };
+const STAGES = { download: 'Downloading Python', compile: 'Compiling the Python runtime',
+  boot: 'Starting Python', restore: 'Restoring Python', unpack: 'Installing chunker',
+  import: 'Importing chunker', ready: 'Ready' };
 
 export function createLoading({ box, bar, stage, time }) {
   const seconds = () => `${(performance.now() / 1000).toFixed(1)} s`;
