@@ -346,7 +346,7 @@ class SemanticChunker:
         the input where `source` says. Offsets assume each break was exactly the joiner, as the
         original's do.
         """
-        boundary, _, joiner = SPLIT_LEVELS[level]
+        boundary, joiner = SPLIT_LEVELS[level].boundary, SPLIT_LEVELS[level].joiner
         assert joiner is not None  # every level with breaks joins its parts
         results: list[Segment] = []
         target_size, max_size = self.target_size, self.max_size

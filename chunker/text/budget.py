@@ -90,7 +90,7 @@ class _Cutter:
     ) -> list[Piece] | None:
         """Pieces of `text[start:end]`, over the budget by `tokens`, cut at `level` or finer
         (and with `floor`, as `fit_text`)."""
-        boundary, breaks, _ = BUDGET_LEVELS[level]
+        boundary, breaks = BUDGET_LEVELS[level].boundary, BUDGET_LEVELS[level].breaks
         if breaks is None:
             return self.prefixes(start, end, tokens)
         # Units: the ranges between the breaks of this level.

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import NamedTuple
 
 from chunker.base.whitespace import WHITESPACE_RUN_RE, WS_CLASS
 from chunker.text.records import BoundaryType
@@ -33,16 +32,24 @@ __all__ = [
 Breaks = Callable[[str, int, int], list[tuple[int, int]]]
 
 
-class Level(NamedTuple):
+# Plain and slotted, not a NamedTuple: a NamedTuple class compiles its methods as its module
+# loads, and the page's worker loads this module as it starts (with `SemanticChunker`).
+class Level:
     """One level of a split."""
 
-    boundary: BoundaryType
-    """The boundary type of a part cut at this level."""
-    breaks: Breaks | None
-    """What finds the breaks; None: the last level, which cuts by size."""
-    joiner: str | None
-    """What joins again the parts packed up to the size (the break they had is dropped);
-    None: each part stays apart."""
+    __slots__ = ("boundary", "breaks", "joiner")
+
+    def __init__(self, boundary: BoundaryType, breaks: Breaks | None, joiner: str | None) -> None:
+        self.boundary = boundary
+        """The boundary type of a part cut at this level."""
+        self.breaks = breaks
+        """What finds the breaks; None: the last level, which cuts by size."""
+        self.joiner = joiner
+        """What joins again the parts packed up to the size (the break they had is dropped);
+        None: each part stays apart."""
+
+    def __repr__(self) -> str:
+        return f"Level({self.boundary!r}, {self.breaks!r}, {self.joiner!r})"
 
 
 # A paragraph break: a line feed, any white space, another line feed.
