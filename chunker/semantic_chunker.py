@@ -35,10 +35,15 @@ from chunker.base.whitespace import (
     JS_WHITESPACE,
     TEXT_RE,
     WHITESPACE_RUN_RE,
-    WS_CLASS,
     bom_length,
     is_blank,
     tight_span,
+)
+from chunker.text.levels import (
+    SPLIT_LEVELS,
+    paragraph_breaks,
+    pieces_between,
+    sentence_breaks,
 )
 from chunker.text.records import (
     BoundaryType,
@@ -68,14 +73,6 @@ if TYPE_CHECKING:
     from chunker.tokens import Tokenizer
 
 __all__ = ["SemanticChunker"]
-
-# A paragraph break: a line feed, any white space, another line feed.
-# "a\n\nb", "a\n \t\nb" and "a\n\n\n\nb" each split into "a" and "b".
-PARAGRAPH_BREAK_RE = re.compile(rf"\n[{WS_CLASS}]*\n")
-
-# A sentence end: a full stop and the white space after it. "Hi. There" holds ". ".
-# `!` and `?` end sentences too; they are searched as full stops (see `split_sentences`).
-SENTENCE_END_RE = re.compile(rf"\.[{WS_CLASS}]+")
 
 # The spaces a fixed split skips before the next part starts (spaces only, as the original).
 # It matches the empty string, so everywhere.
@@ -315,48 +312,42 @@ class SemanticChunker:
         for at, blank_by in long.items():
             segment = structure[at]
             segments += structure[done:at]
-            segments += self._split_oversized(
-                segment_text(text, segment), segment[OFFSET], segment[SOURCE], blank_by
+            segments += self._split_at(
+                0, segment_text(text, segment), segment[OFFSET], segment[SOURCE], blank_by
             )
             done = at + 1
         segments += structure[done:]
         return segments
 
-    def _split_oversized(
-        self, text: str, offset: int, source: Source, blank_by: int
+    def _split_at(
+        self, level: int, text: str, offset: int, source: Source, blank_by: int = NOT_FOUND
     ) -> list[Segment]:
-        """Step 2: split at blank lines (each starts before `blank_by`, step 1 found), falling
-        back to sentences for what is still long."""
-        paragraphs, starts = split_paragraphs(text, blank_by)
-        if len(paragraphs) == 1:
-            return self._split_sentences(text, offset, source)
-        return self._pack(
-            paragraphs, starts, "\n\n", offset, source, "paragraph", self._split_sentences
-        )
-
-    def _split_sentences(self, text: str, offset: int, source: Source) -> list[Segment]:
-        """Step 2, second level: split at sentence ends, falling back to fixed sizes."""
-        sentences, starts = split_sentences_with_starts(text)
-        if len(sentences) == 1:
+        """Step 2 from `SPLIT_LEVELS[level]` on (levels.py): `text` cut at that level's
+        breaks and packed, a part still over `max_size` cut at the next level; a text with no
+        such break goes to the next level whole. The last level cuts by size. With
+        `blank_by`, no break of the first level (a blank line: step 1 searched for them)
+        starts there or later."""
+        breaks = SPLIT_LEVELS[level].breaks
+        if breaks is None:
             return self._split_fixed(text, offset, source)
-        return self._pack(sentences, starts, " ", offset, source, "sentence", self._split_fixed)
+        found = breaks(text, 0, _blank_search_stop(text, blank_by) if level == 0 else len(text))
+        if not found:
+            return self._split_at(level + 1, text, offset, source)
+        pieces, starts = pieces_between(text, found)
+        return self._pack(pieces, starts, level, offset, source)
 
     def _pack(
-        self,
-        pieces: list[str],
-        starts: list[int],
-        joiner: str,
-        offset: int,
-        source: Source,
-        boundary: BoundaryType,
-        split_further: Callable[[str, int, Source], list[Segment]],
+        self, pieces: list[str], starts: list[int], level: int, offset: int, source: Source
     ) -> list[Segment]:
-        """Gather pieces up to `target_size`; a gathered part over `max_size` is split further.
+        """Gather pieces cut at `SPLIT_LEVELS[level]` up to `target_size`, joined with its
+        joiner; a gathered part over `max_size` is split at the next level.
 
         `starts` are where the pieces are in the text they came from, whose characters stand in
-        the input where `source` says. Offsets assume each break was exactly `joiner`, as the
+        the input where `source` says. Offsets assume each break was exactly the joiner, as the
         original's do.
         """
+        boundary, joiner = SPLIT_LEVELS[level].boundary, SPLIT_LEVELS[level].joiner
+        assert joiner is not None  # every level with breaks joins its parts
         results: list[Segment] = []
         target_size, max_size = self.target_size, self.max_size
         joiner_length = len(joiner)
@@ -381,7 +372,9 @@ class SemanticChunker:
                 lengths = [len(pieces[k]) for k in range(first, stop)]
                 gathered_source = joined(sources, lengths, joiner_length)
             if len(gathered) > max_size:
-                results.extend(split_further(gathered, piece_at[first], gathered_source))
+                results.extend(
+                    self._split_at(level + 1, gathered, piece_at[first], gathered_source)
+                )
             else:
                 results.append(_segment(gathered, piece_at[first], boundary, gathered_source))
 
@@ -403,7 +396,8 @@ class SemanticChunker:
         return results
 
     def _split_fixed(self, text: str, offset: int, source: Source) -> list[Segment]:
-        """Step 2, last level: every `target_size` characters, back to a space if one is near."""
+        """Step 2's last level: every `target_size` characters, back to a space more than
+        `min_size` characters in if there is one."""
         results: list[Segment] = []
         position = 0
         length = len(text)
@@ -698,29 +692,25 @@ def _remake(cls: type[SemanticChunker], options: dict[str, Any]) -> SemanticChun
     return chunker
 
 
+def _blank_search_stop(text: str, blank_by: int) -> int:
+    """Where a search for the blank lines of `text` may stop when none starts at `blank_by`
+    or later: the end of the white space there (a break that starts before it ends in it)."""
+    if blank_by >= len(text):
+        return len(text)
+    white = WHITESPACE_RUN_RE.match(text, blank_by)
+    return white.end() if white else blank_by
+
+
 def split_paragraphs(text: str, blank_by: int = NOT_FOUND) -> tuple[list[str], list[int]]:
     """`text` cut at its blank lines, which are dropped, and where each paragraph starts.
     With `blank_by`, the caller knows that no blank line starts there or later: the search
-    stops at the end of the white space there (a break that starts before it ends in it).
+    stops at the end of the white space there.
 
     Example:
         >>> split_paragraphs("a\\n\\nb\\n \\n\\nc")
         (['a', 'b', 'c'], [0, 3, 8])
     """
-    paragraphs: list[str] = []
-    starts: list[int] = []
-    start = 0
-    stop = len(text)
-    if blank_by < stop:
-        white = WHITESPACE_RUN_RE.match(text, blank_by)
-        stop = white.end() if white else blank_by
-    for found in PARAGRAPH_BREAK_RE.finditer(text, 0, stop):
-        paragraphs.append(text[start : found.start()])
-        starts.append(start)
-        start = found.end()
-    paragraphs.append(text[start:])
-    starts.append(start)
-    return paragraphs, starts
+    return pieces_between(text, paragraph_breaks(text, 0, _blank_search_stop(text, blank_by)))
 
 
 def split_sentences(text: str) -> list[str]:
@@ -730,27 +720,4 @@ def split_sentences(text: str) -> list[str]:
         >>> split_sentences("Hi. Who? Me!  Yes")
         ['Hi.', 'Who?', 'Me!', 'Yes']
     """
-    return split_sentences_with_starts(text)[0]
-
-
-def split_sentences_with_starts(text: str) -> tuple[list[str], list[int]]:
-    """`split_sentences(text)`, and where each sentence starts.
-
-    Example:
-        >>> split_sentences_with_starts("Hi. Who? Me!  Yes")
-        (['Hi.', 'Who?', 'Me!', 'Yes'], [0, 4, 9, 14])
-    """
-    # A pattern that starts with one literal character lets `re` jump between its
-    # occurrences; one that starts with a class such as [.!?] tests every character. So
-    # search a copy in which `!` and `?` read as `.` (tests/bench/core.py, no white space).
-    marked = text.replace("!", ".").replace("?", ".")
-    sentences: list[str] = []
-    starts: list[int] = []
-    start = 0
-    for end in SENTENCE_END_RE.finditer(marked):
-        sentences.append(text[start : end.start() + 1])
-        starts.append(start)
-        start = end.end()
-    sentences.append(text[start:])
-    starts.append(start)
-    return sentences, starts
+    return pieces_between(text, sentence_breaks(text, 0, len(text)))[0]

@@ -2,7 +2,7 @@
 `max_tokens`, and counts every chunk (`token_count`).
 
 A chunk within the budget is left as it is. One over it is cut at the places below, from
-most to least desirable, each piece as long as the budget lets it be:
+most to least desirable (`levels.BUDGET_LEVELS`), each piece as long as the budget lets it be:
 
 1. after a sentence: the white space after `.`, `!` or `?`, or white space holding a line
    feed (a line, a paragraph, a turn ends there too);
@@ -28,10 +28,10 @@ from chunker.base.whitespace import (
     JS_WHITESPACE,
     LAST_TEXT_RE,
     TEXT_RE,
-    WHITESPACE_RUN_RE,
     WS_CLASS,
     tight_span,
 )
+from chunker.text.levels import BUDGET_LEVELS
 from chunker.text.records import BoundaryType, Chunk, DocumentChunk
 
 if TYPE_CHECKING:
@@ -49,19 +49,6 @@ __all__ = [
 
 # A run of visible characters ("a-b" in "a-b c"): what the spans of pieces are read from.
 VISIBLE_RUN_RE = re.compile(f"[^{WS_CLASS}]+")
-
-
-# Where a piece may end, from most to least desirable (their order is the levels'): after a
-# sentence, the white space after `.`, `!` or `?` ("Hi. There" holds ". "'s space) or white
-# space holding a line feed ("a \n b": " \n "); then any white space ("a b"). A match starts
-# only where a run of white space does (the lookbehinds), so each run is read once: linear.
-BREAKS_RE = (
-    re.compile(rf"(?<=[.!?])[{WS_CLASS}]+|(?<![{WS_CLASS}])[{WS_CLASS}]*\n[{WS_CLASS}]*"),
-    WHITESPACE_RUN_RE,
-)
-
-# How a piece was ended, by the level of its cut: a sentence, or a word or a prefix.
-_LEVEL_BOUNDARIES: tuple[BoundaryType, ...] = ("sentence", "fixed", "fixed")
 
 
 class Piece(NamedTuple):
@@ -103,18 +90,17 @@ class _Cutter:
     ) -> list[Piece] | None:
         """Pieces of `text[start:end]`, over the budget by `tokens`, cut at `level` or finer
         (and with `floor`, as `fit_text`)."""
-        if level == 2:
+        boundary, breaks = BUDGET_LEVELS[level].boundary, BUDGET_LEVELS[level].breaks
+        if breaks is None:
             return self.prefixes(start, end, tokens)
-        text = self.text
         # Units: the ranges between the breaks of this level.
         starts, ends = [start], []
-        for run in BREAKS_RE[level].finditer(text, start if floor is None else floor, end):
-            ends.append(run.start())
-            starts.append(run.end())
+        for break_start, break_end in breaks(self.text, start if floor is None else floor, end):
+            ends.append(break_start)
+            starts.append(break_end)
         ends.append(end)
         if len(starts) == 1:
             return None if floor is not None else self.split(start, end, tokens, level + 1)
-        boundary = _LEVEL_BOUNDARIES[level]
         max_tokens = self.max_tokens
         pieces: list[Piece] = []
         # Characters a token: from the whole text, then from the last piece counted.

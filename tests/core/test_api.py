@@ -136,6 +136,7 @@ def test_the_worker_imports_only_semantic_chunkers_modules_at_start():
         "chunker.bridge.utf16",
         "chunker.semantic_chunker",
         "chunker.text",
+        "chunker.text.levels",
         "chunker.text.records",
         "chunker.text.sourcemap",
         "chunker.text.structure",
