@@ -17,6 +17,7 @@ from support.playground import (
     sample_set,
     set_mode,
     set_settings,
+    setting_menu,
     show_text,
     shown_chunks,
     type_over,
@@ -46,15 +47,10 @@ def on_guide(page, **settings) -> None:
 
 def test_the_menu_offers_pythons_names_with_its_default_chosen(page):
     set_mode(page, "engine")
-    menu = "#setting-boundaries"
-    assert page.evaluate(
-        f"[...document.querySelector('{menu}').options].map((o) => o.value)"
-    ) == list(BOUNDARIES)
-    assert page.input_value(menu) == "position"
-    assert page.text_content("label[for='setting-boundaries']") == "Boundaries"
-    assert "an edit moves only the windows next to it" in page.text_content(
-        "#setting-boundaries-help"
-    )
+    menu = setting_menu(page, "boundaries")
+    assert menu.options == list(BOUNDARIES) and menu.chosen == "position"
+    assert menu.label == "Boundaries"
+    assert "an edit moves only the windows next to it" in menu.help
 
 
 @pytest.mark.parametrize("boundaries", BOUNDARIES)

@@ -23,6 +23,7 @@ from support.playground import (
     sample_set,
     set_mode,
     set_settings,
+    setting_menu,
     show_text,
     shown_chunks,
     wait_until,
@@ -60,13 +61,10 @@ def on_text(page, boundary: str) -> None:
 
 def test_the_menu_offers_pythons_names_with_its_default_chosen(page):
     set_mode(page, "semantic")
-    menu = "#setting-overlapBoundary"
-    assert page.evaluate(
-        f"[...document.querySelector('{menu}').options].map((o) => o.value)"
-    ) == list(OVERLAP_BOUNDARIES)
-    assert page.input_value(menu) == SemanticChunker().overlap_boundary == "chars"
-    assert page.text_content("label[for='setting-overlapBoundary']") == "Overlap boundary"
-    assert "word or sentence" in page.text_content("#setting-overlapBoundary-help")
+    menu = setting_menu(page, "overlapBoundary")
+    assert menu.options == list(OVERLAP_BOUNDARIES)
+    assert menu.chosen == SemanticChunker().overlap_boundary == "chars"
+    assert menu.label == "Overlap boundary" and "word or sentence" in menu.help
 
 
 @pytest.mark.parametrize("boundary", OVERLAP_BOUNDARIES)

@@ -285,6 +285,27 @@ def set_settings(page: Any, **values: Any) -> None:
         settled(page, before)
 
 
+@dataclass(frozen=True)
+class Menu:
+    """A setting's menu as the page shows it: its choices, the one chosen, its label, its help."""
+
+    options: list[str]
+    chosen: str
+    label: str
+    help: str
+
+
+def setting_menu(page: Any, setting: str) -> Menu:
+    """The menu of the setting `setting` (its option's name in the page, e.g. "boundaries")."""
+    menu = f"#setting-{setting}"
+    return Menu(
+        page.evaluate(f"[...document.querySelector('{menu}').options].map((o) => o.value)"),
+        page.input_value(menu),
+        page.text_content(f"label[for='setting-{setting}']"),
+        page.text_content(f"{menu}-help"),
+    )
+
+
 def choose(page: Any, selector: str, value: Any) -> None:
     """Set the control at `selector` (a radio, checkbox, menu or field) to `value`."""
     kind = page.get_attribute(selector, "type") or "select"
