@@ -35,7 +35,7 @@ from chunker.cli.tasks import (
     snippet_source,
     turns_source,
 )
-from chunker.pipelines.many import batched, spread
+from chunker.pipelines.many import spread
 from chunker.pipelines.pool import WorkerError
 from chunker.recipe import Recipe, options_of
 
@@ -222,23 +222,18 @@ def _outcomes(sources: list[Source], jobs: int | None, job: Job) -> Iterator[lis
     """Each batch's outcomes, in order: cut here, or by worker processes as `chunk_many`
     decides (`spread`: `--jobs` or, by default, from the input's size, the work's speed and
     the cores)."""
-    return spread(
-        batched(sources, _size_of),
-        jobs,
-        _batch_size,
-        partial(run_batch, job),
-        run_batch,
-        job,
-        _as_is,
-    )
+    for outcomes in spread(
+        iter(sources), jobs, _size_of, partial(_run_one, job), run_batch, job, _as_one
+    ):
+        yield [outcome for done in outcomes for outcome in done]
 
 
-def _as_is(batch: list[Source], outcomes: list[Outcome]) -> list[Outcome]:
-    return outcomes
+def _run_one(job: Job, source: Source) -> list[Outcome]:
+    return run_batch(job, [source])
 
 
-def _batch_size(batch: list[Source]) -> int:
-    return sum(source.size for source in batch)
+def _as_one(batch: list[Source], outcomes: list[Outcome]) -> list[list[Outcome]]:
+    return [outcomes]
 
 
 def _not_written(args: argparse.Namespace) -> str:
