@@ -26,12 +26,13 @@ from chunker.cli.parser import (
     turns_options,
 )
 from chunker.cli.tasks import (
+    Done,
     Job,
-    Outcome,
     SnippetJob,
     TurnsJob,
     chunk_source,
     run_batch,
+    run_one,
     snippet_source,
     turns_source,
 )
@@ -122,13 +123,13 @@ def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Job:
     naming its flag, before any input is read."""
     decoding = Decoding(args.encoding, args.errors)
     if args.command == "chunk":
-        return Job(chunk_source, ChunkLines(_recipe(parser, args)), decoding)
+        return Job(chunk_source, ChunkLines(_recipe(parser, args)), decoding, args.format)
     if args.command == "turns":
         from chunker.turns import chunk_turns
 
         options = given_options(args, turns_options())
         _check(parser, options, lambda **some: chunk_turns([], **some))
-        return Job(turns_source, TurnsJob(options), decoding)
+        return Job(turns_source, TurnsJob(options), decoding, args.format)
     from chunker.search.lexical import lexical_tokens, snippet_around
 
     options = given_options(args, snippet_options())
@@ -136,7 +137,7 @@ def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Job:
     words = lexical_tokens(args.query)
     if not words:
         parser.error(f"QUERY {args.query!r} has no words to find")
-    return Job(snippet_source, SnippetJob(words, options), decoding)
+    return Job(snippet_source, SnippetJob(words, options), decoding, args.format)
 
 
 def _recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Recipe:
@@ -198,15 +199,15 @@ def _run(args: argparse.Namespace, job: Job) -> int:
     try:
         with open_output(args.output) as out:
             writer = RecordWriter(out, args.format, args.output)
-            for outcomes in _outcomes(sources, args.jobs, job):
-                records = []
-                for outcome in outcomes:
-                    if outcome.error is not None:
-                        failed += 1
-                        progress.say(f"chunker: {outcome.error}")
-                    records += outcome.records
-                writer.write(records)
-                progress.advance(len(outcomes), sum(o.source.size for o in outcomes))
+            for done in _done(sources, args.jobs, job):
+                files = size = 0
+                for part in done:
+                    for error in part.errors:
+                        progress.say(f"chunker: {error}")
+                    failed += len(part.errors)
+                    writer.write(part.data, part.records)
+                    files, size = files + part.files, size + part.size
+                progress.advance(files, size)
             writer.close()
             if failed == total:  # an earlier -o file is worth more than an empty one
                 raise Discard
@@ -218,22 +219,16 @@ def _run(args: argparse.Namespace, job: Job) -> int:
     return 1 if failed else 0
 
 
-def _outcomes(sources: list[Source], jobs: int | None, job: Job) -> Iterator[list[Outcome]]:
-    """Each batch's outcomes, in order: cut here, or by worker processes as `chunk_many`
-    decides (`spread`: `--jobs` or, by default, from the input's size, the work's speed and
-    the cores)."""
-    for outcomes in spread(
-        iter(sources), jobs, _size_of, partial(_run_one, job), run_batch, job, _as_one
-    ):
-        yield [outcome for done in outcomes for outcome in done]
+def _done(sources: list[Source], jobs: int | None, job: Job) -> Iterator[list[Done]]:
+    """The inputs done, in order, a file at a time here or a batch at a time from a worker
+    process, as `chunk_many` decides (`spread`: `--jobs` or, by default, from the input's
+    size, the work's speed and the cores). Counted on the progress line as they come: a file
+    of a batch counted alone would be credited with the whole batch's time."""
+    return spread(iter(sources), jobs, _size_of, partial(run_one, job), run_batch, job, _answered)
 
 
-def _run_one(job: Job, source: Source) -> list[Outcome]:
-    return run_batch(job, [source])
-
-
-def _as_one(batch: list[Source], outcomes: list[Outcome]) -> list[list[Outcome]]:
-    return [outcomes]
+def _answered(batch: list[Source], done: Done) -> list[Done]:
+    return [done]
 
 
 def _not_written(args: argparse.Namespace) -> str:

@@ -22,6 +22,7 @@ __all__ = [
     "Discard",
     "OutputError",
     "RecordWriter",
+    "record_bytes",
     "Progress",
     "shown",
 ]
@@ -130,28 +131,36 @@ def _regular(target: str) -> bool:
         return True
 
 
+def record_bytes(records: list[str], format: str) -> bytes:
+    """`records` (JSON objects, each without a line feed) as `RecordWriter` writes them in
+    `format`, `encoded` at once: a line each for JSON Lines; for a JSON array, a line each
+    with the array's commas between them (the writer puts the brackets, and a comma between
+    runs). Made where the records are, a worker process for most."""
+    if format == "json":
+        return encoded(",\n".join(records))
+    return encoded("\n".join(records) + "\n")
+
+
 class RecordWriter:
-    """JSON Lines (a record a line), or one JSON array (a record a line inside it), on `out`;
-    `OutputError` naming `target` if a write fails (a reader that left is not such a
-    failure: its `BrokenPipeError` passes, to end the run quietly)."""
+    """JSON Lines (a record a line), or one JSON array (a record a line inside it), on `out`,
+    from runs of records as `record_bytes` makes them; `OutputError` naming `target` if a
+    write fails (a reader that left is not such a failure: its `BrokenPipeError` passes, to
+    end the run quietly)."""
 
     __slots__ = ("out", "name", "array", "written")
 
     def __init__(self, out: BinaryIO, format: str, target: str | None) -> None:
         self.out, self.name, self.array, self.written = out, shown(target), format == "json", 0
 
-    def write(self, records: list[str]) -> None:
-        """Write `records` (JSON objects, each without a line feed), encoded at once: the
-        command line hands over a batch's records together (tests/bench/pipelines.py)."""
+    def write(self, data: bytes, records: int) -> None:
+        """Write `data`, `records` records made by `record_bytes` in this writer's format."""
         if not records:
             return
         with writing(self.name):
             if self.array:
                 self.out.write(b"[\n" if not self.written else b",\n")
-                self.out.write(encoded(",\n".join(records)))
-            else:
-                self.out.write(encoded("\n".join(records) + "\n"))
-        self.written += len(records)
+            self.out.write(data)
+        self.written += records
 
     def close(self) -> None:
         if self.array:

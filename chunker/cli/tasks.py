@@ -1,5 +1,7 @@
 """One input's work for each command, done where it is sent (this process or a worker):
-read it, cut it, write its records as JSON text. The parent only writes them out."""
+read it, cut it, write its records as the bytes of the output. The parent only puts them in
+order and writes them out: made there, records would cost it as much as cutting them
+(tests/bench/pipelines.py, `chunker chunk --jobs 2`)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,14 @@ from typing import Any
 
 from chunker.cli.inputs import Decoding, InputError, Source, read_text
 from chunker.cli.jsonl import ChunkLines
+from chunker.cli.output import record_bytes
 
 __all__ = [
     "Outcome",
+    "Done",
     "Job",
     "run_batch",
+    "run_one",
     "TurnsJob",
     "SnippetJob",
     "chunk_source",
@@ -31,6 +36,20 @@ class Outcome:
     records: list[str]
     """One JSON object each, without the line feed."""
     error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """Inputs done, in order, as a worker answers them: their records as the output's bytes
+    (`record_bytes`), and why those that gave none did not."""
+
+    data: bytes
+    records: int
+    """How many records `data` holds."""
+    errors: tuple[str, ...]
+    files: int
+    size: int
+    """The inputs' bytes (`Source.size`), for the progress line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +78,32 @@ class Job:
     """What `task` takes first: the same for every input."""
     decoding: Decoding
     """How each input's bytes are read."""
+    format: str
+    """How records are written (`--format`: `jsonl` or `json`)."""
 
 
-def run_batch(job: Job, batch: list[Source]) -> list[Outcome]:
+def run_batch(job: Job, batch: list[Source]) -> Done:
     """A command's task over a batch of inputs (what goes to a worker process at once), each
-    read first: one that cannot be is an outcome with its error."""
-    outcomes = []
+    read first: one that cannot be gives its error instead of records."""
+    records: list[str] = []
+    errors: list[str] = []
     for source in batch:
         try:
             text = read_text(source, job.decoding)
         except InputError as error:
-            outcomes.append(Outcome(source, [], str(error)))
+            errors.append(str(error))
             continue
-        outcomes.append(job.task(job.shared, source, text))
-    return outcomes
+        outcome = job.task(job.shared, source, text)
+        records += outcome.records
+        if outcome.error is not None:
+            errors.append(outcome.error)
+    size = sum(source.size for source in batch)
+    return Done(record_bytes(records, job.format), len(records), tuple(errors), len(batch), size)
+
+
+def run_one(job: Job, source: Source) -> Done:
+    """`run_batch` over one input: what this process does with each, as it comes."""
+    return run_batch(job, [source])
 
 
 def _encoded(source: Source, record: dict[str, Any]) -> str:
