@@ -156,10 +156,14 @@ class RecordWriter:
         """Write `data`, `records` records made by `record_bytes` in this writer's format."""
         if not records:
             return
-        with writing(self.name):
+        try:  # as `writing` does, without a context manager for every input written
             if self.array:
                 self.out.write(b"[\n" if not self.written else b",\n")
             self.out.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _failed(self.name, error) from None
         self.written += records
 
     def close(self) -> None:
@@ -182,7 +186,11 @@ def writing(name: str) -> Iterator[None]:
     except BrokenPipeError:
         raise
     except OSError as error:
-        raise OutputError(f"cannot write {name}: {error.strerror or error}") from None
+        raise _failed(name, error) from None
+
+
+def _failed(name: str, error: OSError) -> OutputError:
+    return OutputError(f"cannot write {name}: {error.strerror or error}")
 
 
 def _mode_for(path: Path) -> int:
@@ -230,10 +238,12 @@ class Progress:
         """`files` more inputs done, of `size` bytes in all. A batch comes back at once and
         is counted at once: counted file by file, the first line would give its first file
         the whole batch's time, and foretell minutes for a run of a second."""
+        if not self.enabled:
+            return
         self.files += files
         self.bytes += size
         now = time.monotonic()
-        if self.enabled and (now - self.shown_at >= self.every or self.files == self.total_files):
+        if now - self.shown_at >= self.every or self.files == self.total_files:
             self.shown_at = now
             line = self.line(now - self.started)
             self.stream.write("\r" + line + "\x1b[K" if self.terminal else line + "\n")
