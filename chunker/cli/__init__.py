@@ -11,13 +11,22 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from chunker.cli.flags import flag
 from chunker.cli.inputs import Decoding, Source, expand
 from chunker.cli.jsonl import ChunkLines
-from chunker.cli.output import Discard, OutputError, Progress, RecordWriter, open_output, writing
+from chunker.cli.output import (
+    Discard,
+    OutputError,
+    Progress,
+    RecordWriter,
+    open_output,
+    record_bytes,
+    writing,
+)
 from chunker.cli.parser import (
     COMMANDS,
     build_parser,
@@ -27,16 +36,17 @@ from chunker.cli.parser import (
 )
 from chunker.cli.since import Changes, SinceError, read_since
 from chunker.cli.tasks import (
+    Done,
     Job,
-    Outcome,
     SnippetJob,
     TurnsJob,
     chunk_source,
     run_batch,
+    run_one,
     snippet_source,
     turns_source,
 )
-from chunker.pipelines.many import batched, spread
+from chunker.pipelines.many import spread
 from chunker.pipelines.pool import WorkerError
 from chunker.recipe import Recipe, options_of
 
@@ -67,13 +77,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_evaluate(parser, args)
         if args.jobs is not None and args.jobs < 1:
             parser.error(f"argument --jobs: must be at least 1, got {args.jobs}")
-        job = _plan(parser, args)
-        changes = _since(parser, args)
+        job = replace(_plan(parser, args), since=_since(parser, args))
         signal.signal(signal.SIGTERM, _on_interrupt)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (`&`)
             signal.signal(signal.SIGINT, _on_interrupt)
         try:
-            return _run(args, job, changes)
+            return _run(args, job)
         except _Interrupted as interrupt:
             print(f"chunker: interrupted{_not_written(args)}", file=sys.stderr)
             return 128 + interrupt.number  # as a shell reports a run the signal ended
@@ -124,13 +133,13 @@ def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Job:
     naming its flag, before any input is read."""
     decoding = Decoding(args.encoding, args.errors)
     if args.command == "chunk":
-        return Job(chunk_source, ChunkLines(_recipe(parser, args)), decoding)
+        return Job(chunk_source, ChunkLines(_recipe(parser, args)), decoding, args.format)
     if args.command == "turns":
         from chunker.turns import chunk_turns
 
         options = given_options(args, turns_options())
         _check(parser, options, lambda **some: chunk_turns([], **some))
-        return Job(turns_source, TurnsJob(options), decoding)
+        return Job(turns_source, TurnsJob(options), decoding, args.format)
     from chunker.search.lexical import lexical_tokens, snippet_around
 
     options = given_options(args, snippet_options())
@@ -138,7 +147,7 @@ def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Job:
     words = lexical_tokens(args.query)
     if not words:
         parser.error(f"QUERY {args.query!r} has no words to find")
-    return Job(snippet_source, SnippetJob(words, options), decoding)
+    return Job(snippet_source, SnippetJob(words, options), decoding, args.format)
 
 
 def _since(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Changes | None:
@@ -188,7 +197,7 @@ def _check(
     parser.error(problem)
 
 
-def _run(args: argparse.Namespace, job: Job, changes: Changes | None = None) -> int:
+def _run(args: argparse.Namespace, job: Job) -> int:
     glob = getattr(args, "glob", None)
     inputs = expand(args.paths, glob)
     sources, problems = inputs.sources, inputs.problems
@@ -212,22 +221,18 @@ def _run(args: argparse.Namespace, job: Job, changes: Changes | None = None) -> 
     try:
         with open_output(args.output) as out:
             writer = RecordWriter(out, args.format, args.output)
-            for outcomes in _outcomes(sources, args.jobs, job):
-                records = []
-                for outcome in outcomes:
-                    if outcome.error is not None:
-                        failed += 1
-                        progress.say(f"chunker: {outcome.error}")
-                        if changes is not None:
-                            changes.unread(outcome.source.name)
-                    elif changes is not None:
-                        records += changes.lines(outcome.source.name, outcome.records)
-                    else:
-                        records += outcome.records
-                writer.write(records)
-                progress.advance(len(outcomes), sum(o.source.size for o in outcomes))
-            if changes is not None:
-                writer.write(changes.rest())
+            for done in _done(sources, args.jobs, job):
+                files = size = 0
+                for part in done:
+                    for error in part.errors:
+                        progress.say(f"chunker: {error}")
+                    failed += len(part.errors)
+                    writer.write(part.data, part.records)
+                    files, size = files + part.files, size + part.size
+                progress.advance(files, size)
+            if job.since is not None:
+                removed = job.since.rest({source.name for source in sources})
+                writer.write(record_bytes(removed, args.format), len(removed))
             writer.close()
             if failed == total:  # an earlier -o file is worth more than an empty one
                 raise Discard
@@ -239,27 +244,16 @@ def _run(args: argparse.Namespace, job: Job, changes: Changes | None = None) -> 
     return 1 if failed else 0
 
 
-def _outcomes(sources: list[Source], jobs: int | None, job: Job) -> Iterator[list[Outcome]]:
-    """Each batch's outcomes, in order: cut here, or by worker processes as `chunk_many`
-    decides (`spread`: `--jobs` or, by default, from the input's size, the work's speed and
-    the cores)."""
-    return spread(
-        batched(sources, _size_of),
-        jobs,
-        _batch_size,
-        partial(run_batch, job),
-        run_batch,
-        job,
-        _as_is,
-    )
+def _done(sources: list[Source], jobs: int | None, job: Job) -> Iterator[list[Done]]:
+    """The inputs done, in order, a file at a time here or a batch at a time from a worker
+    process, as `chunk_many` decides (`spread`: `--jobs` or, by default, from the input's
+    size, the work's speed and the cores). Counted on the progress line as they come: a file
+    of a batch counted alone would be credited with the whole batch's time."""
+    return spread(iter(sources), jobs, _size_of, partial(run_one, job), run_batch, job, _answered)
 
 
-def _as_is(batch: list[Source], outcomes: list[Outcome]) -> list[Outcome]:
-    return outcomes
-
-
-def _batch_size(batch: list[Source]) -> int:
-    return sum(source.size for source in batch)
+def _answered(batch: list[Source], done: Done) -> list[Done]:
+    return [done]
 
 
 def _not_written(args: argparse.Namespace) -> str:

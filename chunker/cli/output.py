@@ -22,6 +22,7 @@ __all__ = [
     "Discard",
     "OutputError",
     "RecordWriter",
+    "record_bytes",
     "Progress",
     "shown",
 ]
@@ -130,28 +131,40 @@ def _regular(target: str) -> bool:
         return True
 
 
+def record_bytes(records: list[str], format: str) -> bytes:
+    """`records` (JSON objects, each without a line feed) as `RecordWriter` writes them in
+    `format`, `encoded` at once: a line each for JSON Lines; for a JSON array, a line each
+    with the array's commas between them (the writer puts the brackets, and a comma between
+    runs). Made where the records are, a worker process for most."""
+    if format == "json":
+        return encoded(",\n".join(records))
+    return encoded("\n".join(records) + "\n")
+
+
 class RecordWriter:
-    """JSON Lines (a record a line), or one JSON array (a record a line inside it), on `out`;
-    `OutputError` naming `target` if a write fails (a reader that left is not such a
-    failure: its `BrokenPipeError` passes, to end the run quietly)."""
+    """JSON Lines (a record a line), or one JSON array (a record a line inside it), on `out`,
+    from runs of records as `record_bytes` makes them; `OutputError` naming `target` if a
+    write fails (a reader that left is not such a failure: its `BrokenPipeError` passes, to
+    end the run quietly)."""
 
     __slots__ = ("out", "name", "array", "written")
 
     def __init__(self, out: BinaryIO, format: str, target: str | None) -> None:
         self.out, self.name, self.array, self.written = out, shown(target), format == "json", 0
 
-    def write(self, records: list[str]) -> None:
-        """Write `records` (JSON objects, each without a line feed), encoded at once: the
-        command line hands over a batch's records together (tests/bench/pipelines.py)."""
+    def write(self, data: bytes, records: int) -> None:
+        """Write `data`, `records` records made by `record_bytes` in this writer's format."""
         if not records:
             return
-        with writing(self.name):
+        try:  # as `writing` does, without a context manager for every input written
             if self.array:
                 self.out.write(b"[\n" if not self.written else b",\n")
-                self.out.write(encoded(",\n".join(records)))
-            else:
-                self.out.write(encoded("\n".join(records) + "\n"))
-        self.written += len(records)
+            self.out.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _failed(self.name, error) from None
+        self.written += records
 
     def close(self) -> None:
         if self.array:
@@ -173,7 +186,11 @@ def writing(name: str) -> Iterator[None]:
     except BrokenPipeError:
         raise
     except OSError as error:
-        raise OutputError(f"cannot write {name}: {error.strerror or error}") from None
+        raise _failed(name, error) from None
+
+
+def _failed(name: str, error: OSError) -> OutputError:
+    return OutputError(f"cannot write {name}: {error.strerror or error}")
 
 
 def _mode_for(path: Path) -> int:
@@ -221,10 +238,12 @@ class Progress:
         """`files` more inputs done, of `size` bytes in all. A batch comes back at once and
         is counted at once: counted file by file, the first line would give its first file
         the whole batch's time, and foretell minutes for a run of a second."""
+        if not self.enabled:
+            return
         self.files += files
         self.bytes += size
         now = time.monotonic()
-        if self.enabled and (now - self.shown_at >= self.every or self.files == self.total_files):
+        if now - self.shown_at >= self.every or self.files == self.total_files:
             self.shown_at = now
             line = self.line(now - self.started)
             self.stream.write("\r" + line + "\x1b[K" if self.terminal else line + "\n")

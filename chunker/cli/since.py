@@ -28,17 +28,15 @@ class SinceError(Exception):
 class Changes:
     """The ids of OLD's chunks by source, and what each source of this run changed."""
 
-    __slots__ = ("_old", "_seen")
+    __slots__ = ("_old",)
 
     def __init__(self, old: dict[str, list[str]]) -> None:
         self._old = old
-        self._seen: set[str] = set()
 
     def lines(self, source: str, records: list[str]) -> list[str]:
         """The lines of `source`, whose chunks' records (JSON objects, in order) this run
         wrote: each added chunk's record with its id, each kept one's place, then each
-        removed chunk of OLD."""
-        self._seen.add(source)
+        removed chunk of OLD. Called where the records are made, a worker process for most."""
         name = quoted(source)
         chunks = [json.loads(record) for record in records]
         ids = chunk_ids(source, [_text_of(chunk) for chunk in chunks])
@@ -60,17 +58,13 @@ class Changes:
         out += [_removed(name, gone) for gone in old if gone not in now]
         return out
 
-    def unread(self, source: str) -> None:
-        """`source` was among this run's inputs but could not be read: nothing is known of
-        its chunks, so none is said removed."""
-        self._seen.add(source)
-
-    def rest(self) -> list[str]:
-        """A removed line for each chunk of a source of OLD that this run did not have."""
+    def rest(self, inputs: set[str]) -> list[str]:
+        """A removed line for each chunk of a source of OLD that is not among this run's
+        `inputs` (an input that could not be read says nothing of its chunks: none removed)."""
         return [
             _removed(quoted(source), gone)
             for source, old in self._old.items()
-            if source not in self._seen
+            if source not in inputs
             for gone in old
         ]
 

@@ -1,5 +1,7 @@
 """One input's work for each command, done where it is sent (this process or a worker):
-read it, cut it, write its records as JSON text. The parent only writes them out."""
+read it, cut it, write its records as the bytes of the output. The parent only puts them in
+order and writes them out: made there, records would cost it as much as cutting them
+(tests/bench/pipelines.py, `chunker chunk --jobs 2`)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,15 @@ from typing import Any
 
 from chunker.cli.inputs import Decoding, InputError, Source, read_text
 from chunker.cli.jsonl import ChunkLines
+from chunker.cli.output import record_bytes
+from chunker.cli.since import Changes
 
 __all__ = [
     "Outcome",
+    "Done",
     "Job",
     "run_batch",
+    "run_one",
     "TurnsJob",
     "SnippetJob",
     "chunk_source",
@@ -31,6 +37,20 @@ class Outcome:
     records: list[str]
     """One JSON object each, without the line feed."""
     error: str | None = None
+
+
+@dataclass(slots=True)  # not frozen: made for every input, and a frozen one is made slower
+class Done:
+    """Inputs done, in order, as a worker answers them: their records as the output's bytes
+    (`record_bytes`), and why those that gave none did not."""
+
+    data: bytes
+    records: int
+    """How many records `data` holds."""
+    errors: tuple[str, ...]
+    files: int
+    size: int
+    """The inputs' bytes (`Source.size`), for the progress line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +79,38 @@ class Job:
     """What `task` takes first: the same for every input."""
     decoding: Decoding
     """How each input's bytes are read."""
+    format: str
+    """How records are written (`--format`: `jsonl` or `json`)."""
+    since: Changes | None = None
+    """`--since`'s previous output: each input's records become the lines of what changed."""
 
 
-def run_batch(job: Job, batch: list[Source]) -> list[Outcome]:
+def run_batch(job: Job, batch: list[Source]) -> Done:
     """A command's task over a batch of inputs (what goes to a worker process at once), each
-    read first: one that cannot be is an outcome with its error."""
-    outcomes = []
+    read first: one that cannot be gives its error instead of records."""
+    records: list[str] = []
+    errors: list[str] = []
+    size = 0
     for source in batch:
+        size += source.size
         try:
             text = read_text(source, job.decoding)
         except InputError as error:
-            outcomes.append(Outcome(source, [], str(error)))
+            errors.append(str(error))
             continue
-        outcomes.append(job.task(job.shared, source, text))
-    return outcomes
+        outcome = job.task(job.shared, source, text)
+        if outcome.error is not None:
+            errors.append(outcome.error)
+        elif job.since is not None:
+            records += job.since.lines(source.name, outcome.records)
+        else:
+            records += outcome.records
+    return Done(record_bytes(records, job.format), len(records), tuple(errors), len(batch), size)
+
+
+def run_one(job: Job, source: Source) -> Done:
+    """`run_batch` over one input: what this process does with each, as it comes."""
+    return run_batch(job, [source])
 
 
 def _encoded(source: Source, record: dict[str, Any]) -> str:

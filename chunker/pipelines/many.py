@@ -268,28 +268,12 @@ def _chunked(
     recipe: Recipe, items: Iterator[Any], jobs: int | None
 ) -> Iterator[ChunkedText[Any, Any]]:
     # One chunker for the run, not one a batch (`Recipe.cutter` says why).
-    cut = recipe.cutter()
-    checked = _checked(items)
-    # Each text cut and answered as it comes, here: a batch's records held until its last
-    # text is cut made this slower than a plain loop (tests/bench/pipelines.py), so the
-    # texts that `jobs=None` cuts while it decides are cut so too.
-    cut_here = partial(_cut_text, cut)
-    cores = default_jobs() if jobs is None else jobs
-    if jobs is None and cores > 1:
-        pays = yield from _probe(checked, _text_length, cut_here)
-        if pays is None:  # the input ended
-            return
-        # Checked only now, as processes would start: the check pickles the options.
-        if not pays or _unsendable(recipe) or _unstartable_main(None):
-            cores = 1
-    if cores == 1:
-        for pair in checked:
-            yield cut_here(pair)
-        return
+    cut_here = partial(_cut_text, recipe.cutter())
     work, made = _work_of(recipe)
-    batches = batched(checked, _text_length)
-    cut_batch = partial(_cut_batch, cut)
-    for results in spread(batches, cores, _batch_chars, cut_batch, work, recipe, made):
+    unsendable = partial(_unsendable, recipe)
+    for results in spread(
+        _checked(items), jobs, _text_length, cut_here, work, recipe, made, unsendable
+    ):
         yield from results
 
 
@@ -309,71 +293,91 @@ def _work_of(recipe: Recipe) -> _Work:
     return _positions, partial(_made_of_each, _records_of_engine)
 
 
+def _sendable() -> None:
+    return None
+
+
 def spread(
-    batches: Iterator[list[Item]],
+    items: Iterator[Item],
     jobs: int | None,
-    size: Callable[[list[Item]], int],
-    here: Callable[[list[Item]], Result],
+    size: Callable[[Item], int],
+    here: Callable[[Item], Result],
     work: Callable[[Shared, list[Item]], Answer],
     shared: Shared,
-    made: Callable[[list[Item], Answer], Result],
-) -> Iterator[Result]:
-    """Each batch's result, in order: `here(batch)` in this process, or `made(batch,
-    work(shared, batch))` with `work` done by a worker process, as `jobs` says (over
-    processes, this one cuts too: `pool.map_in_order`). `size`: a batch's characters.
+    made: Callable[[list[Item], Answer], list[Result]],
+    unsendable: Callable[[], Exception | None] = _sendable,
+) -> Iterator[list[Result]]:
+    """Each item's result, in input order, in lists as they are done: `[here(item)]` for an
+    item done in this process alone (a batch's results held until its last item was done
+    made `chunk_many` slower than a plain loop, tests/bench/pipelines.py); over processes, a
+    batch's (`batched`) at once,
+    `[here(item) for item in batch]` where this process cut it (`pool.map_in_order`: it
+    cuts too), `made(batch, work(shared, batch))` where a worker did. `size`: an item's
+    characters.
 
-    `jobs` given: that many processes (1: this one), unless the input is one batch (a
-    process would only wait for it). None: this process alone if it may use one core only
-    (`default_jobs`); else it cuts the first `PROCESSES_FROM_CHARS` characters itself,
-    timing them, and starts a worker per core for the rest only if it cut slower than
-    `PROCESSES_BELOW_CHARS_A_SECOND`: faster work than that costs the parent more to send
-    and receive than the workers save (docs/processes.md). Where workers cannot start for
-    this program (`_unstartable_main`), `jobs` given raises as they would start, and None
-    stays in this process.
+    The one place `jobs` is decided. Given: that many processes (1: this one), unless the
+    input is one batch (a process would only wait for it). None: this process alone if it
+    may use one core only (`default_jobs`); else it does items itself, a result each, until
+    `PROCESSES_FROM_CHARS` characters are done, timing them, and starts a worker per core
+    for the rest only if it did them slower than `PROCESSES_BELOW_CHARS_A_SECOND`: faster
+    work than that costs the parent more to send and receive than the workers save
+    (docs/processes.md). Workers that cannot be sent `shared` (`unsendable` says why; a
+    caller with `jobs` given asks first) or cannot start for this program
+    (`_unstartable_main`: given, that raises as they would start) leave None in this
+    process.
     """
     cores = default_jobs() if jobs is None else jobs
-    head: list[list[Item]] = []
     if jobs is None and cores > 1:
-        pays = yield from _probe(batches, size, here)
+        pays = yield from _probe(items, size, here)
         if pays is None:  # the input ended
             return
-        if not pays or _unstartable_main(None) is not None:
+        # Checked only now, as processes would start: a check may pickle `shared`.
+        if not pays or unsendable() is not None or _unstartable_main(None) is not None:
             cores = 1
-    elif cores > 1:
-        head = list(islice(batches, 2))
-        if len(head) < 2:
-            cores = 1
-        else:  # as processes would start, not before: a small input never needs them
-            problem = _unstartable_main(cores)
-            if problem is not None:
-                raise problem
     if cores == 1:
-        for batch in chain(head, batches):
-            yield here(batch)
+        for item in items:
+            yield [here(item)]
         return
+    batches = batched(items, size)
+    head = list(islice(batches, 2))
+    if len(head) < 2:
+        for item in chain.from_iterable(head):
+            yield [here(item)]
+        return
+    if jobs is not None:  # as processes would start, not before: a small input never needs them
+        problem = _unstartable_main(cores)
+        if problem is not None:
+            raise problem
     from chunker.pipelines.pool import (
         map_in_order,  # processes: not in the browser, which never gets here
     )
 
-    for batch, answer, done_here in map_in_order(work, chain(head, batches), cores, shared, here):
+    each_here = partial(_each, here)
+    for batch, answer, done_here in map_in_order(
+        work, chain(head, batches), cores, shared, each_here
+    ):
         yield answer if done_here else made(batch, answer)
+
+
+def _each(here: Callable[[Item], Result], batch: list[Item]) -> list[Result]:
+    return [here(item) for item in batch]
 
 
 def _probe(
     units: Iterator[Item], size: Callable[[Item], int], here: Callable[[Item], Result]
-) -> Generator[Result, None, bool | None]:
-    """`here(unit)` for each unit, in this process, until `PROCESSES_FROM_CHARS` characters
-    (`size`) are cut, timed; then whether processes pay for the rest, by `jobs=None`'s rule
-    (`spread`): the work was slower than `PROCESSES_BELOW_CHARS_A_SECOND`. None if the units
-    ended first."""
-    cut = 0
+) -> Generator[list[Result], None, bool | None]:
+    """`[here(unit)]` for each unit, in this process, until `PROCESSES_FROM_CHARS`
+    characters (`size`) are done, timed; then whether processes pay for the rest, by
+    `jobs=None`'s rule (`spread`): the work was slower than
+    `PROCESSES_BELOW_CHARS_A_SECOND`. None if the units ended first."""
+    done = 0
     started = time.perf_counter()
     for unit in units:
-        cut += size(unit)
-        yield here(unit)
-        if cut >= PROCESSES_FROM_CHARS:
+        done += size(unit)
+        yield [here(unit)]
+        if done >= PROCESSES_FROM_CHARS:
             elapsed = max(time.perf_counter() - started, 1e-9)
-            return cut / elapsed < PROCESSES_BELOW_CHARS_A_SECOND
+            return done / elapsed < PROCESSES_BELOW_CHARS_A_SECOND
     return None
 
 
@@ -417,10 +421,6 @@ def _batch_chars(batch: list[tuple[Any, str]]) -> int:
 
 def _cut_text(cut: Callable[[str], list[Any]], pair: tuple[Any, str]) -> ChunkedText:
     return _chunked_text(pair[0], tuple(cut(pair[1])))
-
-
-def _cut_batch(cut: Callable[[str], list[Any]], batch: list[tuple[Any, str]]) -> list[ChunkedText]:
-    return [_chunked_text(key, tuple(cut(text))) for key, text in batch]
 
 
 class _ChunkedTextDraft(ChunkedText):

@@ -1,11 +1,11 @@
 """Documents a second over real documents: a plain loop, `chunk_many`, the command line, Spark.
 
     python tests/bench/pipelines.py [--documents N] [--rounds N] [--no-spark] [--no-cli]
-                                    [--options JSON] [--strategy NAME]
+                                    [--options JSON] [--strategy NAME] [--folder PATH ...]
 
 The corpus: the first `--documents` real Markdown, reStructuredText and text files on this
-machine (tests/support/real_documents.py: npm's packages, Python's, /usr/share/doc), cycled
-if there are fewer. Every row runs once a round, the rows in turn, after a warm-up round, so
+machine (tests/support/real_documents.py: npm's packages, Python's, /usr/share/doc, then
+each `--folder`), cycled if there are fewer (the first line says how many are distinct). Every row runs once a round, the rows in turn, after a warm-up round, so
 load that comes and goes falls on all of them; each figure is a row's median over the rounds,
 and the last column is its speed beside the plain loop's in the same run.
 
@@ -44,8 +44,8 @@ from chunker import ChunkingEngine, SemanticChunker, chunk_many  # noqa: E402
 from chunker.recipe import Recipe  # noqa: E402
 
 
-def corpus(count: int) -> list[str]:
-    found = real_documents(count)
+def corpus(count: int, more: tuple[Path, ...] = ()) -> list[str]:
+    found = real_documents(count, more)
     if not found:
         raise SystemExit("no real documents found on this machine")
     return [found[n % len(found)] for n in range(count)]
@@ -121,6 +121,13 @@ def main() -> int:
     parser.add_argument("--options", default="{}", help="the strategy's options, as JSON")
     parser.add_argument("--no-spark", action="store_true", help="leave out the Spark rows")
     parser.add_argument("--no-cli", action="store_true", help="leave out the command line")
+    parser.add_argument(
+        "--folder",
+        action="append",
+        type=Path,
+        default=[],
+        help="a folder of real documents to take too (CMake's Help, a project's docs)",
+    )
     args = parser.parse_args()
     options = json.loads(args.options)
     Recipe(args.strategy, options)  # a bad strategy or option fails before any work
@@ -129,10 +136,11 @@ def main() -> int:
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, load {load:.1f} at the start"
     )
-    texts = corpus(args.documents)
+    texts = corpus(args.documents, tuple(args.folder))
     megabytes = sum(map(len, texts)) / 1e6
     print(
-        f"Corpus: {len(texts)} real documents, {megabytes:.1f} M characters; "
+        f"Corpus: {len(texts)} real documents ({len(set(texts))} distinct), "
+        f"{megabytes:.1f} M characters; "
         f"{args.strategy} {options or '(defaults)'}; {args.rounds} rounds"
     )
 

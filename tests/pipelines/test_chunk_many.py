@@ -94,8 +94,10 @@ def _here(batch):
 def _where(
     jobs, batches, monkeypatch, cores=2, speed=None, work=operator.concat, shared=None, here=_here
 ):
-    """Where `spread` did each batch: "here" (this process) or "there" (a worker)."""
+    """Where `spread` did each batch: "here" (this process) or "there" (a worker). Each of
+    `batches` is one item, and a batch of its own (`BATCH_ITEMS` 1)."""
     monkeypatch.setattr(many, "default_jobs", lambda: cores)
+    monkeypatch.setattr(many, "BATCH_ITEMS", 1)
     if speed is not None:
         monkeypatch.setattr(many, "PROCESSES_BELOW_CHARS_A_SECOND", speed)
     done = many.spread(
@@ -103,11 +105,11 @@ def _where(
         jobs,
         lambda batch: sum(map(len, batch)),
         here,
-        work,  # in a worker, by default: [] + batch
+        work,  # in a worker, by default: [] + [batch]
         [] if shared is None else shared,
-        lambda batch, answer: ("there", answer),
+        lambda batch, answer: [("there", item) for item in answer],
     )
-    results = list(done)
+    results = [result for results in done for result in results]
     assert [batch for _, batch in results] == batches  # in order, whoever did them
     assert not multiprocessing.active_children()  # no worker left behind
     return [where for where, _ in results]
@@ -169,17 +171,17 @@ class WithPointer:
 @pytest.fixture
 def decides_processes(monkeypatch):
     """`jobs=None` on two cores, deciding for processes once 20,000 characters are cut; and
-    what `spread` was called with, if at all (a list of its `jobs`)."""
+    how many processes each run that started workers used (a list of `jobs`)."""
     monkeypatch.setattr(many, "default_jobs", lambda: 2)
     monkeypatch.setattr(many, "PROCESSES_FROM_CHARS", 20_000)
     monkeypatch.setattr(many, "PROCESSES_BELOW_CHARS_A_SECOND", float("inf"))
-    spread, called = many.spread, []
+    map_in_order, called = pool.map_in_order, []
 
-    def spy(batches, jobs, *rest):
+    def spy(work, batches, jobs, *rest):
         called.append(jobs)
-        return spread(batches, jobs, *rest)
+        return map_in_order(work, batches, jobs, *rest)
 
-    monkeypatch.setattr(many, "spread", spy)
+    monkeypatch.setattr(pool, "map_in_order", spy)
     return called
 
 
@@ -580,17 +582,18 @@ def test_a_batch_that_fails_raises_in_its_turn_after_the_batches_before_it(monke
             raise ValueError(f"batch {failing}")
         return "here", batch
 
-    def there(shared, batch):  # in a worker
-        if batch[0].startswith(str(failing)):
+    def there(shared, batch):  # in a worker: a batch of one item, each a batch of before
+        if batch[0][0].startswith(str(failing)):
             raise ValueError(f"batch {failing}")
         return batch
 
-    done = many.spread(
-        iter(large), 2, lambda b: sum(map(len, b)), here, there, None, lambda b, a: ("there", a)
-    )
+    def made(batch, answer):
+        return [("there", item) for item in answer]
+
+    done = many.spread(iter(large), 2, lambda b: sum(map(len, b)), here, there, None, made)
     got = []
     with pytest.raises(ValueError, match=f"batch {failing}"):
-        got.extend(batch for _, batch in done)
+        got.extend(batch for results in done for _, batch in results)
     assert got == large[:failing]
     assert not multiprocessing.active_children()
 

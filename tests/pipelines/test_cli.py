@@ -255,6 +255,38 @@ def test_jobs_two_gives_the_same_bytes_as_jobs_one(tmp_path):
     assert two.stdout == one.stdout == default.stdout
 
 
+@pytest.mark.parametrize("output_format", ["jsonl", "json"])
+def test_a_batch_is_answered_as_its_stretch_of_the_output(tmp_path, output_format):
+    # A worker answers the bytes the output gets (the parent only puts them in order and
+    # writes them), and why an input gave none; nothing the parent must format.
+    from chunker.cli.inputs import Decoding, expand
+    from chunker.cli.jsonl import ChunkLines
+    from chunker.cli.tasks import Job, chunk_source, run_batch
+    from chunker.recipe import Recipe
+
+    for number in range(6):
+        (tmp_path / f"{number}.md").write_text(DOCUMENT.replace("Refunds", f"Refunds {number}"))
+    (tmp_path / "3.md").write_bytes(b"# Caf\xe9\n\nLatin-1, not UTF-8.")
+    done = run("chunk", "--jobs", "1", "--format", output_format, str(tmp_path))
+    whole = done.stdout
+    sources = expand([str(tmp_path)], None).sources
+    job = Job(chunk_source, ChunkLines(Recipe("semantic", {})), Decoding(), output_format)
+    first, second = run_batch(job, sources[:4]), run_batch(job, sources[4:])
+    assert isinstance(first.data, bytes) and isinstance(second.data, bytes)
+    if output_format == "json":
+        assert b"[\n" + first.data + b",\n" + second.data + b"\n]\n" == whole
+    else:
+        assert first.data + second.data == whole
+    # Three inputs of three chunks each, one unread; then two.
+    counted = [answer.data.count(b'{"source"') for answer in (first, second)]
+    assert counted == [first.records, second.records] == [9, 6]
+    said = done.stderr.decode().splitlines()[0]  # the one bad input, as the run names it
+    assert first.errors == (said.removeprefix("chunker: "),) and "3.md: not UTF-8" in said
+    assert second.errors == ()
+    assert (first.files, second.files) == (4, 2)
+    assert first.size == sum(source.size for source in sources[:4])
+
+
 def test_a_bad_file_is_named_and_the_others_go_on(corpus):
     (corpus / "bad.md").write_bytes(b"# Caf\xe9\n\nLatin-1, not UTF-8.")
     missing = corpus / "missing.md"

@@ -180,3 +180,21 @@ def test_an_unreadable_input_is_neither_kept_nor_removed(tmp_path):
     lines = [json.loads(line) for line in result.stdout.decode().splitlines()]
     assert {c["source"] for c in lines} == {"docs/a.md"}
     assert {c["change"] for c in lines} == {"kept"}
+
+
+def test_worker_processes_write_what_one_process_writes(tmp_path):
+    # With --jobs 2 the workers make each input's lines of change, the parent the removed
+    # lines of inputs this run does not have: the same bytes as one process.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for number in range(6):
+        write(docs / f"{number}.md", paragraphs(f"doc {number}"))
+    chunk(tmp_path, SETTINGS[0], "-o", "old.jsonl")
+    write(docs / "2.md", [*paragraphs("doc 2")[:-1], "An edited last paragraph."])
+    (docs / "4.md").unlink()
+    for jobs in ("1", "2"):
+        chunk(tmp_path, SETTINGS[0], "--since", "old.jsonl", "--jobs", jobs, "-o", f"{jobs}.jsonl")
+    one, two = (tmp_path / "1.jsonl").read_bytes(), (tmp_path / "2.jsonl").read_bytes()
+    assert one == two
+    changes = [line["change"] for line in lines_of(tmp_path / "1.jsonl")]
+    assert {"added", "kept", "removed"} <= set(changes)

@@ -37,12 +37,12 @@ def _roots() -> list[Path]:
 
 
 @cache
-def real_document_paths() -> tuple[Path, ...]:
-    """Every such file of a usable size, in a fixed order (sorted by path within each root);
-    a file found twice (a symlink) once."""
+def real_document_paths(more: tuple[Path, ...] = ()) -> tuple[Path, ...]:
+    """Every such file of a usable size, in a fixed order (sorted by path within each root,
+    the folders `more` after the usual ones); a file found twice (a symlink) once."""
     seen: set[Path] = set()
     found: list[Path] = []
-    for root in _roots():
+    for root in [*_roots(), *more]:
         for folder, folders, files in os.walk(root):
             folders.sort()
             for name in sorted(files):
@@ -60,10 +60,11 @@ def real_document_paths() -> tuple[Path, ...]:
     return tuple(found)
 
 
-def real_documents(count: int | None = None) -> list[str]:
-    """The texts of the first `count` files (all, for None) that are UTF-8."""
+def real_documents(count: int | None = None, more: tuple[Path, ...] = ()) -> list[str]:
+    """The texts of the first `count` files (all, for None) that are UTF-8, looked for in
+    the folders `more` too."""
     texts: list[str] = []
-    for path in real_document_paths():
+    for path in real_document_paths(more):
         try:
             texts.append(path.read_bytes().decode("utf-8"))
         except (OSError, UnicodeDecodeError):
