@@ -8,7 +8,7 @@ python3 build.py serve               build what is stale, then serve site/ on 12
 python3 build.py test [ARGS]         install the test tools, build, run pytest with ARGS;
                                     with no selection in ARGS, the core suite on Python
                                     3.10 too (when the machine has a python3.10)
-python3 build.py test --core [ARGS]  the core suite alone (tests/test_core_*.py): no Node,
+python3 build.py test --core [ARGS]  the core suite alone (tests/core/): no Node,
                                     no Chromium, no build
 python3 build.py bench               the benchmarks (CPython and Node, then the browser)
 """
@@ -47,7 +47,7 @@ def main() -> int:
     testing.add_argument(
         "--core",
         action="store_true",
-        help="only the core suite (tests/test_core_*.py): no Node, no Chromium, no build",
+        help="only the core suite (tests/core/): no Node, no Chromium, no build",
     )
     commands.add_parser(
         "bench", help="run tests/bench/core.py, pipelines.py, browser.py and playground.py"

@@ -38,6 +38,7 @@ from chunker.base.validation import (
 from chunker.recipe import PipelineStrategy, Recipe, covered, fields, options_of
 from chunker.search.lexical_index import LexicalIndex
 from chunker.search.locate import locate_chunks
+from chunker.stability import kept_shares
 from chunker.text.records import Chunk, DocumentChunk
 
 __all__ = [
@@ -262,8 +263,11 @@ class EvaluationReport:
     mean_chunk_length: float
     max_chunk_length: int
     settings: Mapping[str, Any]
-    """The strategy, options and k (or `chunks: "given"`)."""
+    """The strategy, options and k (or `chunks: "given"`), and the edits when measured."""
     seconds: float
+    stability: float | None = None
+    """The mean share of chunks kept under random one-paragraph edits (`edits`), or None."""
+    stability_std: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data with camelCase keys, for JSON and the facade."""
@@ -278,6 +282,8 @@ class EvaluationReport:
             maxChunkLength=self.max_chunk_length,
             settings=dict(self.settings),
             seconds=self.seconds,
+            stability=self.stability,
+            stabilityStd=self.stability_std,
             questions=[q.to_dict() for q in self.questions],
         )
         return out
@@ -290,11 +296,17 @@ def evaluate(
     k: int = 5,
     strategy: PipelineStrategy = "semantic",
     embed_fn: EmbedFn | None = None,
+    edits: int = 0,
+    edit_seed: int = 0,
     **options: Any,
 ) -> EvaluationReport:
     """Cut every corpus of `data` with `strategy` and `options` (`chunk_many`'s names), or take
     `chunks` (for each corpus id: spans, texts placed with `locate_chunks`, or our records),
     retrieve the top `k` chunks for each question and score them.
+
+    With `edits`, the report's `stability` is the mean share of chunks kept under that many
+    random one-paragraph edits of each corpus, drawn from `edit_seed` (`chunker.stability`;
+    docs/evaluation.md): the same edits for every setting of the same set.
 
     Example:
         >>> question = Question("dogs", "a", ((11, 21),))
@@ -306,10 +318,20 @@ def evaluate(
     began = time.perf_counter()
     _check_call(data, embed_fn)
     require_int("k", k, minimum=1)
+    require_int("edits", edits, minimum=0)
+    require_int("edit_seed", edit_seed, minimum=0)
+    shares = None
     if chunks is None:
         recipe = Recipe(strategy, options)
         spans = {cid: _record_spans(recipe.cut(text)) for cid, text in data.corpora.items()}
         settings: dict[str, Any] = {"strategy": strategy, **options, "k": k}
+        if edits:
+            shares = kept_shares(recipe.cutter(), list(data.corpora.values()), edits, edit_seed)
+            settings.update(edits=edits, edit_seed=edit_seed)
+    elif edits:
+        raise ArgumentValueError(
+            "edits", f"edits {edits!r} needs a chunker to cut the edited texts, not chunks="
+        )
     else:
         spans = _given_spans(data, chunks)
         settings = {"chunks": "given", "k": k}
@@ -337,6 +359,8 @@ def evaluate(
         max_chunk_length=max(lengths, default=0),
         settings=settings,
         seconds=time.perf_counter() - began,
+        stability=statistics.fmean(shares) if shares else None,
+        stability_std=statistics.pstdev(shares) if shares else None,
     )
 
 

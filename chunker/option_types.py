@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
-    from chunker.base.limits import OverlapBoundary
+    from chunker.base.limits import Boundaries, OverlapBoundary
     from chunker.tokens import Tokenizer
 
 __all__ = ["SemanticOptions", "EngineOptions"]
@@ -41,3 +41,4 @@ class EngineOptions(TypedDict, total=False):
     chunk_overlap: int
     max_tokens: int | None
     tokenizer: Tokenizer | None
+    boundaries: Boundaries

@@ -6,7 +6,7 @@ Nothing is collected to the driver: the documents' partitions are cut where they
 PySpark's Arrow path is there (pyarrow and pandas installed, `pyspark[sql]`), the executors
 take the documents as Arrow batches and answer the chunks as Arrow columns (`mapInArrow`),
 `SemanticChunker`'s from its columns with no record made; without it, rows of Python
-objects (`rdd.mapPartitions`). Both give the same rows (tests/test_pipelines_spark.py); the
+objects (`rdd.mapPartitions`). Both give the same rows (tests/pipelines/test_spark.py); the
 Arrow path spends less than half as long moving them (tests/bench/pipelines.py).
 """
 

@@ -10,9 +10,14 @@
 - `chunker_page`: one page per test module with the facade loaded as `window.api`, so
   Pyodide boots once per module; `chunker_recorder` is its recorder.
 
-The core tests (tests/test_core_*.py) need none of these: build.py's modules (tools/, which
-need Python 3.11+) and Playwright are imported by the fixtures that use them, so the core
-suite runs on Python 3.10 and without Node or Chromium (`python3 build.py test --core`).
+The core tests (tests/core/) need none of these: build.py's modules (tools/, which need
+Python 3.11+) and Playwright are imported by the fixtures that use them, so the core suite
+runs on Python 3.10 and without Node or Chromium (`python3 build.py test --core`).
+
+Each folder of tests/ is a layer, and its tests carry its marker (registered in
+pyproject.toml), put on here by folder: `-m core`, `-m "not playground"` select by layer
+without anyone marking a test. Tests marked `network` ask the package registries; they run
+only with `--network`.
 
 Pages run under the site's CSP, which forbids `eval`; `page.evaluate` goes over CDP and is
 not bound by it, so tests drive pages with it (and not `wait_for_function`, which evals).
@@ -29,7 +34,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 from support.facade import BOOT_TIMEOUT_MS, LOAD_FACADE
-from support.paths import ROOT
+from support.paths import LAYERS, ROOT, TESTS
 from support.recorder import Recorder
 
 sys.path.insert(0, str(ROOT))  # chunker/ and build.py's modules (tools/), as from the root
@@ -45,7 +50,7 @@ settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
-    """site/, brought up to date once per session (a second or so when nothing changed)."""
+    """site/, brought up to date once per session (quick when nothing changed)."""
     from tools.site import build_web
 
     return build_web()
@@ -135,18 +140,48 @@ def chunker_recorder(chunker_session: tuple[Any, Recorder, list]) -> Recorder:
     return chunker_session[1]
 
 
+@pytest.fixture(scope="module")
+def booted(browser: Any, site_url: str) -> Iterator[Any]:
+    """The playground booted once for a module, the clipboard allowed: a
+    `support.playground.Booted`. A module that needs it opened otherwise (another query, a
+    script run before the page's own) defines its own `booted` with `booted_playground`."""
+    from support.playground import CLIPBOARD, booted_playground
+
+    with booted_playground(browser, site_url, permissions=CLIPBOARD) as booted:
+        yield booted
+
+
 @pytest.fixture
 def page(booted: Any) -> Iterator[Any]:
-    """The page of a playground module's own `booted` fixture (one page booted per module);
-    the test fails if the page reports any problem while it runs."""
+    """The page of the module's `booted` playground; the test fails if the page reports any
+    problem while it runs."""
     seen = len(booted.recorder.problems())
     yield booted.page
     assert booted.recorder.problems()[seen:] == [], "the page reported problems"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--network",
+        action="store_true",
+        help="also run the tests marked `network`, which ask PyPI and npm over the network",
+    )
+
+
+# First, so that `-m` (pytest's own hook) sees the markers put on here.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        layer = item.path.relative_to(TESTS).parts[0]
+        if layer in LAYERS:
+            item.add_marker(layer)
+    if not config.getoption("--network"):
+        kept = [item for item in items if item.get_closest_marker("network") is None]
+        if len(kept) < len(items):
+            config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+            items[:] = kept
     # The wheel's checks are quick and explain a broken browser test: run them first.
-    items.sort(key=lambda item: not item.nodeid.startswith("tests/test_wheel"))
+    items.sort(key=lambda item: not item.nodeid.startswith("tests/tools/test_wheel.py"))
 
 
 @pytest.fixture

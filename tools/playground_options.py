@@ -60,7 +60,7 @@ MODES = {
         ChunkingEngine.chunk,
         "ChunkingEngine.chunk",
         ("self", "content", *TOKEN_OPTIONS),
-        {"strategy": STRATEGIES},
+        {"strategy": STRATEGIES, **CHOICES["ChunkingEngine"]},
     ),
     "turns": Mode("chunk_turns", chunk_turns, "chunkTurns", ("turns", *TOKEN_OPTIONS), {}),
 }

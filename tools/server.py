@@ -1,4 +1,5 @@
-"""site/ served on 127.0.0.1, with exact MIME types and a strict CSP."""
+"""site/ served on 127.0.0.1, with exact MIME types and a strict CSP, and compressed to a
+browser that takes it, from the copies the build made (tools/precompress.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import os
 import sys
 import threading
 import urllib.parse
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from .paths import SITE
+from .precompress import ENCODINGS
 from .site import build_web
 
 # Sent with every response. A CSP in a <meta> tag would not bind the worker, so it is a
@@ -58,6 +61,28 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     mounts: tuple[tuple[str, Path], ...] = ()  # (URL prefix, folder), longest prefix first
     csp = CSP
     quiet = False
+    # This response's: the Content-Encoding sent (None: the plain file), and whether the file
+    # has compressed copies (then the answer depends on Accept-Encoding, and says so).
+    encoding: str | None = None
+    varies = False
+
+    def send_head(self) -> BinaryIO | None:
+        """The parent's, on the file's compressed copy when the browser takes one: its
+        bytes, its Content-Length and Last-Modified, the plain file's Content-Type."""
+        local = self.translate_path(self.path)
+        offered = [name for name, suffix in ENCODINGS.items() if os.path.isfile(local + suffix)]
+        self.varies = bool(offered)
+        self.encoding = preferred_encoding(self.headers.get("Accept-Encoding", ""), offered)
+        if self.encoding is not None:
+            url = urllib.parse.urlsplit(self.path)
+            encoded = url._replace(path=url.path + ENCODINGS[self.encoding])
+            self.path = urllib.parse.urlunsplit(encoded)
+        return super().send_head()
+
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
+        if self.encoding is not None:
+            path = os.fspath(path).removesuffix(ENCODINGS[self.encoding])
+        return super().guess_type(path)
 
     def translate_path(self, path: str) -> str:
         # Still quoted: the parent class unquotes once ("%2525" must stay "%25" on disk).
@@ -80,6 +105,10 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.send_error(404, "No directory listings")
 
     def end_headers(self) -> None:
+        if self.encoding is not None:
+            self.send_header("Content-Encoding", self.encoding)
+        if self.varies:
+            self.send_header("Vary", "Accept-Encoding")
         self.send_header("Content-Security-Policy", self.csp)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
@@ -90,6 +119,38 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         if not self.quiet:
             super().log_message(format, *args)
+
+
+def preferred_encoding(accept: str, offered: Sequence[str]) -> str | None:
+    """The encoding of `offered` (in the server's order of preference) that an
+    Accept-Encoding header `accept` takes with the highest weight, or None for none.
+
+    Example:
+        >>> preferred_encoding("gzip, deflate, br", ["br", "gzip"])
+        'br'
+        >>> preferred_encoding("br;q=0.5, gzip", ["br", "gzip"]), preferred_encoding("", ["br"])
+        ('gzip', None)
+        >>> preferred_encoding("*;q=0.1, gzip;q=0", ["br", "gzip"])
+        'br'
+    """
+    weights: dict[str, float] = {}
+    for item in accept.split(","):
+        name, *parameters = (part.strip() for part in item.split(";"))
+        weight = 1.0
+        for parameter in parameters:
+            key, _, value = parameter.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        weights[{"x-gzip": "gzip"}.get(name.lower(), name.lower())] = weight
+    best: tuple[float, str] | None = None
+    for name in offered:
+        weight = weights.get(name, weights.get("*", 0.0))
+        if weight > 0 and (best is None or weight > best[0]):
+            best = (weight, name)
+    return None if best is None else best[1]
 
 
 class SiteServer(http.server.ThreadingHTTPServer):

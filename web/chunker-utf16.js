@@ -4,8 +4,8 @@
 // outside the BMP are when only it holds the text (the packed chunks' `astral` section, a
 // search hit's `astralBefore`); chunker.js converts them here, and converts the offsets it
 // sends (the evaluation set's references, the joined documents' lengths) before they go.
-// JavaScript converts: a loop over plain ints costs it a tenth of what the same loop costs
-// Python in Pyodide (docs/benchmarks.md, "UTF-16 in one language: which one").
+// JavaScript converts: a loop over plain ints costs it far less than the same loop costs
+// Python in Pyodide (tests/bench/browser.py; tests/bench/NOTES.md, "UTF-16 in one language").
 
 // Half of a pair: a high surrogate, which a low one completes.
 const HIGH_SURROGATE_RE = /[\uD800-\uDBFF]/;

@@ -118,6 +118,11 @@ export interface SemanticChunkerConstructor {
 
 export type Strategy = 'fixed' | 'semantic' | 'hierarchical' | 'layout';
 
+/** Where `fixed` windows end: every `chunkSize` less `chunkOverlap` characters ('position',
+ * the original's), or at words the text's own content chooses, so an edit moves only the
+ * windows next to it ('content'; `fixed` only). */
+export type Boundaries = 'position' | 'content';
+
 /** One vector a sentence; plain arrays or typed ones (a model's Float32Array). */
 export type Vectors = ArrayLike<number>[];
 export type EmbedFn = (sentences: string[]) => Vectors | Promise<Vectors>;
@@ -132,6 +137,8 @@ export interface ChunkOptions {
   maxTokens?: number;
   /** What counts the tokens (default 'cl100k_base'). */
   tokenizer?: TokenizerName;
+  /** Where `fixed` windows end (default 'position'). */
+  boundaries?: Boundaries;
   /** Add `span` to every chunk. */
   spans?: boolean;
 }
@@ -351,11 +358,15 @@ export interface EvaluationSet {
 /** The chunker's options (SemanticChunker's, or the engine's sizes), the strategy and k. */
 export interface EvaluateOptions
   extends Omit<SemanticChunkerConfig, 'spans'>,
-    Pick<ChunkOptions, 'chunkSize' | 'chunkOverlap'> {
+    Pick<ChunkOptions, 'chunkSize' | 'chunkOverlap' | 'boundaries'> {
   /** `semantic` (the default) or an engine strategy. */
   strategy?: 'semantic' | 'fixed' | 'hierarchical' | 'layout';
   /** Chunks retrieved per question (5). */
   k?: number;
+  /** Random one-paragraph edits of each corpus for `stability` (0: not measured). */
+  edits?: number;
+  /** What draws the edits (0). */
+  editSeed?: number;
 }
 
 export type Metric = 'recall' | 'precision' | 'iou' | 'precisionOmega';
@@ -384,6 +395,9 @@ export interface EvaluationReport {
   maxChunkLength: number;
   settings: Record<string, unknown>;
   seconds: number;
+  /** The mean share of chunks kept under the edits asked for (`edits`), else null. */
+  stability: number | null;
+  stabilityStd: number | null;
   questions: QuestionFigures[];
 }
 

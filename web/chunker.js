@@ -124,8 +124,8 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
   class ChunkingEngine {
     /**
      * Cut `content`; options: strategy, chunkSize, chunkOverlap, embedFn (may be async),
-     * maxTokens and tokenizer (each chunk gets `tokenCount`), and spans (true adds
-     * `span: {start, end}` to each chunk).
+     * maxTokens and tokenizer (each chunk gets `tokenCount`), boundaries ('position' or,
+     * for `fixed`, 'content'), and spans (true adds `span: {start, end}` to each chunk).
      */
     chunk(content, options) {
       const spans = options?.spans === true;

@@ -80,13 +80,15 @@ async function boot() {
   // site-packages: Pyodide's own unpacker does that (the zipfile module it uses is already
   // imported as Pyodide boots). micropip would first be loaded and imported (its vendored
   // `packaging` compiles regexes as it loads), and Pyodide's loader by URL wraps the same
-  // unpacking in more work (docs/faster-start.md). A page bringing its own Pyodide may still
-  // install this wheel with micropip (README, "Use it in your page").
+  // unpacking in more work (tests/bench/browser.py, the cold start; tests/bench/NOTES.md,
+  // "how the worker installs the wheel"). A page bringing its own Pyodide may still install
+  // this wheel with micropip (docs/browser.md, "A page with its own Pyodide").
   const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
   pyodide.unpackArchive(await wheel, 'wheel', { extractDir: sitePackages });
-  // The import makes some 28,000 objects that live as long as the worker: the collector
-  // would walk them five times over (15-20 ms in Chromium here) and free none, so it waits
-  // until they are made, then freezes them, so that no later collection walks them either.
+  // The import makes tens of thousands of objects that live as long as the worker: the
+  // collector would walk them several times over and free none, so it waits until they are
+  // made, then freezes them, so that no later collection walks them either (tests/bench/
+  // browser.py, the cold start).
   // The finders' caches may have listed site-packages empty as Python started.
   pyodide.runPython(`
 import gc, importlib
@@ -227,11 +229,11 @@ async function run({ id, operation, request, textKey, text, sameText, embed, tok
  * units, lone surrogates included, are written straight into a Python bytearray, with no
  * buffer between, and the high surrogates (D800-DBFF) among them are noted on the way:
  * Python finds the characters outside the BMP from those (`chunker.bridge.astral_positions`)
- * instead of reading every unit again, which costs it ten times as much. Copied here, not
- * on the page's thread, which stays free for the page (cloning the string costs it 1-2 ms
- * a MB; copying its units there and transferring them, 3-5). A plain loop: TextEncoder has
- * only UTF-8, which costs three times as much once a string holds a character beyond
- * Latin-1, and loses lone surrogates. Python reads the units as UTF-16LE: the byte order of
+ * instead of reading every unit again, which costs it far more. Copied here, not on the
+ * page's thread, which stays free for the page (cloning the string costs it less than
+ * copying its units there and transferring them). A plain loop: TextEncoder has only UTF-8,
+ * which costs more once a string holds a character beyond Latin-1, and loses lone
+ * surrogates (tests/bench/browser.py). Python reads the units as UTF-16LE: the byte order of
  * every platform a browser runs on.
  *
  * @param {Function} fromUtf16 chunker.bridge's `JsString.from_utf16`

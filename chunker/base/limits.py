@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal, NamedTuple, get_args
 
-__all__ = ["MINIMUMS", "CHOICES", "OverlapBoundary", "OVERLAP_BOUNDARIES", "AT_ODDS", "AtOdds"]
+__all__ = [
+    "MINIMUMS",
+    "CHOICES",
+    "OverlapBoundary",
+    "OVERLAP_BOUNDARIES",
+    "Boundaries",
+    "BOUNDARIES",
+    "AT_ODDS",
+    "AtOdds",
+]
 
 # target_size 0 would cut empty parts forever, as would chunk_size 0 windows of nothing; a
 # passage holds at least one turn, so max_chars 0 is no limit but a mistake. The others
@@ -31,8 +40,14 @@ MINIMUMS: Mapping[str, Mapping[str, int]] = {
 OverlapBoundary = Literal["chars", "word", "sentence"]
 OVERLAP_BOUNDARIES: tuple[OverlapBoundary, ...] = get_args(OverlapBoundary)
 
+# Where `ChunkingEngine`'s `fixed` windows end (docs/spans.md, "Windows that end at the text's
+# own words"): by position, as the original ("position"), or where its words choose.
+Boundaries = Literal["position", "content"]
+BOUNDARIES: tuple[Boundaries, ...] = get_args(Boundaries)
+
 CHOICES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     "SemanticChunker": {"overlap_boundary": OVERLAP_BOUNDARIES},
+    "ChunkingEngine": {"boundaries": BOUNDARIES},
 }
 
 

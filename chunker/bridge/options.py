@@ -29,6 +29,7 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
         "embedFn": "embed_fn",
         "maxTokens": "max_tokens",
         "tokenizer": "tokenizer",
+        "boundaries": "boundaries",
         "spans": "spans",
     },
     "chunkTurns": {
@@ -47,6 +48,8 @@ OPTION_NAMES: dict[str, dict[str, str]] = {
 OPTION_NAMES["evaluate"] = {
     "strategy": "strategy",
     "k": "k",
+    "edits": "edits",
+    "editSeed": "edit_seed",
     **{js: py for js, py in OPTION_NAMES["SemanticChunker.chunk"].items() if js != "spans"},
     **{
         js: py

@@ -4,8 +4,9 @@ Why packed: chunk texts are mostly the input's own characters (the overlap and t
 chunk's own text), which the chunker places as it cuts them (`chunk_columns`). Those cross as
 four ints, a slice of the input costs JavaScript nothing, and the rest cross as ASCII bytes
 (joined, decoded in one call) or JSON; the spans go as ints, read where they lie (an
-`Int32Array`). Writing 1 MB of chunk texts as JSON in Pyodide and parsing it back cost about
-as much as the chunking itself, and even as ASCII bytes they cost copies each way.
+`Int32Array`). Writing chunk texts as JSON in Pyodide and parsing them back cost as much as
+a large part of the chunking itself, and even as ASCII bytes they cost copies each way
+(tests/bench/browser.py: the facade beside Python in the worker).
 
 Offsets cross as Python counts them (code points), beside where the input's characters
 outside the BMP are: chunker-utf16.js turns them into JavaScript indices (`toUtf16`) in a

@@ -7,10 +7,10 @@ from where the characters outside the BMP are: the page finds them in a text it 
 the worker sends them (found here) for a text only it holds.
 
 Why UTF-16: the text comes as JavaScript's own code units, which the worker writes straight
-into a `bytearray`: that costs a third of encoding UTF-8 once the text holds a non-Latin-1
-character, a lone surrogate survives as it is, and their count tells at once whether the
-text has any character outside the BMP. A text is decoded once: the worker keeps its
-`JsString` for the calls on the same text after it.
+into a `bytearray`: that costs less than encoding UTF-8 once the text holds a non-Latin-1
+character (tests/bench/browser.py), a lone surrogate survives as it is, and their count tells
+at once whether the text has any character outside the BMP. A text is decoded once: the
+worker keeps its `JsString` for the calls on the same text after it.
 """
 
 from __future__ import annotations
@@ -92,10 +92,10 @@ def astral_positions(utf16: bytes | bytearray, highs: Iterable[int] | None = Non
     """Where the characters outside the BMP are, in code points, in UTF-16LE `utf16`.
 
     `highs` lists the units that are high surrogates (D800-DBFF), in order, when the caller
-    knows them: the worker notes them as it copies the units in (~0.5 ms a MB). Else they
-    are found here with C-speed steps, as Python loops and regexes are slow in Pyodide
-    (`max(text)` alone costs 30 ms a MB): the high byte of a high surrogate is D8-DB,
-    `translate` marks those bytes and `find` jumps from one to the next (~2 ms a MB). A
+    knows them: the worker notes them as it copies the units in, at almost no cost. Else
+    they are found here with C-speed steps, as Python loops and regexes (even `max(text)`)
+    are slow in Pyodide: the high byte of a high surrogate is D8-DB, `translate` marks
+    those bytes and `find` jumps from one to the next (tests/bench/browser.py). A
     high surrogate that no low one follows is a lone one: one unit, one character.
 
     Example:

@@ -57,6 +57,17 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         else:
             group.add_argument(flag(name), dest=name, type=_numbers, metavar="N[,N...]")
     parser.add_argument("--k", type=int, default=5, help="chunks retrieved a question (5)")
+    parser.add_argument(
+        "--edits",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also the share of chunks kept under N random one-paragraph edits of each "
+        "corpus (0: not measured)",
+    )
+    parser.add_argument(
+        "--edit-seed", type=int, default=0, metavar="N", help="what draws the edits (0)"
+    )
     parser.add_argument("--metric", choices=METRICS, default="iou", help="to sort by (iou)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
 
@@ -66,6 +77,9 @@ def run_evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
     `OutputError` when its answer cannot be written."""
     if args.k < 1:
         parser.error(f"argument --k: must be at least 1, got {args.k}")
+    for name in ("edits", "edit_seed"):
+        if getattr(args, name) < 0:
+            parser.error(f"argument {flag(name)}: must be at least 0, got {getattr(args, name)}")
     known = options_of(args.strategy)
     grid: dict[str, list[Any]] = {}
     for name in {**options_of("semantic"), **options_of("fixed")}:
@@ -84,7 +98,8 @@ def run_evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
     except (OSError, ValueError, TypeError, KeyError) as error:
         print(f"chunker: {path}: {error}", file=sys.stderr)
         return 1
-    result = sweep(data, grid, k=args.k, strategy=args.strategy, metric=args.metric)
+    measured = {"edits": args.edits, "edit_seed": args.edit_seed} if args.edits else {}
+    result = sweep(data, grid, k=args.k, strategy=args.strategy, metric=args.metric, **measured)
     if args.format == "json":
         shown = json.dumps(result.to_dict(), ensure_ascii=False)
     else:
@@ -98,15 +113,14 @@ def _table(cells: list[SweepCell], metric: str) -> str:
         (c for c in cells if c.report is not None),
         key=lambda c: -getattr(c.report, metric),
     )
-    head = ["settings", "chunks", "mean size", *METRICS, "seconds"]
+    stable = any(c.report.stability is not None for c in ran if c.report is not None)
+    head = ["settings", "chunks", "mean size", *METRICS, *(["stability"] * stable), "seconds"]
     rows = [head]
     for cell in ran:
         report = cell.report
         assert report is not None
-        figures = [
-            f"{100 * getattr(report, m):.1f} ± {100 * getattr(report, m + '_std'):.1f}"
-            for m in METRICS
-        ]
+        shown = [*METRICS, *(["stability"] * stable)]
+        figures = [_percent(getattr(report, m), getattr(report, m + "_std")) for m in shown]
         rows.append(
             [
                 _settings(cell) or "defaults",
@@ -123,6 +137,11 @@ def _table(cells: list[SweepCell], metric: str) -> str:
     lines += [f"{_settings(c)}: makes no sense: {c.warning}" for c in cells if c.warning]
     lines += [f"{_settings(c)}: refused: {c.error}" for c in cells if c.report is None]
     return "\n".join(lines)
+
+
+def _percent(mean: float | None, deviation: float | None) -> str:
+    """A figure and its standard deviation in percent; a dash when not measured."""
+    return "—" if mean is None or deviation is None else f"{100 * mean:.1f} ± {100 * deviation:.1f}"
 
 
 def _settings(cell: SweepCell) -> str:

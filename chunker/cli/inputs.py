@@ -212,7 +212,7 @@ def read_text(source: Source, decoding: Decoding) -> str:
 
 def _read_bytes(name: str) -> bytes:
     """The bytes of the file `name`, by `os.open` and `os.read`: a buffered file object, or a
-    `Path`, a file took twice as long to read the command line's many small files
+    `Path`, a file was slower to read the command line's many small files
     (tests/bench/pipelines.py)."""
     descriptor = os.open(name, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     try:

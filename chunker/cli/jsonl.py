@@ -5,7 +5,7 @@ ensure_ascii=False)`, but without a dict per chunk and a walk of it by the encod
 took longer than cutting (tests/bench/pipelines.py). `SemanticChunker`'s chunks come as
 columns (`chunk_columns`: no record made); with a token budget, and for the engine's
 strategies, from the records. Strings go through `json`'s own encoders of strings (`quoted`),
-so they are escaped as `json.dumps` escapes them; tests/test_pipelines_cli_jsonl.py holds the
+so they are escaped as `json.dumps` escapes them; tests/pipelines/test_cli_jsonl.py holds the
 two equal for every strategy.
 """
 
@@ -26,7 +26,7 @@ def quoted(text: str) -> str:
     """`text` as `json.dumps(text, ensure_ascii=False)` writes it, by json's own encoders
     (their C ones where built). Most chunks are ASCII, which `str.isascii` reads off a flag,
     and for them json's ASCII encoder writes the same (but DEL, which it escapes) and is
-    faster: the JSON of a chunk's text was a sixth of `chunker chunk -o`
+    faster: the JSON of a chunk's text is a large part of `chunker chunk -o`
     (tests/bench/pipelines.py)."""
     if text.isascii() and "\x7f" not in text:
         return encode_basestring_ascii(text)

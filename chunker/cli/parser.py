@@ -189,8 +189,8 @@ def build_parser(
 
     With `only` (the command about to run), only that command's flags are made; the others
     are listed with their help alone. Making them all imports the turns, snippet and
-    evaluation modules and reads their signatures, which cost a run of the command line on
-    one file a third of its time (docs/benchmarks.md, "the command line makes only ...")."""
+    evaluation modules and reads their signatures, a large part of a run of the command line
+    on one file (timed as such in tests/bench/NOTES.md, 2026-12-03)."""
     parser = argparse.ArgumentParser(
         prog="chunker",
         description="Cut text files into chunks, transcripts into passages, or find snippets; "

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from chunker.base.collector import collector_paused
-from chunker.base.limits import MINIMUMS
+from chunker.base.limits import BOUNDARIES, MINIMUMS
 from chunker.base.validation import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -23,6 +23,7 @@ from chunker.engine.semantic import check_vectors, group_by_similarity, sentence
 from chunker.text.records import DocumentChunk, shifted
 
 if TYPE_CHECKING:
+    from chunker.base.limits import Boundaries
     from chunker.tokens import Budget, Tokenizer
 
 __all__ = ["ChunkingEngine", "STRATEGIES", "ChunkingStrategy", "EmbedFn", "AsyncEmbedFn"]
@@ -64,6 +65,7 @@ class ChunkingEngine:
         embed_fn: EmbedFn | None = None,
         max_tokens: int | None = None,
         tokenizer: Tokenizer | None = None,
+        boundaries: Boundaries = "position",
     ) -> list[DocumentChunk]:
         """Cut `content` with `strategy` (`fixed`, `semantic`, `hierarchical` or `layout`).
 
@@ -78,10 +80,14 @@ class ChunkingEngine:
                 cut again (`budget.py`); None, no budget.
             tokenizer: what counts tokens (`tokens.Tokenizer`: `cl100k_base` unless given);
                 with one, each chunk has its `token_count`.
+            boundaries: where `fixed` windows end: "position", every `chunk_size` less
+                `chunk_overlap` characters cut back to white space (the original's), or
+                "content", at words the text's own content chooses, so an edit moves only
+                the windows next to it (`content_windows.py`); `fixed` only.
         """
         budget = _budget(max_tokens, tokenizer)
         with collector_paused():  # not around embed_fn: the caller's code, cycles and all
-            request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
+            request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn, boundaries)
             sentences = request.sentences_to_embed()
             if sentences is None:
                 return _within(request.without_embeddings(), request.content, budget)
@@ -102,11 +108,12 @@ class ChunkingEngine:
         embed_fn: AsyncEmbedFn | EmbedFn | None = None,
         max_tokens: int | None = None,
         tokenizer: Tokenizer | None = None,
+        boundaries: Boundaries = "position",
     ) -> list[DocumentChunk]:
         """`chunk()` for an async `embed_fn` (a plain one works too), as the original's Promise."""
         budget = _budget(max_tokens, tokenizer)
         with collector_paused():  # not around embed_fn: the caller's code, cycles and all
-            request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn)
+            request = _Request(content, strategy, chunk_size, chunk_overlap, embed_fn, boundaries)
             sentences = request.sentences_to_embed()
             if sentences is None:
                 return _within(request.without_embeddings(), request.content, budget)
@@ -127,12 +134,19 @@ class _Request:
         "chunk_size",
         "chunk_overlap",
         "embed_fn",
+        "boundaries",
         "sentences",
         "starts",
     )
 
     def __init__(
-        self, content: Any, strategy: Any, chunk_size: Any, chunk_overlap: Any, embed_fn: Any
+        self,
+        content: Any,
+        strategy: Any,
+        chunk_size: Any,
+        chunk_overlap: Any,
+        embed_fn: Any,
+        boundaries: Any,
     ) -> None:
         self.content = require_text("content", content)
         # A byte-order mark is no part of the text: what follows it is cut, and the chunks'
@@ -161,6 +175,15 @@ class _Request:
                 f"got {type(embed_fn).__name__} {embed_fn!r:.80}",
             )
         self.embed_fn = embed_fn
+        self.boundaries = require_choice(
+            "boundaries", require_text("boundaries", boundaries), BOUNDARIES
+        )
+        if self.boundaries == "content" and self.strategy != "fixed":
+            raise ArgumentValueError(
+                "boundaries",
+                f"boundaries 'content' is for strategy 'fixed' only, not {self.strategy!r} "
+                "(use boundaries 'position')",
+            )
         uses_embeddings = strategy == "semantic" and embed_fn is not None
         # The sentences to embed, and where each starts in `content`.
         self.sentences: list[str] | None = None
@@ -179,6 +202,10 @@ class _Request:
             span = tight_span(self.text, start, start + len(self.sentences[0]))
             assert span is not None  # blank sentences are dropped
             return self._placed([DocumentChunk(self.text[span[0] : span[1]], 0, span=span)])
+        if self.boundaries == "content":  # `fixed`'s alone (checked as made)
+            return self._placed(
+                fixed_chunks(self.text, self.chunk_size, self.chunk_overlap, boundaries="content")
+            )
         run = _WITHOUT_EMBEDDINGS[self.strategy]
         return self._placed(run(self.text, self.chunk_size, self.chunk_overlap))
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from chunker.base.whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
+from chunker.engine.content_windows import content_window_ends
 from chunker.text.records import DocumentChunk, DocumentChunkDraft
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def fixed_chunks(
     metadata: Mapping[str, Any] | None = None,
     heading: str | None = None,
     offset: int = 0,
+    boundaries: str = "position",
 ) -> list[DocumentChunk]:
     """Cut `content` into windows of at most `chunk_size` characters, trimmed.
 
@@ -50,11 +52,15 @@ def fixed_chunks(
     Each chunk gets its own copy of `metadata` when it is given (even empty), as the original,
     and `heading` (for `hierarchical`'s long sections). Its span is the window trimmed, in the
     input that `content` starts `offset` characters into.
+
+    With `boundaries` "content", the windows end where the text's words choose instead
+    (content_windows.py), each still starting `chunk_overlap` characters before the end before.
     """
     chunks: list[DocumentChunk] = []
     index = start_index
     start = 0
-    for end in _window_ends(content, chunk_size, chunk_overlap):
+    find_ends = content_window_ends if boundaries == "content" else _window_ends
+    for end in find_ends(content, chunk_size, chunk_overlap):
         window = content[start:end]
         part = window.strip(JS_WHITESPACE)
         if part:
@@ -120,8 +126,8 @@ def _steady_ends(content: str, previous_end: int, step: int) -> list[int]:
 
 def _long_steady_ends(content: str, previous_end: int, step: int) -> list[int]:
     """`_steady_ends` for a long text: the scan looks nothing ahead and runs on past the last
-    of these windows, whose ends are then dropped. The lookahead cost a tenth of the scan; the
-    matches past the last window as much as a dozen lookaheads (tests/bench/core.py, fixed)."""
+    of these windows, whose ends are then dropped: on a long text the lookahead costs more
+    than the matches past the last window do (tests/bench/core.py, fixed)."""
     matches = _free_window_re(step).scanner(content, previous_end + 1).match
     ends = [found.end() - 1 for found in iter(matches, None)]
     # A window belongs while the end before lies more than `step` characters before the end.

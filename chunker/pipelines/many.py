@@ -76,11 +76,9 @@ BATCH_ITEMS = 500
 # `jobs=None` cuts this many characters in this process first, timing them, and starts
 # processes for the rest only if it cut slower than `PROCESSES_BELOW_CHARS_A_SECOND`: below
 # that speed the workers win more than the parent spends sending them the texts and making
-# the records they answer (tests/bench/pipelines.py on two cores, the parent cutting beside
-# one worker: the default `SemanticChunker`, some 40 M characters a second, 1.26x with two
-# processes; `hierarchical`, some 60 M, 1.06x; `fixed`, some 100 M, 0.99x; a token budget
-# counting with a tokenizer, several times slower, won most). Starting them for a small input
-# never pays.
+# the records they answer; the faster the chunker, the less a second process gains, and a
+# token budget counting with a tokenizer gains most (tests/bench/pipelines.py, each strategy
+# with `jobs=1` and `jobs=2` on two cores). Starting them for a small input never pays.
 PROCESSES_FROM_CHARS = 4 * BATCH_CHARS
 PROCESSES_BELOW_CHARS_A_SECOND = 50_000_000
 
@@ -451,8 +449,8 @@ def _made_of_each(
 
 # What a worker answers for a batch cut by `SemanticChunker`: its texts' `ChunkColumns`, one
 # after another in one set, the integers as arrays (a pickle of a list writes and reads each
-# integer as an object: the parent's unpickling was a fifth of what a worker's batch cost it,
-# tests/bench/pipelines.py), and where each text's chunks end.
+# integer as an object: the parent's unpickling was a large part of what a worker's batch
+# cost it, tests/bench/pipelines.py), and where each text's chunks end.
 # (`array[int]` quoted: arrays are subscriptable at run time from Python 3.12.)
 _BatchColumns = tuple[
     "array[int]",

@@ -258,8 +258,8 @@ class _Worker:
 def _widen(connection: Connection) -> int:
     """Give a pipe Linux's largest buffer (1 MiB unless the system says otherwise, instead of
     64 KiB), so a batch crosses in a few writes instead of a switch between the processes
-    every 64 KiB (in a profile of the parent over tests/bench/pipelines.py's corpus, its
-    writes took half as long); answer the bytes it holds, 0 where that cannot be known."""
+    every 64 KiB (a profile of the parent over tests/bench/pipelines.py's corpus shows its
+    writes); answer the bytes it holds, 0 where that cannot be known."""
     try:
         import fcntl
 

@@ -2,8 +2,8 @@
 
 A word is a letter or a digit followed by letters, digits and combining marks, in any script.
 Python's `re` has no `\\p{M}`, so the class of combining marks is read from `unicodedata`
-once, on first use (about 10 ms in CPython, 85 ms in Pyodide: too much to pay on every page
-load for a function a page may never call), over the ranges that hold any.
+once, on first use (a walk over every code point: too much to pay on every page load for a
+function a page may never call), over the ranges that hold any.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def word_re() -> re.Pattern[str]:
     # `re` tries a class of some 300 ranges one range after another, and does so at the end
     # of every word, where the next character is tested for a mark: most of the time spent
     # on a text. A one-range test before it (is the character at or past the first mark, in
-    # its plane?) lets nearly every word end skip it, and the whole pattern run 3x faster.
+    # its plane?) lets nearly every word end skip it (tests/bench/search.py: indexing).
     # Marks and `[^\W_]` are disjoint, so each character has one way through: linear.
     mark = (
         f"[{re.escape(chr(bmp[0][0]))}-\uffff](?<={_class(bmp)})"
@@ -103,8 +103,9 @@ def lexical_tokens(text: str) -> list[str]:
         ['q3', 's', 'budget', '1', '200', 'units']
     """
     if require_text("text", text).isascii():
-        # The same words, twice as fast: in ASCII a word is a run of letters and digits
-        # (no marks; `_` parts words), so every other character becomes a space to split at.
+        # The same words, faster (tests/bench/search.py): in ASCII a word is a run of letters
+        # and digits (no marks; `_` parts words), so every other character becomes a space to
+        # split at.
         return text.lower().translate(_ASCII_SEPARATORS).split()
     return word_re().findall(_fold(text))
 

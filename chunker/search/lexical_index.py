@@ -114,7 +114,7 @@ class LexicalIndex:
 
     A word's postings are one list of the documents holding it and how often, in turn
     (`[document, count, document, count, ...]`), in the order they were added: appending to
-    a list costs a third of filing an id into a dict per word, and reading it back is faster
+    a list costs less than filing an id into a dict per word, and reading it back is faster
     too (tests/bench/search.py: indexing). A removed document is marked, counted against each
     of its words, and dropped from a word's list when a search reads it, or once half the
     list is removed ones: each entry is dropped once.

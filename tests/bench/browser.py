@@ -1,6 +1,7 @@
 """The browser path's speed, all measured side by side in one run.
 
     python tests/bench/browser.py [--runs N] [--calls N] [--before SITE] [--calls-only]
+    python tests/bench/browser.py --wire --before SITE [--runs N] [--mbps N]
 
 1. Cold start: milliseconds from navigation to `loadChunker()` ready, each run in a fresh
    browser profile (the first visit), then loaded again in the same profile (a repeat visit,
@@ -22,6 +23,14 @@
    (a site built from another commit, say main's), that site's facade takes its turn beside
    each call too, so old and new are compared under the same load.
 
+With `--wire` (and `--before SITE`, the site of the commit to compare with, say main's): the
+bytes on the wire from navigation to `loadChunker()` ready on a first visit (a fresh profile),
+as this server sends them (each file's compressed copy when the site has one: the site of a
+commit from before compressed copies has none, so it is sent as it was), counted by the server
+(headers and bodies), and the time to ready on the first and a repeat visit, the two sites
+taking turns; with `--mbps N`, over a link of N Mbit/s that the server shares among its
+responses (loopback, the default, makes bytes nearly free). Only that; not the parts above.
+
 Run by `python3 build.py bench` (after tests/bench/core.py), which builds the site first.
 """
 
@@ -33,11 +42,15 @@ import hashlib
 import statistics
 import sys
 import tempfile
+import threading
 import time
+import urllib.parse
 import zipfile
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench")]
@@ -52,7 +65,7 @@ from core import (  # noqa: E402
 from chunker import SemanticChunker  # noqa: E402
 from tools.chromium import chromium_options  # noqa: E402
 from tools.paths import NODE_MODULES, SITE  # noqa: E402
-from tools.server import served  # noqa: E402
+from tools.server import make_server, served  # noqa: E402
 from tools.site import build_web  # noqa: E402
 
 # The site, the bench pages, and Pyodide's npm package as shipped (for the stock floor).
@@ -191,10 +204,22 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=15, help="calls per figure (default 15)")
     parser.add_argument("--before", type=Path, help="a site built from another commit, to compare")
     parser.add_argument("--calls-only", action="store_true", help="skip the cold starts")
+    parser.add_argument(
+        "--wire", action="store_true", help="bytes on the wire to ready, against --before"
+    )
+    parser.add_argument(
+        "--mbps", type=float, help="with --wire: the link's speed, Mbit/s (default: loopback)"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     build_web()
+    if args.wire:
+        if args.before is None:
+            parser.error("--wire compares with another commit's site: give --before SITE")
+        with sync_playwright() as playwright:
+            wire(playwright, args.before, args.runs, args.mbps)
+        return 0
     wheel_folder = tempfile.TemporaryDirectory()
     write_empty_wheel(Path(wheel_folder.name))
     mounts = {**MOUNTS, "/_wheel/": Path(wheel_folder.name)}
@@ -239,6 +264,124 @@ def cold_starts(playwright: Any, origin: str, count: int) -> None:
             f"{micropip / site:.2f}×"
         )
     print()
+    sys.stdout.flush()
+
+
+# The two sites of `--wire`: the page that boots each, by its label.
+WIRE_PAGES = {"before (--before)": "before.html", "this commit": "ours.html"}
+
+
+class Link:
+    """A link of `mbps` megabits a second that every response shares (None: as fast as the
+    machine): each write waits for its turn on it, as bytes do on a real one."""
+
+    def __init__(self, mbps: float | None) -> None:
+        self.bytes_per_second = None if mbps is None else mbps * 1e6 / 8
+        self.free_at = 0.0
+        self.lock = threading.Lock()
+
+    def wait(self, size: int) -> None:
+        if self.bytes_per_second is None:
+            return
+        with self.lock:
+            start = max(time.perf_counter(), self.free_at)
+            self.free_at = start + size / self.bytes_per_second
+            done = self.free_at
+        time.sleep(max(0.0, done - time.perf_counter()))
+
+
+class CountingWriter:
+    """A response stream that adds each write's bytes to its server's count, by URL path,
+    and sends them at the link's speed."""
+
+    def __init__(
+        self, stream: BinaryIO, counts: Counter[str], path: Callable[[], str], link: Link
+    ) -> None:
+        self.stream, self.counts, self.path, self.link = stream, counts, path, link
+
+    def write(self, data: bytes) -> int:
+        self.counts[self.path()] += len(data)
+        self.link.wait(len(data))
+        return self.stream.write(data)
+
+    def __getattr__(self, name: str) -> Any:  # flush, close, closed: the stream's
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def counting_server(mounts: dict[str, Path], link: Link) -> Iterator[tuple[str, Counter[str]]]:
+    """`served(mounts)`, counting the bytes each URL path was sent (headers and body), at
+    the speed of `link`."""
+    counts: Counter[str] = Counter()
+    server = make_server(0, mounts, quiet=True)
+    base = server.RequestHandlerClass
+
+    class Counting(base):  # type: ignore[valid-type,misc]  # a class made at run time
+        def setup(self) -> None:
+            super().setup()
+            path = lambda: urllib.parse.urlsplit(getattr(self, "path", "")).path  # noqa: E731
+            self.wfile = CountingWriter(self.wfile, counts, path, link)
+
+    server.RequestHandlerClass = Counting
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    try:
+        yield f"http://{host}:{port}", counts
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def wire(playwright: Any, before: Path, count: int, mbps: float | None) -> None:
+    """Bytes on the wire to ready, first visit, and the time to ready, first and repeat
+    visits, over a link of `mbps` (None: loopback): this commit's site against `before`'s,
+    taking turns."""
+    sent: dict[str, list[int]] = {name: [] for name in WIRE_PAGES}
+    first: dict[str, list[float]] = {name: [] for name in WIRE_PAGES}
+    repeat: dict[str, list[float]] = {name: [] for name in WIRE_PAGES}
+    by_file: dict[str, Counter[str]] = {}
+    with counting_server({**MOUNTS, "/_before/": before}, Link(mbps)) as (origin, counts):
+        for _ in range(count):
+            for name, page in WIRE_PAGES.items():
+                with tempfile.TemporaryDirectory() as profile:
+                    options = chromium_options()
+                    context = playwright.chromium.launch_persistent_context(profile, **options)
+                    try:
+                        tab = context.pages[0] if context.pages else context.new_page()
+                        counts.clear()
+                        tab.goto(f"{origin}/_test/{page}")
+                        first[name].append(tab.evaluate("window.booted"))
+                        sent[name].append(sum(counts.values()))
+                        by_file[name] = Counter(counts)
+                        tab.goto(f"{origin}/_test/{page}")
+                        repeat[name].append(tab.evaluate("window.booted"))
+                    finally:
+                        context.close()
+    speed = "loopback" if mbps is None else f"a {mbps:g} Mbit/s link"
+    print(f"First visit in a fresh profile: bytes the server sent until ready (median of {count})")
+    print(f"and ms from navigation to ready, first and repeat visit, over {speed}")
+    print()
+    print("| site | MB on the wire | first visit, ms | repeat visit, ms | first, all runs |")
+    print("|---|---|---|---|---|")
+    for name in WIRE_PAGES:
+        print(
+            f"| {name} | {statistics.median(sent[name]) / 1e6:.2f} | "
+            f"{statistics.median(first[name]):.0f} | {statistics.median(repeat[name]):.0f} | "
+            f"{listed(first[name])} |"
+        )
+    old, new = WIRE_PAGES
+    bytes_ratio = statistics.median(sent[new]) / statistics.median(sent[old])
+    first_ratio = statistics.median(first[new]) / statistics.median(first[old])
+    repeat_ratio = statistics.median(repeat[new]) / statistics.median(repeat[old])
+    print()
+    print(
+        f"this commit/before: bytes {bytes_ratio:.2f}×, ready first visit {first_ratio:.2f}×, "
+        f"repeat visit {repeat_ratio:.2f}×"
+    )
+    for name in WIRE_PAGES:
+        biggest = ", ".join(f"{path} {n / 1e6:.2f}" for path, n in by_file[name].most_common(4))
+        print(f"{name}, the largest (MB, last run): {biggest}")
     sys.stdout.flush()
 
 

@@ -3,7 +3,7 @@
 // Message in: {text} (kept, in Python), then {runs} as often as wanted; out: 'kept', then the
 // median milliseconds of SemanticChunker().chunk(text). The text crosses once: a 1 MB string
 // sent and converted on every call left this worker's garbage beside the facade's calls it
-// takes turns with, and slowed them (docs/benchmarks.md, the facade's overhead split).
+// takes turns with, and slowed them (tests/bench/NOTES.md, "a facade call's overhead split").
 import { loadPyodide } from '/pyodide/pyodide.mjs';
 import bundle from '/bundle.js';
 

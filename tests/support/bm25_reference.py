@@ -3,7 +3,7 @@
 Slow on purpose (every search reads every document), so that nothing of the index's
 bookkeeping (postings, the sorted vocabulary, replacing, removing) is taken on trust. The
 fixtures of `LexicalIndex` are written from it and the original agrees with it (see
-test_lexical_index_oracle.py).
+oracle/test_original_lexical_index.py).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# Booting Pyodide takes 2-3 s alone; a loaded CI machine can take several times that.
+# Booting Pyodide takes seconds alone; a loaded CI machine can take several times that.
 BOOT_TIMEOUT_MS = 120_000
 
 # Evaluated with BOOT_TIMEOUT_MS; answers the progress stages the facade reported.
@@ -14,6 +14,12 @@ LOAD_FACADE = """async (timeoutMs) => {
   window.api = await loadChunker({ timeoutMs, onProgress: (p) => stages.push(p) });
   return stages;
 }"""
+
+
+def worker_heard(page: Any) -> None:
+    """Wait for one more call through `window.api`'s worker and back: what the worker logged
+    before it answered has reached the page's recorder by then (for a check of its problems)."""
+    assert call(page, "api.lexicalTokens('heard')") == ["heard"]
 
 
 def call(page: Any, expression: str) -> Any:

@@ -39,7 +39,7 @@ BOM = "\ufeff"
 
 # A leading byte-order mark is no part of the text to us, text to the original: on a case
 # whose text starts with one, we answer what the original answers for the text after it, our
-# offsets one later (docs/differences.md; tests/test_oracle_regenerate.py runs the original
+# offsets one later (docs/differences.md; tests/oracle/test_original_chunkers.py runs the original
 # so). The cases below say what that means for a case.
 
 

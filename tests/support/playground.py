@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,11 @@ CLIPBOARD = ["clipboard-read", "clipboard-write"]
 # The page's sample guide, and its questions (the Tune view's built-in set).
 GUIDE_NAME = "indexer-guide.md"
 GUIDE = (ROOT / "web" / "samples" / GUIDE_NAME).read_text(encoding="utf-8")
+# A text of thirty short paragraphs on three topics, typed as the user's own.
+OWN_TEXT = "\n\n".join(
+    f"Part {i}. Sentences about topic {i % 3} follow. Another sentence on it. Then more words."
+    for i in range(30)
+)
 GUIDE_QUESTIONS = json.loads(
     (ROOT / "web" / "samples" / "guide-questions.json").read_text(encoding="utf-8")
 )
@@ -117,15 +123,38 @@ def open_playground(
     return page, recorder, seen
 
 
+@dataclass(frozen=True)
+class Booted:
+    """A playground page booted for a module's tests (Pyodide takes seconds, so once a
+    module), its recorder, what was seen as it loaded (`open_playground`'s third answer) and
+    the origin it was opened at."""
+
+    page: Any
+    recorder: Recorder
+    seen: dict[str, Any]
+    origin: str
+
+
+@contextmanager
+def booted_playground(
+    browser: Any, origin: str, query: str = "", **options: Any
+) -> Iterator[Booted]:
+    """`open_playground(browser, origin, query, **options)` as a `Booted`; its browser
+    context is closed afterwards. tests/conftest.py's `booted` is one with the clipboard
+    allowed; a module that needs another defines its own `booted` with this."""
+    page, recorder, seen = open_playground(browser, origin, query, **options)
+    try:
+        yield Booted(page, recorder, seen, origin)
+    finally:
+        page.context.close()
+
+
 @contextmanager
 def on_the_guide(browser: Any, origin: str) -> Iterator[Any]:
     """A playground page showing the technical guide sample, for a module's tests; it must
     report no problem by their end, and is closed then."""
     page, recorder, _ = open_playground(browser, origin)
-    if page.input_value("#source") != "guide":
-        before = runs(page)
-        page.select_option("#source", "guide")
-        settled(page, before)
+    show_source(page, "guide")
     yield page
     assert recorder.problems() == []
     page.context.close()
@@ -139,12 +168,17 @@ def set_mode(page: Any, mode: str) -> None:
     settled(page, before)
 
 
-def show_text(page: Any, text: str, source: str = "own-document", timeout: float = 60.0) -> None:
-    """Show `source` (its kind's mode comes with it) holding `text`, and wait for its result."""
+def show_source(page: Any, source: str, timeout: float = 60.0) -> None:
+    """Choose `source` (a sample, or the user's own text) in its menu; wait for its result."""
     if page.input_value("#source") != source:
         before = runs(page)
         page.select_option("#source", source)
         settled(page, before, timeout)
+
+
+def show_text(page: Any, text: str, source: str = "own-document", timeout: float = 60.0) -> None:
+    """Show `source` (its kind's mode comes with it) holding `text`, and wait for its result."""
+    show_source(page, source, timeout)
     if page.input_value("#text") != text:
         before = runs(page)
         put_text(page, text)
@@ -153,6 +187,23 @@ def show_text(page: Any, text: str, source: str = "own-document", timeout: float
 
 # Resolves once the page has rendered a frame and the task after it has run.
 NEXT_FRAME = "new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))"
+
+
+# Whether a row of the chunk list is drawn within the list's visible box.
+ROW_IN_VIEW = """() => {
+  const box = document.getElementById('chunk-list').getBoundingClientRect();
+  return [...document.querySelectorAll('#chunk-list .row')].some((row) => {
+    const at = row.getBoundingClientRect();
+    return at.height > 0 && at.bottom > box.top && at.top < box.bottom;
+  });
+}"""
+
+
+def scroll_list(page: Any, top: str) -> None:
+    """Scroll the chunk list to `top` (a JavaScript expression of `list`, as
+    `list.scrollHeight`) and wait until a row is drawn in view there."""
+    page.eval_on_selector("#chunk-list", f"list => {{ list.scrollTop = {top}; }}")
+    wait_until(page, f"({ROW_IN_VIEW})()")
 
 
 def paste_over(page: Any, selector: str, text: str) -> float:
@@ -272,7 +323,7 @@ SPAN_KEYS = ("span", "overlapSpan", "repeatedTurns")
 
 def shown_chunks(page: Any) -> list[dict[str, Any]]:
     """The chunks the page holds, as its Download JSON button saves them, in the original's
-    shape (without the spans, which tests/test_playground_exports.py checks)."""
+    shape (without the spans, which tests/playground/test_exports.py checks)."""
     _, saved = downloaded(page)
     return [{k: v for k, v in chunk.items() if k not in SPAN_KEYS} for chunk in saved["chunks"]]
 

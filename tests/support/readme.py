@@ -1,5 +1,5 @@
-"""The README, as the tests that run its code blocks read it, and the runner that checks the
-results its Python blocks show in comments."""
+"""The README and docs/, as the tests that run their code blocks read them, and the runner that
+checks the results their Python blocks show in comments."""
 
 from __future__ import annotations
 
@@ -34,10 +34,21 @@ def readme_block(first_line: str, text: str = README, name: str = "README") -> s
     raise AssertionError(f"{name} has no code block starting {first_line!r}")
 
 
+def doc_text(page: str) -> str:
+    """The text of `docs/<page>`."""
+    return (ROOT / "docs" / page).read_text(encoding="utf-8")
+
+
 def doc_block(page: str, first_line: str) -> str:
     """The fenced code block of `docs/<page>` that starts with `first_line`."""
-    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
-    return readme_block(first_line, text, f"docs/{page}")
+    return readme_block(first_line, doc_text(page), f"docs/{page}")
+
+
+def docs_blocks(page: str) -> list[str]:
+    """The Python blocks of `docs/<page>` a reader can paste into one session, in order."""
+    return pasted(
+        [block for language, block in BLOCK_RE.findall(doc_text(page)) if language == "python"]
+    )
 
 
 def readme_blocks(language: str) -> list[str]:
@@ -45,17 +56,26 @@ def readme_blocks(language: str) -> list[str]:
     return [block for found, block in BLOCK_RE.findall(README) if found == language]
 
 
-# The README's Python blocks run by another test, as written, because running them as a reader
-# pasting them cannot work: the server serves forever, the Spark job is for spark-submit.
+# The Python blocks of docs/ run by another test, as written, because running them as a reader
+# pasting them cannot work: the server serves forever, the Spark job is for spark-submit. By
+# first line: the page that holds it, and the test that runs it.
 RUN_ELSEWHERE = {
-    "# serve.py": "tests/test_package.py (serves the site built from the package)",
-    "# chunk_corpus.py": "tests/test_pipelines_spark_submit.py",
+    "# serve.py": (
+        "browser.md",
+        "tests/tools/test_npm_package.py (serves the site built from the package)",
+    ),
+    "# chunk_corpus.py": ("pipelines.md", "tests/pipelines/test_spark_submit.py"),
 }
+
+
+def pasted(blocks: list[str]) -> list[str]:
+    """Of the Python `blocks`, those a reader can paste into one session, in order."""
+    return [block for block in blocks if not block.startswith(tuple(RUN_ELSEWHERE))]
 
 
 def runnable_blocks() -> list[str]:
     """The README's Python blocks a reader can paste into one session, in order."""
-    return [b for b in readme_blocks("python") if not b.startswith(tuple(RUN_ELSEWHERE))]
+    return pasted(readme_blocks("python"))
 
 
 def needs_extras(block: str) -> bool:

@@ -1,7 +1,7 @@
 """Work measured in lines of Python run, not seconds: a loaded machine does not change it, so a
 test can say that work grows linearly without timing anything; and the runs without white
 space that once took a tokenizer quadratic time. This module runs as it is in Pyodide too
-(tests/test_browser_tokens.py sends its source to a worker)."""
+(tests/browser/test_facade_tokens.py sends its source to a worker)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 // A page author's code, typed against chunker.d.ts: `tsc --noEmit --strict` must pass it
-// (tests/test_types.py). Each `@ts-expect-error` is a mistake the types must catch: tsc
+// (tests/browser/test_typescript_types.py). Each `@ts-expect-error` is a mistake the types must catch: tsc
 // fails on one that catches nothing, so a type gone loose (`any`) fails the test too.
 import {
   loadChunker,
+  type Boundaries,
   type Chunk,
   type ChunkWithSpans,
   type DocumentChunk,
@@ -58,6 +59,11 @@ export async function example(text: string): Promise<void> {
   const counted: number = await api.countTokens(text, 'o200k_base') + (await api.countTokens(text));
   const engineTokens: number = (await new api.ChunkingEngine().chunk(text, { maxTokens: 512 }))[0]
     .tokenCount;
+  // Windows that end at the text's own words: the boundaries are one of two names.
+  const ends: Boundaries = 'content';
+  await new api.ChunkingEngine().chunk(text, { strategy: 'fixed', boundaries: ends });
+  // @ts-expect-error: 'words' is no boundaries
+  await new api.ChunkingEngine().chunk(text, { boundaries: 'words' });
   const passageTokens: number = (await api.chunkTurns([{ seq: 1, text }], { maxTokens: 64 }))[0]
     .tokenCount;
   // @ts-expect-error: an option the original does not have
@@ -128,6 +134,8 @@ export async function example(text: string): Promise<void> {
   };
   const report: EvaluationReport = await api.evaluate(set, { targetSize: 400, k: 3 });
   const omega: number = report.precisionOmega + report.questions[0].retrieved[0].start;
+  const kept: number | null = (await api.evaluate(set, { chunkSize: 400, strategy: 'fixed',
+    boundaries: 'content', edits: 3, editSeed: 1 })).stability;
   const stop = new AbortController();
   const swept: SweepReport = await api.sweep(
     set,
@@ -148,6 +156,6 @@ export async function example(text: string): Promise<void> {
   api.close();
   console.log(version, booted, first, own, overlap, page, level, where, semantic, said);
   console.log(repeated, at, marks, spans, removed, source, again, count, terms, freed, marked);
-  console.log(omega, bestCell);
+  console.log(omega, kept, bestCell);
   console.log(tokens, countedAt, counted, engineTokens, passageTokens);
 }

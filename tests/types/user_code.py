@@ -1,4 +1,4 @@
-"""A user's code, checked by `mypy --strict` (tests/test_core_types.py) and run as a script:
+"""A user's code, checked by `mypy --strict` (tests/core/test_types.py) and run as a script:
 it reads every public attribute of chunker's classes and results into a variable of the type
 it should have, so a declaration a type checker cannot see, or sees wrongly, fails the check.
 

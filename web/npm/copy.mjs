@@ -10,9 +10,15 @@ import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// What the worker loads: its script, its imports, Pyodide and the wheel.
-const RUNTIME = ['worker.js', 'bundle.js', 'pyodide', 'wheels'];
+// What the worker loads: its script, its imports, Pyodide and the wheel; and the compressed
+// copies beside the scripts (worker.js.br, ...), for a server that sends those.
+const LOADED = ['worker.js', 'bundle.js', 'pyodide', 'wheels'];
 const USAGE = 'usage: chunker-web-copy FOLDER   (a folder of its own, e.g. public/chunker-web)';
+
+const installed = dirname(fileURLToPath(import.meta.url));
+const RUNTIME = readdirSync(installed).filter((name) =>
+  LOADED.some((loaded) => name === loaded || name.startsWith(`${loaded}.`)),
+);
 
 const [folder, ...extra] = process.argv.slice(2);
 if (folder === undefined || folder.startsWith('-') || extra.length) {
@@ -27,9 +33,8 @@ if (others.length) {
   console.error(USAGE);
   process.exit(1);
 }
-const installed = dirname(fileURLToPath(import.meta.url));
 for (const name of RUNTIME) {
   rmSync(join(folder, name), { recursive: true, force: true });
   cpSync(join(installed, name), join(folder, name), { recursive: true });
 }
-console.log(`chunker-web-copy: ${RUNTIME.join(', ')} copied into ${folder}`);
+console.log(`chunker-web-copy: ${LOADED.join(', ')} copied into ${folder}`);

@@ -4,7 +4,7 @@
 // out of its address as soon as it has read it, so both stay out of logs and of the history.
 
 // Browsers open links of megabytes (Chromium: 2 MB), but mail, chat and forms cut or refuse
-// long ones; 32,000 characters of link hold some 60 KB of Markdown, compressed.
+// long ones; compressed, a link of this many characters holds more Markdown than that.
 export const LINK_LIMIT = 32_000;
 
 // Each part of the `#`: `name=` then its value packed. Base64url has no `&` or `=`.

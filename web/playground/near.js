@@ -5,8 +5,9 @@
 // CSS `content-visibility: auto` did this before, and must not come back: while the page
 // holds an element whose content Chromium skips (`content-visibility: auto`, or `hidden` once
 // it has been drawn; a closed <details>), Chromium's select-all and paste in the text area
-// slow down with the size of the text, whatever the page's scripts do. Control+A, Control+V
-// over 1 MB took 31.8 s instead of 0.6 s (docs/benchmarks.md).
+// slow down with the size of the text, whatever the page's scripts do: Control+A, Control+V
+// over 1 MB took tens of times as long (tests/playground/test_paste.py keeps it away;
+// tests/bench/playground.py, edit, times it).
 
 /**
  * Watch `parts` (children of `container`, made empty and as tall as their guessed height):

@@ -41,6 +41,9 @@ const PAGE = {
     chunkSize: { label: 'Chunk size', sliderMax: 4000, help: 'Characters a chunk holds at most.' },
     chunkOverlap: { label: 'Chunk overlap', sliderMax: 1000,
       help: 'Characters each fixed window starts before the end of the last.' },
+    boundaries: { label: 'Boundaries',
+      help: 'Where fixed windows end: position, every chunk size (the original); content, at '
+        + 'words the text chooses, so an edit moves only the windows next to it (fixed only).' },
   },
   turns: {
     maxChars: { label: 'Max characters', sliderMax: 6000,

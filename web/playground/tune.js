@@ -19,6 +19,15 @@ const $ = (id) => document.getElementById(id);
 export const FIGURES = [['recall', 'recall'], ['precision', 'precision'], ['iou', 'IoU'],
   ['precisionOmega', 'precision Ω']];
 
+// The share of chunks kept under edits, shown when the Edits field asks for it.
+const STABILITY = ['stability', 'kept under edits'];
+
+/** The number typed in the field `id` (NaN when it is empty). */
+function typedNumber(id) {
+  const typed = $(id).value;
+  return typed.trim() === '' ? NaN : Number(typed);
+}
+
 // What a sweep's grid varies for each mode: rows, then columns.
 const GRID = {
   semantic: [['targetSize', 'Target size', '200, 400, 800, 1600'], ['overlap', 'Overlap', '0, 100, 200']],
@@ -109,11 +118,16 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
    * chunks scored too (counting alone changes no chunk, so it is left out). */
   function evaluatedOptions() {
     const { mode, values, tokens } = settings();
-    const typed = $('tune-k').value;
-    const k = typed.trim() === '' ? NaN : Number(typed);
+    const k = typedNumber('tune-k');
     const kProblem = wholeNumberProblem('Chunks retrieved (k)', k, 1);
     fieldError('tune-k', kProblem);
-    if (kProblem) return '';
+    // Edits: the share of chunks kept under that many random one-paragraph edits of each
+    // document (Python's `edits`, docs/evaluation.md); 0, not measured.
+    const edits = typedNumber('tune-edits');
+    const editsProblem = wholeNumberProblem('Edits for stability', edits, 0);
+    fieldError('tune-edits', editsProblem);
+    if (kProblem || editsProblem) return '';
+    const measured = edits > 0 ? { edits } : {};
     const refused = refusals(mode, values);
     if (refused.length) {
       return `Put the settings right first: ${refused.map(({ message }) => message).join(' ')}`;
@@ -123,11 +137,11 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
       const { targetSize, maxSize, minSize, overlap, preserveCodeBlocks, respectHeadings,
         overlapBoundary } = values;
       return { strategy: 'semantic', k, targetSize, maxSize, minSize, overlap, preserveCodeBlocks,
-        respectHeadings, overlapBoundary, ...budget };
+        respectHeadings, overlapBoundary, ...budget, ...measured };
     }
     if (mode === 'engine' && EVALUATED.includes(values.strategy)) {
       return { strategy: values.strategy, k, chunkSize: values.chunkSize,
-        chunkOverlap: values.chunkOverlap, ...budget };
+        chunkOverlap: values.chunkOverlap, boundaries: values.boundaries, ...budget, ...measured };
     }
     return mode === 'engine'
       ? 'Tune scores the engine\'s fixed, hierarchical and layout strategies: its semantic one embeds with the page\'s demonstration function.'
@@ -165,7 +179,9 @@ export function createTune({ settings, document: shownDocument, textarea, apply 
   }
 
   function drawReport(report, set) {
-    $('tune-figures').replaceChildren(...FIGURES.map(([key, label]) => el('div', {
+    // The stability figure beside the four when it was measured (not a sweep's metric).
+    const shown = report.stability === null ? FIGURES : [...FIGURES, STABILITY];
+    $('tune-figures').replaceChildren(...shown.map(([key, label]) => el('div', {
       className: 'stat', dataset: { figure: key } },
     el('dt', {}, label), el('dd', {}, percent(report[key]), el('span', { className: 'muted' },
       ` ±${percent(report[`${key}Std`])}`)))));

@@ -11,7 +11,8 @@ export const QUESTIONS_KEY = 'questions';
 
 // Each field kept, by id: the property that holds what was typed or chosen.
 const FIELDS = { query: 'value', 'query-all': 'checked', 'query-prefix': 'checked',
-  'tune-set': 'value', 'tune-question': 'value', 'tune-k': 'value', 'tune-rows': 'value',
+  'tune-set': 'value', 'tune-question': 'value', 'tune-k': 'value', 'tune-edits': 'value',
+  'tune-rows': 'value',
   'tune-columns': 'value', 'tune-metric': 'value' };
 // The sweep's fields start as the shown mode's defaults (tune.js' showMode): what was typed
 // in them is given back to the same mode only.
