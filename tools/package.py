@@ -27,6 +27,7 @@ FACADE_MODULES = (
     "chunker-messages.js",
     "chunker-replies.js",
     "chunker-evaluation.js",
+    "chunker-live.js",
     "chunker-utf16.js",
 )
 FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", "worker.js", "bundle.js")
