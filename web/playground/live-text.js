@@ -13,7 +13,8 @@ const BLOCK = 4096;
  * What the page's LiveDocument makes of each new text. `apply` answers the chunks of `text`:
  * `{raw, chunks}` (the facade's and the views, as `runChunker` answers them), and the edit
  * that made them, `edit: {from, to, length}` (`text` is the text before with `[from:to]`
- * replaced by `length` units), with the views `removed` and `added`.
+ * replaced by `length` units), with the views `removed` and `added`, and the milliseconds it
+ * `waited` for the worker.
  */
 export function createLiveText() {
   let live = null; // {doc, signature, text, views}
@@ -44,8 +45,12 @@ export function createLiveText() {
       }
       const edit = editBetween(live.text, text);
       const { doc, views: old } = live;
+      // How long the page waited for the worker (and for its own thread, which the browser's
+      // edit of the text box may hold): the rest of a key's time is the page's own work.
+      let waited = performance.now();
       const change = await doc.edit(edit.from, edit.to, text.slice(edit.from, edit.from + edit.length));
       const raw = await doc.chunks();
+      waited = performance.now() - waited;
       // The kept chunks are the old ones less those removed, in order.
       const gone = new Set(change.removed.map((chunk) => chunk.index));
       const stayed = old.filter((view, index) => !gone.has(index));
@@ -54,7 +59,7 @@ export function createLiveText() {
       live.text = text;
       live.views = views;
       return { raw, chunks: views, edit, removed: change.removed.map((chunk) => old[chunk.index]),
-        added: change.added.map((chunk) => views[chunk.index]) };
+        added: change.added.map((chunk) => views[chunk.index]), waited };
     },
   };
 }
