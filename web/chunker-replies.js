@@ -54,13 +54,13 @@ export function readReply(reply) {
 export function unpackChunks(text, packed, ints, ascii, metadata, withSpans, known) {
   const { count, boundaryTypes, texts, sections } = packed;
   const {
-    offsets, spans, overlapSpans, boundaryIndex, places, asciiLength, tokenCounts, astral: carried,
+    offsets, spans, overlapSpans, boundaryIndex, places, asciiLength, tokenCounts, astral,
   } = readSections(ints, sections);
-  const astral = known ?? carried;
+  const positions = known ?? astral;
   const counted = tokenCounts.length > 0; // a tokenizer or a budget was given
   // As JavaScript indices.
   const [jsOffsets, jsSpans, jsOverlapSpans, jsPlaces] = [offsets, spans, overlapSpans, places]
-    .map((section) => toUtf16(section, astral));
+    .map((section) => toUtf16(section, positions));
   const chunks = new Array(count);
   let asciiAt = 0;
   let crossing = 0; // the next of asciiLength
@@ -111,10 +111,9 @@ export function unpackChunks(text, packed, ints, ascii, metadata, withSpans, kno
 export function unpackDocumentChunks(
   text, { count, texts, extras, sections }, ints, ascii, withSpans, known,
 ) {
-  const { spans, content, tokenCounts, astral: carried } = readSections(ints, sections);
-  const astral = known ?? carried;
+  const { spans, content, tokenCounts, astral } = readSections(ints, sections);
   const counted = tokenCounts.length > 0;
-  const jsSpans = toUtf16(spans, astral); // as JavaScript indices
+  const jsSpans = toUtf16(spans, known ?? astral); // as JavaScript indices
   const chunks = new Array(count);
   let asciiAt = 0;
   let literal = 0;
