@@ -27,6 +27,7 @@ FACADE_MODULES = (
     "chunker-messages.js",
     "chunker-replies.js",
     "chunker-evaluation.js",
+    "chunker-live.js",
     "chunker-utf16.js",
 )
 # worker.js is the worker; worker-*.js are its modules (it imports them).

@@ -46,18 +46,21 @@ export function readReply(reply) {
  * @param {string} ascii begins with the chunk texts that cross as ASCII, joined
  * @param {object|undefined} metadata put on every chunk, the very object, as the original does
  * @param {boolean} withSpans add `span` and `overlapSpan`
+ * @param {Int32Array} [known] where the characters outside the BMP are in `text`, when the
+ *   page knows and the reply does not carry it (a LiveDocument's edit)
  * Counted chunks (a tokenizer or a budget given) also have `tokenCount`, after `metadata`, as
  * Python's `to_dict()` orders them.
  */
-export function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
+export function unpackChunks(text, packed, ints, ascii, metadata, withSpans, known) {
   const { count, boundaryTypes, texts, sections } = packed;
   const {
     offsets, spans, overlapSpans, boundaryIndex, places, asciiLength, tokenCounts, astral,
   } = readSections(ints, sections);
+  const positions = known ?? astral;
   const counted = tokenCounts.length > 0; // a tokenizer or a budget was given
   // As JavaScript indices.
   const [jsOffsets, jsSpans, jsOverlapSpans, jsPlaces] = [offsets, spans, overlapSpans, places]
-    .map((section) => toUtf16(section, astral));
+    .map((section) => toUtf16(section, positions));
   const chunks = new Array(count);
   let asciiAt = 0;
   let crossing = 0; // the next of asciiLength
@@ -103,11 +106,14 @@ export function unpackChunks(text, packed, ints, ascii, metadata, withSpans) {
  * @param {Int32Array} ints the sections of chunker/bridge/packing.py's `DOCUMENT_SECTIONS`
  * @param {string} ascii begins with the contents that are ASCII and not slices, joined
  * @param {boolean} withSpans add `span`
+ * @param {Int32Array} [known] as `unpackChunks`'
  */
-export function unpackDocumentChunks(text, { count, texts, extras, sections }, ints, ascii, withSpans) {
+export function unpackDocumentChunks(
+  text, { count, texts, extras, sections }, ints, ascii, withSpans, known,
+) {
   const { spans, content, tokenCounts, astral } = readSections(ints, sections);
   const counted = tokenCounts.length > 0;
-  const jsSpans = toUtf16(spans, astral); // as JavaScript indices
+  const jsSpans = toUtf16(spans, known ?? astral); // as JavaScript indices
   const chunks = new Array(count);
   let asciiAt = 0;
   let literal = 0;

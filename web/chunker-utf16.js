@@ -67,7 +67,12 @@ export function offsetToUtf16(offset, astralBefore) {
  * @returns {ArrayLike<number>}
  */
 export function toCodePoints(offsets, text, field, where) {
-  const astral = astralOf(text);
+  return toCodePointsIn(offsets, astralOf(text), field, where);
+}
+
+/** `toCodePoints` where the characters outside the BMP are known (`astralOf` the text): a
+ * LiveDocument keeps them for the text it edits, which a search would cost at each key. */
+export function toCodePointsIn(offsets, astral, field, where) {
   if (!astral.length) return offsets;
   const units = astral.map((position, number) => position + number); // where each pair starts
   return Array.from(offsets, (offset) => {
@@ -80,6 +85,31 @@ export function toCodePoints(offsets, text, field, where) {
     }
     return offset - before;
   });
+}
+
+/**
+ * `astral` (`astralOf` a text) once the code points `start` to `end` of the text are replaced
+ * by `replacement`: those before stay, those replaced go, `replacement`'s come in, those after
+ * move by the edit's length. No search of the text: a LiveDocument's edit costs what it
+ * changes.
+ *
+ * @param {Int32Array} astral
+ * @param {number} start
+ * @param {number} end
+ * @param {string} replacement
+ * @returns {Int32Array}
+ */
+export function astralEdited(astral, start, end, replacement) {
+  const before = countBefore(astral, start), after = countBefore(astral, end);
+  const inserted = astralOf(replacement);
+  if (!inserted.length && before === after && !astral.length) return astral;
+  const by = codePointLength(replacement) - (end - start);
+  const edited = new Int32Array(before + inserted.length + astral.length - after);
+  edited.set(astral.subarray(0, before));
+  for (let at = 0; at < inserted.length; at++) edited[before + at] = inserted[at] + start;
+  const moved = before + inserted.length;
+  for (let at = after; at < astral.length; at++) edited[moved + at - after] = astral[at] + by;
+  return edited;
 }
 
 /** `text`'s length in code points, as Python's `len` counts it. */

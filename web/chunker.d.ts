@@ -361,6 +361,69 @@ export interface LexicalIndexConstructor {
   ): Promise<LexicalIndex<M>>;
 }
 
+// --- LiveDocument (chunker-live.js; Python's chunker.LiveDocument) -----------------------
+
+/** A LiveDocument's settings: `SemanticChunker`'s config (strategy 'semantic', the default),
+ * or an engine strategy with `ChunkingEngine.chunk`'s options but `embedFn`. */
+export type LiveDocumentOptions =
+  | (SemanticChunkerConfig & { strategy?: 'semantic' })
+  | (Omit<ChunkOptions, 'strategy' | 'embedFn'> & {
+      strategy: 'fixed' | 'hierarchical' | 'layout';
+    });
+
+/** What an edit did to the chunks: re-embed `added`, delete `removed`. */
+export interface LiveChange<C> {
+  /** The chunks carried over, in order, at their new indices and offsets. */
+  kept: C[];
+  /** The old chunks that are gone, as they were. */
+  removed: C[];
+  /** The new chunks, in order. */
+  added: C[];
+}
+
+/** A text and its chunks, which stay a fresh chunking's under edits; each edit is re-cut in
+ * the worker only where it can change them (docs/live.md). Indices are JavaScript's. */
+export interface LiveDocument<C> {
+  /** The text as edited (this page's copy: no call). */
+  readonly text: string;
+  /** The chunks of the text as edited, once the edits before have been made. */
+  chunks(): Promise<C[]>;
+  /** Replace `text.slice(start, end)` with `replacement`. A bad index rejects with an
+   * `InputError` whose `field` is 'start', 'end' or 'replacement', and changes nothing. */
+  edit(start: number, end: number, replacement: string): Promise<LiveChange<C>>;
+  /** Make the text `newText`, the edit found between their common start and end. */
+  replaceText(newText: string): Promise<LiveChange<C>>;
+  /** Free it in the worker; later calls reject. */
+  dispose(): Promise<boolean>;
+}
+
+export interface LiveDocumentConstructor {
+  /** Bad options reject every call on the document, with the reason. */
+  new (
+    text: string,
+    options: SemanticChunkerConfig & { strategy?: 'semantic'; spans: true } & Counting,
+  ): LiveDocument<Counted<ChunkWithSpans>>;
+  new (
+    text: string,
+    options: SemanticChunkerConfig & { strategy?: 'semantic' } & Counting,
+  ): LiveDocument<Counted<Chunk>>;
+  new (
+    text: string,
+    options: SemanticChunkerConfig & { strategy?: 'semantic'; spans: true },
+  ): LiveDocument<ChunkWithSpans>;
+  new (
+    text: string,
+    options: LiveDocumentOptions & { strategy: 'fixed' | 'hierarchical' | 'layout' } & {
+      spans: true;
+    },
+  ): LiveDocument<DocumentChunkWithSpans>;
+  new (
+    text: string,
+    options: LiveDocumentOptions & { strategy: 'fixed' | 'hierarchical' | 'layout' },
+  ): LiveDocument<DocumentChunk>;
+  new (text: string, options?: SemanticChunkerConfig & { strategy?: 'semantic' }): LiveDocument<Chunk>;
+}
+
 // --- evaluation (chunker-evaluation.js; Python's chunker.evaluation) -------------------
 
 /** Questions with their gold excerpts, as `[start, end]` JavaScript indices in a corpus. */
@@ -454,6 +517,7 @@ export interface Chunker {
   readonly SemanticChunker: SemanticChunkerConstructor;
   readonly ChunkingEngine: ChunkingEngineConstructor;
   readonly LexicalIndex: LexicalIndexConstructor;
+  readonly LiveDocument: LiveDocumentConstructor;
   chunkTurns(
     turns: Turn[],
     options: ChunkTurnsOptions & { spans: true } & Counting,

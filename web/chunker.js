@@ -20,9 +20,11 @@
 // One job a module: this one, the API; chunker-messages.js, the messaging with the worker;
 // chunker-replies.js, the reading of replies (the mirror of chunker/bridge/packing.py);
 // chunker-evaluation.js, evaluate and sweep (over chunker/bridge/evaluations.py);
+// chunker-live.js, LiveDocument (over chunker/bridge/live.py);
 // chunker-utf16.js, offsets between Python's units and JavaScript's.
 
 import { evaluationApi } from './chunker-evaluation.js';
+import { liveDocumentClass } from './chunker-live.js';
 import { startWorker } from './chunker-messages.js';
 import {
   hitsInUtf16,
@@ -238,6 +240,8 @@ function chunkerApi({ call, close }, { versions, bootMs }) {
     SemanticChunker,
     ChunkingEngine,
     LexicalIndex,
+    // A text and its chunks, re-cut in the worker only where each edit can change them.
+    LiveDocument: liveDocumentClass(call, counts),
     /**
      * Passages: `[{text, index, firstSeq, lastSeq, itemIds, startMs, endMs, turns}]`; options:
      * maxChars, overlapTurns, maxTokens and tokenizer (each passage gets `tokenCount`), and

@@ -146,6 +146,15 @@ async function everyOperation(counted) {
   await ok('LexicalIndex.dispose', { index });
   await ok('LexicalIndex.dispose', { index: restored });
 
+  for (const [strategy, extra] of [['semantic', { overlap: 40, spans: true }], ['fixed', {}],
+    ['hierarchical', {}], ['layout', {}]]) {
+    const document = ++lastId;
+    const options = { strategy, ...extra, ...tokens };
+    await ok('LiveDocument.create', { document, text: mixed, options }, 'text');
+    await ok('LiveDocument.edit', { document, start: 12, end: 30, replacement: '# New\n\n😀 ' });
+    await ok('LiveDocument.dispose', { document });
+  }
+
   await ok('EvaluationSet.create', { set: restored, data: evaluationSet });
   for (const options of [{ k: 3 }, { strategy: 'fixed', chunkSize: 300, ...tokens }]) {
     await ok('EvaluationSet.evaluate', { set: restored, options });
@@ -174,6 +183,8 @@ async function badInput() {
     ['LexicalIndex.search', { index: 12345, query: 'a' }],
     ['EvaluationSet.create', { set: 99, data: { corpora: {}, questions: [{ question: '' }] } }],
     ['EvaluationSet.evaluate', { set: 12345 }],
+    ['LiveDocument.create', { document: 99, text: 'a', options: { strategy: 'fixed', overlap: 1 } }, 'text'],
+    ['LiveDocument.edit', { document: 12345, start: 0, end: 0, replacement: 'a' }],
   ];
   for (const [operation, request, textKey] of bad) {
     const reply = await call(operation, request, textKey);

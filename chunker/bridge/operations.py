@@ -130,12 +130,17 @@ OPERATIONS: dict[str, Operation] = {
 
 
 def find_operation(name: str) -> Operation:
-    """The operation `name`; those of `LexicalIndex` (module `indexes`) and of the evaluation
-    sets (`evaluations`) are imported on their first call, so the worker starts without them."""
+    """The operation `name`; those of `LexicalIndex` (module `indexes`), of the evaluation
+    sets (`evaluations`) and of `LiveDocument` (`live`) are imported on their first call, so
+    the worker starts without them."""
     if name.startswith("LexicalIndex."):
         from chunker.bridge.indexes import INDEX_OPERATIONS
 
         return INDEX_OPERATIONS[name]
+    if name.startswith("LiveDocument."):
+        from chunker.bridge.live import LIVE_OPERATIONS
+
+        return LIVE_OPERATIONS[name]
     if name.startswith("EvaluationSet."):
         from chunker.bridge.evaluations import EVALUATION_OPERATIONS
 

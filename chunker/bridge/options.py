@@ -57,6 +57,13 @@ OPTION_NAMES["evaluate"] = {
         if js not in ("strategy", "embedFn", "spans")
     },
 }
+# `LiveDocument`'s: its strategy, and the options of whichever chunker that names (the
+# engine's without `embedFn`, which the worker's documents do not call); LiveDocument names
+# one the strategy does not take.
+OPTION_NAMES["LiveDocument"] = {
+    **OPTION_NAMES["SemanticChunker.chunk"],
+    **{js: py for js, py in OPTION_NAMES["ChunkingEngine.chunk"].items() if js != "embedFn"},
+}
 
 
 def python_options(operation: str, given: Any) -> dict[str, Any]:

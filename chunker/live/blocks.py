@@ -27,7 +27,9 @@ class BlockText:
             self.starts.append(at)
             at += len(block)
         self.length = at
-        self.whole = whole
+        # An empty text is read as the empty string: with no block, a block's search has
+        # nowhere to start (an edit that empties a text of many blocks made one).
+        self.whole = "" if not blocks else whole
 
     @classmethod
     def of(cls, text: str) -> BlockText:

@@ -355,3 +355,11 @@ def test_a_budget_piece_at_a_closing_fence_is_no_block_for_layout():
     fresh = LiveDocument(document.text, "layout", **options).chunks
     assert fresh[-1].content == "```py"  # the case this test is for
     assert [every_field(c) for c in document.chunks] == [every_field(c) for c in fresh]
+
+
+def test_a_text_of_many_blocks_emptied_then_edited_again():
+    with mock.patch("chunker.live.blocks.BLOCK_CHARS", 4):
+        doc = LiveDocument("# A\n\nOne.\n\n# B\n\nTwo.\n")
+        doc.edit(0, len(doc.text), "")
+        doc.edit(0, 0, "\n\n# C\n\nThree.\n")
+    assert doc.chunks == LiveDocument(doc.text).chunks

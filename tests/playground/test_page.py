@@ -500,7 +500,12 @@ def test_search_lists_snippets_with_matched_words(page, case):
     semantic_settings(page, min_size=0, overlap=0)
     page.fill("#query", query)
     tokens = lexical_tokens(query)
-    wait_until(page, "document.querySelectorAll('#query-tokens .token').length > 0")
+    # The query's own words: the last test's may still show while this one's wait to be read.
+    wait_until(
+        page,
+        "[...document.querySelectorAll('#query-tokens .token')].map((t) => t.textContent)"
+        f".join(' ') === {json.dumps(' '.join(tokens))}",
+    )
     assert (
         page.evaluate(
             "[...document.querySelectorAll('#query-tokens .token')].map((t) => t.textContent)"
@@ -907,6 +912,9 @@ def test_strict_csp_and_only_same_origin_requests(page, booted):
 def test_a_text_the_browser_cannot_keep_is_said_to_stay_in_the_page_only(page):
     set_mode(page, "semantic")
     show_text(page, "# Kept", "own-document")
+    # Kept after a pause in typing, which the chunks no longer wait for (a LiveDocument cuts
+    # at once): kept before the storage fills, else its keeping frees room.
+    wait_until(page, "sessionStorage.getItem('chunker-playground:own-document') === '# Kept'")
     # Fill the tab's storage to the brim, so that keeping a longer text fails.
     page.evaluate(
         """() => {

@@ -147,6 +147,15 @@ export async function example(text: string): Promise<void> {
   // @ts-expect-error: the metric is one of the four figures
   await api.sweep(set, { overlap: [0] }, { metric: 'f1' });
 
+  const live = new api.LiveDocument(text, { targetSize: 400, spans: true });
+  const change = await live.edit(0, 0, '# Notes\n\n');
+  const movedBy: number = change.kept[0].span.start - change.added.length;
+  const windows = new api.LiveDocument(text, { strategy: 'fixed', chunkSize: 200 });
+  const liveContent: string = (await windows.replaceText(windows.text + '!')).added[0].content;
+  // @ts-expect-error: a LiveDocument calls no embedFn
+  new api.LiveDocument(text, { strategy: 'fixed', embedFn: () => [] });
+  await Promise.all([live.dispose(), windows.dispose()]);
+
   try {
     await new api.SemanticChunker({ overlap: -1 }).chunk(text);
   } catch (error) {
@@ -156,6 +165,6 @@ export async function example(text: string): Promise<void> {
   api.close();
   console.log(version, booted, first, own, overlap, page, level, where, semantic, said);
   console.log(repeated, at, marks, spans, removed, source, again, count, terms, freed, marked);
-  console.log(omega, kept, bestCell);
+  console.log(omega, kept, bestCell, movedBy, liveContent);
   console.log(tokens, countedAt, counted, engineTokens, passageTokens);
 }

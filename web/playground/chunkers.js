@@ -26,25 +26,52 @@ export async function runChunker(api, mode, values, text, tokens = {}) {
   const options = { ...optionsOf(mode, values), ...tokens };
   if (mode === 'semantic') {
     const found = await new api.SemanticChunker({ ...options, spans: true }).chunk(text);
-    return { mode, raw: found, chunks: semanticChunks(found) };
+    return { mode, raw: found, chunks: viewChunks(mode, values, found) };
   }
   if (mode === 'engine') {
     const embedFn = values.strategy === 'semantic' ? demoEmbed : undefined;
     const found = await new api.ChunkingEngine().chunk(text, { ...options, embedFn, spans: true });
-    return { mode, raw: found, chunks: engineChunks(found, values.strategy) };
+    return { mode, raw: found, chunks: viewChunks(mode, values, found) };
   }
   const turns = parseTurns(text);
   const passages = await api.chunkTurns(turns, { ...options, spans: true });
   return { mode, raw: passages, turns, chunks: passageChunks(passages, turns) };
 }
 
-function semanticChunks(found) {
+/**
+ * The options of a LiveDocument that cuts as `mode` with `values` does, or null where none can
+ * (transcripts; the engine's `semantic`, whose embedding function is the page's).
+ */
+export function liveOptions(mode, values, tokens = {}) {
+  if (mode === 'turns' || (mode === 'engine' && values.strategy === 'semantic')) return null;
+  return { ...optionsOf(mode, values), ...tokens, spans: true };
+}
+
+/**
+ * The view model of a document mode's chunks (`found`, the facade's), as `runChunker` answers
+ * it, each with a `key` that names it in the search's index. `known(chunk)`, after a
+ * LiveDocument's edit, answers the view of a chunk it kept (its length is not counted again,
+ * and its key stays), or null for one it added.
+ */
+export function viewChunks(mode, values, found, known = () => undefined) {
+  return mode === 'semantic'
+    ? semanticChunks(found, known) : engineChunks(found, values.strategy, known);
+}
+
+// A full run's chunks are keyed by their index; those an edit adds (`known` answers null)
+// get keys of their own, apart from those.
+let lastKey = 0;
+const keyOf = (was, index) => (was ? was.key : was === null ? `e${++lastKey}` : String(index));
+
+function semanticChunks(found, known) {
   return found.map((chunk) => {
+    const was = known(chunk);
     // The text is the overlap then the chunk's own text: this much of it is repeated.
     const overlap = Math.max(0, chunk.text.length - (chunk.endOffset - chunk.startOffset));
     const lead = chunk.overlapSpan;
     return { index: chunk.index, type: chunk.boundaryType, heading: '', text: chunk.text, overlap,
-      length: codePointLength(chunk.text), start: chunk.span.start, end: chunk.span.end,
+      length: was?.length ?? codePointLength(chunk.text), key: keyOf(was, chunk.index),
+      start: chunk.span.start, end: chunk.span.end,
       leadStart: lead ? lead.start : -1, leadEnd: lead ? lead.end : -1,
       label: chunk.boundaryType, tokens: chunk.tokenCount ?? null };
   });
@@ -52,9 +79,10 @@ function semanticChunks(found) {
 
 const UNNAMED = { layout: 'text', hierarchical: 'section' };
 
-function engineChunks(found, strategy) {
+function engineChunks(found, strategy, known) {
   let previousEnd = -1;
   return found.map((chunk) => {
+    const was = known(chunk);
     const { start, end } = chunk.span;
     // A window that starts before the last one ended repeats that much of it: its overlap.
     const overlaps = start < previousEnd;
@@ -65,7 +93,8 @@ function engineChunks(found, strategy) {
     const level = chunk.metadata?.headingLevel;
     const type = chunk.metadata?.type ?? (level ? `h${level}` : UNNAMED[strategy] ?? strategy);
     return { index: chunk.index, type, heading: chunk.heading ?? '', text: chunk.content,
-      overlap: 0, length: codePointLength(chunk.content),
+      overlap: 0, length: was?.length ?? codePointLength(chunk.content),
+      key: keyOf(was, chunk.index),
       start, end, leadStart: overlaps ? start : -1, leadEnd,
       label: chunk.heading ? `${type}: ${chunk.heading}` : type, tokens: chunk.tokenCount ?? null };
   });
@@ -83,6 +112,7 @@ function passageChunks(passages, turns) {
     const first = fresh - repeatedTurns;
     fresh = first + spans.length;
     return { index, type: 'passage', heading: '', text, overlap: 0, length: codePointLength(text),
+      key: String(index),
       start: -1, end: -1, leadStart: -1, leadEnd: -1, label: `seq ${firstSeq}–${lastSeq}`,
       turnPositions: kept.slice(first, fresh), repeatedTurns, passage: passages[i],
       tokens: passages[i].tokenCount ?? null };

@@ -38,14 +38,19 @@ export function createDocumentView(container, { onSelect }) {
     onSelect(next);
   });
 
-  function makeBlocks(newText) {
+  /** Empty blocks for `newText[from:to]`, each sized to a guess at its height. */
+  function newBlocks(newText, from, to) {
     const charsPerLine = Math.max(20, Math.floor((container.clientWidth || 600) / 8.4));
-    blocks = blockCuts(newText).map(([start, end]) => {
+    return blockCuts(newText, from, to).map(([start, end]) => {
       const block = el('div', { className: 'block', dataset: { start, end } });
       // Until a block is drawn, a guess at its height; once it has been, the real one.
       block.style.height = `${estimateHeight(newText, start, end, charsPerLine)}px`;
       return block;
     });
+  }
+
+  function makeBlocks(newText) {
+    blocks = newBlocks(newText, 0, newText.length);
     container.replaceChildren(...blocks);
     if (blocks.length === 0) {
       container.append(el('p', { className: 'empty' }, 'Nothing to show yet: type, paste or open a document.'));
@@ -82,8 +87,9 @@ export function createDocumentView(container, { onSelect }) {
     for (let i = first; i < last; i += 1) {
       const from = Math.max(bounds[i], start);
       const to = Math.min(bounds[i + 1], end);
-      key += `${from} ${owners[i]} ${leads[i]} ${badge(from)} ${cutAtStart(i, from)} `
-        + `${cutAtEnd(i, to)};`;
+      // Where in the block, not in the text: a block an edit before it moved keeps its nodes.
+      key += `${from - start} ${to - start} ${owners[i]} ${leads[i]} ${badge(from)} `
+        + `${cutAtStart(i, from)} ${cutAtEnd(i, to)};`;
     }
     block.style.height = '';
     if (shownKeys.get(block) === key) {
@@ -200,6 +206,38 @@ export function createDocumentView(container, { onSelect }) {
       for (const block of blocks.slice(0, 2)) fill(block);
     },
 
+    /**
+     * The text edited: `text[from:to]` replaced by `length` units, making `newText`. Only the
+     * blocks the edit touches are made again; those after it move, keeping their nodes. The
+     * chunks follow with `show(newText, chunks)`, which finds the text the same.
+     */
+    edit(from, to, length, newText) {
+      if (!blocks.length || text === null) {
+        text = newText;
+        makeBlocks(newText);
+        return;
+      }
+      const by = length - (to - from);
+      const first = blocks.indexOf(blockAt(from));
+      const last = Math.max(first, blocks.indexOf(blockAt(Math.max(from, to - 1))));
+      const start = Number(blocks[first].dataset.start);
+      const end = Number(blocks[last].dataset.end) + by;
+      const made = newBlocks(newText, start, end);
+      const dropped = blocks.slice(first, last + 1);
+      dropped[0].before(...made);
+      for (const block of dropped) block.remove();
+      for (const block of blocks.slice(last + 1)) {
+        block.dataset.start = Number(block.dataset.start) + by;
+        block.dataset.end = Number(block.dataset.end) + by;
+      }
+      blocks.splice(first, last + 1 - first, ...made);
+      nearby.swap(dropped, made);
+      text = newText;
+      if (!blocks.length) {
+        container.append(el('p', { className: 'empty' }, 'Nothing to show yet: type, paste or open a document.'));
+      }
+    },
+
     /** Mark chunk `index` and, with `scroll`, bring its first span into view. */
     select(index, { scroll = false } = {}) {
       selected = index;
@@ -236,15 +274,16 @@ export function createDocumentView(container, { onSelect }) {
   };
 }
 
-/** [start, end) of each block: about BLOCK_CHARS long, ending after a line feed if one is near. */
-function blockCuts(text) {
+/** [start, end) of each block of `text[from:to]`: about BLOCK_CHARS long, ending after a line
+ * feed if one is near. */
+function blockCuts(text, from, to) {
   const cuts = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(start + BLOCK_CHARS, text.length);
-    if (end < text.length) {
+  let start = from;
+  while (start < to) {
+    let end = Math.min(start + BLOCK_CHARS, to);
+    if (end < to) {
       const lineEnd = text.indexOf('\n', end);
-      if (lineEnd !== -1 && lineEnd < end + LINE_SLACK) end = lineEnd + 1;
+      if (lineEnd !== -1 && lineEnd < Math.min(end + LINE_SLACK, to)) end = lineEnd + 1;
       // Never cut between the two halves of a character outside the BMP.
       else if (/[\ud800-\udbff]/.test(text[end - 1])) end += 1;
     }

@@ -14,6 +14,7 @@ import { countOf, firstWords, formatCount, formatMs, tokensText } from './format
 import { createHistogram } from './histogram.js';
 import { createInput } from './input.js';
 import { lineEndingsNote } from './line-endings.js';
+import { createLiveText } from './live-text.js';
 import { LINK_LIMIT, carriesWork, linkWith, readLink } from './link.js';
 import { createScheduler } from './scheduler.js';
 import { createSearch } from './search.js';
@@ -70,6 +71,9 @@ if (carriesWork(location.hash)) {
   history.replaceState(null, '', location.pathname + location.search);
 }
 const current = () => sources.get(state.shown[MODE_INPUT[state.mode]]);
+// An edit waits for a pause in typing before it is kept for a reload (see textEdited).
+let editTimer = 0;
+let unkept = null;  // the source edited since its text was last kept
 
 const controls = createControls($('settings'), { values: state.values, onChange: rerun });
 const tokenPanel = createTokenPanel($('tokens'), { values: state.tokens,
@@ -158,6 +162,11 @@ function showMode() {
 
 /** Show source `id`, switching to a mode that reads its kind of text if need be. */
 async function showSource(id) {
+  // An edit not kept yet is kept now: its pause would end with another text shown.
+  if (unkept) {
+    clearTimeout(editTimer);
+    keepEdits();
+  }
   const kind = sources.get(id).kind;
   state.shown[kind] = id;
   sources.remember(id);
@@ -201,21 +210,81 @@ function keepText(source) {
   $('text-kept').textContent = NOT_KEPT[sources.keep(source)];
 }
 
-// An edit is read, kept and chunked after a pause in typing: each copies the whole text, and
-// a redraw of a large one holds the page longer than a key may wait. The bigger the text, the
-// longer the pause it waits for (a person types a key every 100 to 300 ms); the length is
-// the one last read, as reading it would cost what the pause saves.
+// An edit of a document, once a result is shown, is chunked at once through the page's
+// LiveDocument (live-text.js): the worker re-cuts only what the edit reaches, and the views
+// and the search's index change only there. Otherwise (a transcript, the engine's `semantic`,
+// no result yet) it is read and chunked whole after a pause in typing: each copies the whole
+// text, and a redraw of a large one holds the page longer than a key may wait. The bigger the
+// text, the longer the pause it waits for (a person types a key every 100 to 300 ms); the
+// length is the one last read, as reading it would cost what the pause saves. Either way the
+// text is kept for a reload after the pause.
 const pauseBefore = (length) => (length > 5e5 ? 700 : length > 1e5 ? 300 : 50);
-let editTimer = 0;
-let unkept = null;  // the source edited since its text was last kept
 function textEdited(edited) {
   const source = edited.sample ? yoursInstead(edited) : edited;
   unkept = source;
   clearTimeout(editTimer);
+  if (goesLive()) {
+    liveEdit();
+    editTimer = setTimeout(keepEdits, pauseBefore(source.text.length));
+    return;
+  }
   editTimer = setTimeout(() => {
     keepEdits();
     rerun();
   }, pauseBefore(source.text.length));
+}
+
+const liveText = createLiveText();
+let liveBusy = false;
+let liveAgain = false;  // edited while an edit was on its way: read the text again after it
+
+/** Whether an edit now goes through the LiveDocument: a document's result on screen, for
+ * settings the page takes and a chunker that one can keep. */
+function goesLive() {
+  const { result } = state;
+  return Boolean(state.api && result && result.mode === state.mode
+    && MODE_INPUT[state.mode] === 'document' && liveText.can(state.mode, state.values)
+    && !$('results').classList.contains('stale')
+    && JSON.stringify(result.values) === JSON.stringify(state.values)
+    && JSON.stringify(result.tokens) === JSON.stringify(tokenOptions(state.tokens)));
+}
+
+async function liveEdit() {
+  if (liveBusy) {
+    liveAgain = true;
+    return;
+  }
+  liveBusy = true;
+  try {
+    do {
+      liveAgain = false;
+      const started = performance.now();
+      input.read();
+      const source = current();
+      // A run for the text or the settings before must not draw over this.
+      scheduler.cancel();
+      const job = { mode: state.mode, values: { ...state.values }, text: source.text,
+        tokens: tokenOptions(state.tokens), source, warnings: noSense(state.mode, state.values),
+        started };
+      const result = await liveText.apply(state.api, job.mode, job.values, job.tokens, job.text,
+        state.result);
+      job.answered = performance.now();
+      const { from, to, length } = result.edit;
+      documentView.edit(from, to, length, job.text);
+      draw({ mode: job.mode, raw: result.raw, chunks: result.chunks }, job, result);
+      // The page's own work for the edit, the worker's time and the waits left out; the
+      // benchmark reads it (tests/bench/live_page.py).
+      document.body.dataset.lastLiveWorkMs = (performance.now() - started - result.waited)
+        .toFixed(1);
+    } while (liveAgain);
+  } catch (error) {
+    // Cut whole instead: the run says at its field what was wrong.
+    liveText.drop();
+    console.error(error);
+    rerun();
+  } finally {
+    liveBusy = false;
+  }
 }
 
 /**
@@ -310,7 +379,9 @@ function clearErrors(job) {
   tokenPanel.check(); // what the page itself says of the budget stays
 }
 
-function draw(result, job) {
+/** Draw `result`, the chunks of `job`; `edited`, when a LiveDocument's edit made them, holds
+ * the chunks it `removed` and `added`, which alone the search's index changes by. */
+function draw(result, job, edited = null) {
   clearErrors(job);
   $('text-error').textContent = '';
   $('run-error').textContent = '';
@@ -321,7 +392,8 @@ function draw(result, job) {
   const { chunks } = result;
   const noun = result.mode === 'turns' ? 'passage' : 'chunk';
   drawCounted();
-  search.setChunks(chunks);
+  if (edited) search.editChunks(chunks, edited.removed, edited.added);
+  else search.setChunks(chunks);
   select(state.selected < chunks.length ? state.selected : -1, 'run');
   // From the edit to the redrawn result, and the redraw's part of it (the rest is the
   // worker's call); tests and the benchmark read these.

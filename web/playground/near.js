@@ -12,7 +12,7 @@
 /**
  * Watch `parts` (children of `container`, made empty and as tall as their guessed height):
  * `draw(part)` when it comes near, `clear(part)` when it leaves (the part's height is then
- * fixed at the height it had). Answers `{watch}`: `watch(parts)` drops the parts watched
+ * fixed at the height it had). Answers `{watch, swap}`: `watch(parts)` drops the parts watched
  * before.
  */
 export function createNearWatch(container, { margin, draw, clear }) {
@@ -35,6 +35,11 @@ export function createNearWatch(container, { margin, draw, clear }) {
     watch(parts) {
       observer.disconnect();
       for (const part of parts) observer.observe(part);
+    },
+    /** Watch `added` too, and no longer `dropped` (parts an edit replaced). */
+    swap(dropped, added) {
+      for (const part of dropped) observer.unobserve(part);
+      for (const part of added) observer.observe(part);
     },
   };
 }

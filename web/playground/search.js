@@ -47,7 +47,7 @@ export function createSearch({ input, matchAll, prefix, tokensOut, countOut, res
     const old = index;
     const started = performance.now();
     const made = new api.LexicalIndex();
-    const docs = chunks.map((chunk) => ({ id: String(chunk.index), text: chunk.text }));
+    const docs = chunks.map((chunk) => ({ id: chunk.key, text: chunk.text }));
     const ready = made.addDocuments(docs).then(() => {
       document.body.dataset.indexMs = Math.round(performance.now() - started);
       return made;
@@ -86,8 +86,9 @@ export function createSearch({ input, matchAll, prefix, tokensOut, countOut, res
     const count = !tokens.length ? ''
       : hits.length ? `The best ${formatCount(hits.length)} of ${formatCount(searched.length)} chunks`
         : `No chunk holds ${options.match === 'all' ? 'all of ' : ''}these words`;
+    const byKey = new Map(hits.length ? searched.map((chunk) => [chunk.key, chunk]) : []);
     const items = hits.map(({ id, score, snippet }) => {
-      const chunk = searched[Number(id)];
+      const chunk = byKey.get(id);
       return el('li', {},
         el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
           el('span', { className: 'hit-head' }, `${chunk.index} · ${chunk.label}`,
@@ -115,13 +116,37 @@ export function createSearch({ input, matchAll, prefix, tokensOut, countOut, res
       chunks = newChunks;
       if (input.value.trim()) search();
     },
+    /**
+     * The chunks after an edit of the text (a LiveDocument's): of those indexed, `removed`
+     * leave the index and `added` join it, under their keys; the others stay as indexed (a
+     * chunk keeps its key when an edit moves it). Indexing 5 MB again at each key would keep
+     * the worker busy for seconds.
+     */
+    editChunks(newChunks, removed, added) {
+      if (index?.chunks === chunks) {
+        const docs = added.map((chunk) => ({ id: chunk.key, text: chunk.text }));
+        const ready = index.ready.then(async (made) => {
+          await Promise.all([...removed.map((chunk) => made.removeDocument(chunk.key)),
+            docs.length ? made.addDocuments(docs) : null]);
+          // Tests and the benchmark read these.
+          document.body.dataset.indexEditedAt = performance.now();
+          document.body.dataset.indexEdits = Number(document.body.dataset.indexEdits ?? 0) + 1;
+          return made;
+        });
+        ready.catch(() => {}); // shown by the search that needs it
+        index = { chunks: newChunks, ready };
+      }
+      chunks = newChunks;
+      if (input.value.trim()) search();
+    },
   };
 }
 
 /** Whether two lists of chunks index and show alike: the same texts, in order, so labelled. */
 function sameChunks(shown, chunks) {
   return shown.length === chunks.length && chunks.every((chunk, i) => chunk.text === shown[i].text
-    && chunk.label === shown[i].label && chunk.index === shown[i].index);
+    && chunk.label === shown[i].label && chunk.index === shown[i].index
+    && chunk.key === shown[i].key);
 }
 
 /** `text` as text nodes, each of `spans` ({start, end}, in order) wrapped in `<mark>`. */

@@ -1,0 +1,199 @@
+"""`api.LiveDocument` through web/chunker.js in Chromium: under random edits of texts with
+emoji (JavaScript string indices), its chunks equal the facade's fresh chunking after every
+edit, every key in order; each edit's kept and added are the new chunks, kept and removed
+the old; dispose frees it; bad indices reject naming the field."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+# Applies `edits` ([start, end, replacement], JavaScript indices) to a LiveDocument of `text`
+# made with `options`; after each, compares its chunks, its change and its text with a fresh
+# chunking of the text as edited there. Answers the mismatches (none expected) and counts.
+REPLAY = """async ([text, options, edits]) => {
+  const { strategy = 'semantic', ...rest } = options;
+  const fresh = (t) => strategy === 'semantic'
+    ? new api.SemanticChunker(rest).chunk(t)
+    : new api.ChunkingEngine().chunk(t, options);
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const doc = new api.LiveDocument(text, options);
+  const wrong = [];
+  let old = await doc.chunks(), current = text, kept = 0, added = 0, most = old.length;
+  if (!same(old, await fresh(text))) wrong.push('made');
+  for (const [number, [start, end, replacement]] of edits.entries()) {
+    const change = await doc.edit(start, end, replacement);
+    current = current.slice(0, start) + replacement + current.slice(end);
+    const chunks = await doc.chunks();
+    if (doc.text !== current) wrong.push(`${number}: text`);
+    if (!same(chunks, await fresh(current))) wrong.push(`${number}: chunks`);
+    const both = [...change.kept, ...change.added].sort((a, b) => a.index - b.index);
+    if (!same(both, chunks)) wrong.push(`${number}: kept + added`);
+    if (change.removed.some((c) => !same(c, old[c.index]))) wrong.push(`${number}: removed`);
+    if (change.kept.length + change.removed.length !== old.length) wrong.push(`${number}: old`);
+    kept += change.kept.length;
+    added += change.added.length;
+    old = chunks;
+    most = Math.max(most, chunks.length);
+  }
+  await doc.dispose();
+  return { wrong, kept, added, most };
+}"""
+
+PIECES = [
+    "# Refunds 💳\n\n",
+    "Refunds go back to the card that paid. ",
+    "Emoji 😀 and 🎉 are two units each in JavaScript. ",
+    "\n\n",
+    "## Shipping\n\n",
+    "Orders ship within two days.\n",
+    "```python\nprint('🐍')\n```\n",
+    "| a | b |\n|---|---|\n| 1 | 2 |\n",
+    "Plain words follow one another here. ",
+    "🙂",
+    "\n",
+]
+
+
+def utf16_index(text: str, at: int) -> int:
+    """The JavaScript index of code point `at` of `text`."""
+    return at + sum(1 for char in text[:at] if ord(char) > 0xFFFF)
+
+
+def random_edits(seed: int, text: str, count: int) -> list[list[Any]]:
+    """`count` inserts, deletes and replacements at character boundaries of `text` as each
+    leaves it, in JavaScript indices: at headings, fences, the start and the end, emptying."""
+    rng = random.Random(seed)
+    edits: list[list[Any]] = []
+    for _ in range(count):
+        start = rng.choice([0, len(text), rng.randrange(len(text) + 1)])
+        headings = [at for at, char in enumerate(text) if char in "#`"]
+        if headings and rng.random() < 0.3:
+            start = rng.choice(headings)
+        end = min(len(text), start + rng.choice([0, 0, 1, 2, 5, 40, 400]))
+        if rng.random() < 0.03:
+            start, end = 0, len(text)
+        replacement = "".join(rng.choices(PIECES, k=rng.choice([0, 1, 1, 2, 4])))
+        edits.append([utf16_index(text, start), utf16_index(text, end), replacement])
+        text = text[:start] + replacement + text[end:]
+    return edits
+
+
+SETTINGS = [
+    {},
+    {"targetSize": 120, "minSize": 20, "maxSize": 200, "overlap": 30, "spans": True},
+    {"targetSize": 80, "overlap": 10, "overlapBoundary": "word", "maxTokens": 30},
+    {"strategy": "fixed", "chunkSize": 90, "chunkOverlap": 20, "spans": True},
+    {"strategy": "hierarchical", "chunkSize": 120, "chunkOverlap": 10, "spans": True},
+    {"strategy": "layout", "chunkSize": 100, "chunkOverlap": 0},
+]
+
+
+@pytest.mark.parametrize("options", SETTINGS, ids=lambda o: o.get("strategy", "semantic"))
+def test_random_edits_keep_the_chunks_of_a_fresh_chunking(chunker_page, options):
+    rng = random.Random(46)
+    text = "".join(rng.choices(PIECES, k=400))
+    edits = random_edits(len(json.dumps(options)), text, 40)
+    got = chunker_page.evaluate(REPLAY, [text, options, edits])
+    assert got["wrong"] == []
+    assert got["most"] > 10 and got["kept"] > got["added"]  # edits kept most chunks
+
+
+def test_an_edit_that_joins_two_halves_of_a_pair_makes_one_character(chunker_page):
+    got = chunker_page.evaluate(
+        REPLAY,
+        ["ab\ud83d", {"targetSize": 3, "minSize": 0, "overlap": 0}, [[3, 3, "\ude00 c"]]],
+    )
+    assert got["wrong"] == []
+
+
+def test_dispose_frees_it_and_a_call_after_rejects(chunker_page):
+    got = chunker_page.evaluate(
+        """async () => {
+          const doc = new api.LiveDocument('# A\\n\\nOne.\\n');
+          await doc.chunks();
+          const freed = [await doc.dispose(), await doc.dispose()];
+          const after = [];
+          for (const attempt of [() => doc.chunks(), () => doc.edit(0, 0, 'x')]) {
+            try { await attempt(); after.push(null); } catch (e) { after.push(e.message); }
+          }
+          return { freed, after };
+        }"""
+    )
+    assert got["freed"] == [True, True]  # dispose answers its first promise again
+    assert got["after"] == [
+        "LiveDocument.chunks: this document was disposed",
+        "LiveDocument.edit: this document was disposed",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "field"),
+    [
+        ("-1, 0, 'x'", "RangeError", "start"),
+        ("2, 1, 'x'", "RangeError", "end"),
+        ("0, 99, 'x'", "RangeError", "end"),
+        ("1.5, 2, 'x'", "TypeError", "start"),
+        ("0, '1', 'x'", "TypeError", "end"),
+        ("0, 1, 5", "TypeError", "replacement"),
+        ("4, 5, 'x'", "RangeError", "start"),  # between the two units of 😀
+        ("0, 4, 'x'", "RangeError", "end"),
+    ],
+)
+def test_a_bad_edit_rejects_naming_its_field_and_changes_nothing(
+    chunker_page, arguments, error, field
+):
+    got = chunker_page.evaluate(
+        f"""async () => {{
+          const doc = new api.LiveDocument('ab 😀 cd', {{ targetSize: 3, minSize: 0 }});
+          const before = await doc.chunks();
+          let failure = null;
+          try {{ await doc.edit({arguments}); }}
+          catch (e) {{ failure = [e.constructor.name, e.field, e.message]; }}
+          const after = await doc.chunks();
+          await doc.dispose();
+          return {{ failure, same: JSON.stringify(before) === JSON.stringify(after),
+                    text: doc.text }};
+        }}"""
+    )
+    assert got["failure"][:2] == [error, field], got["failure"]
+    assert got["same"] and got["text"] == "ab 😀 cd"
+
+
+def test_bad_options_reject_every_call_with_the_reason(chunker_page):
+    got = chunker_page.evaluate(
+        """async () => {
+          const doc = new api.LiveDocument('abc', { strategy: 'fixed', overlap: 3 });
+          const failures = [];
+          for (const attempt of [() => doc.edit(0, 1, 'x'), () => doc.chunks()]) {
+            try { await attempt(); failures.push(null); }
+            catch (e) { failures.push([e.constructor.name, e.field, e.message]); }
+          }
+          return failures;
+        }"""
+    )
+    for failure in got:
+        assert failure[:2] == ["TypeError", "options"]
+        assert "overlap" in failure[2]
+
+
+def test_replace_text_finds_the_edit(chunker_page):
+    got = chunker_page.evaluate(
+        """async () => {
+          const text = '# A\\n\\nOne 😀.\\n\\n# B\\n\\nTwo.\\n\\n# C\\n\\nThree.\\n';
+          const doc = new api.LiveDocument(text, { overlap: 0 });
+          const change = await doc.replaceText(text.replace('Two', 'Deux 🎉'));
+          const fresh = await new api.SemanticChunker({ overlap: 0 }).chunk(doc.text);
+          return { removed: change.removed.map((c) => c.text), added: change.added.map((c) => c.text),
+                   kept: change.kept.map((c) => [c.index, c.startOffset]),
+                   c: doc.text.indexOf('# C'),
+                   same: JSON.stringify(await doc.chunks()) === JSON.stringify(fresh) };
+        }"""
+    )
+    assert got["removed"] == ["# B\n\nTwo.\n\n"]
+    assert got["added"] == ["# B\n\nDeux 🎉.\n\n"]
+    assert got["kept"] == [[0, 0], [2, got["c"]]]
+    assert got["same"]

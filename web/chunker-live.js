@@ -1,0 +1,274 @@
+// chunker.js's LiveDocument (over chunker/bridge/live.py): a text and its chunks, kept in the
+// worker under an id, each edit re-cut there only where it can change the chunks
+// (docs/live.md). This page keeps the text and the chunks too: an edit sends its place and
+// its replacement, and its reply carries only the chunks removed and added; the kept ones are
+// the page's own, moved here by the edit's length. Indices are JavaScript's (UTF-16), turned
+// into Python's from where the text's characters outside the BMP are, which this module keeps
+// up to date edit by edit rather than search 5 MB at each key.
+
+import { unpackChunks, unpackDocumentChunks } from './chunker-replies.js';
+import { astralEdited, astralOf, toCodePointsIn } from './chunker-utf16.js';
+
+const NONE = new Int32Array(0);
+// Texts are compared in blocks of this many units before one block unit by unit: comparing
+// two slices is one memcmp in V8.
+const BLOCK = 4096;
+
+const isHigh = (unit) => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/**
+ * The LiveDocument class of an API whose calls go through `call`.
+ *
+ * @param {Function} call startWorker's
+ * @param {(options: object) => boolean} counts whether options count tokens
+ */
+export function liveDocumentClass(call, counts) {
+  // The page names each document (ids count up), as LexicalIndex does: an edit need not wait
+  // for the document to be made.
+  let lastDocument = 0;
+
+  return class LiveDocument {
+    #document = ++lastDocument;
+    #text;
+    #astral = NONE; // where the text's characters outside the BMP are, in code points
+    #chunks = []; // as the last reply left them
+    #semantic;
+    #spans;
+    #made;
+    #last; // the latest call: chunks() answers once it has
+    #failed = null; // an edit the worker refused after this page took it: the text differs
+    #disposed = null; // dispose()'s promise, once called
+
+    /**
+     * @param {string} text
+     * @param {object} [options] strategy ('semantic', the default, or 'fixed',
+     *   'hierarchical', 'layout') and that chunker's options, as SemanticChunker's config or
+     *   ChunkingEngine.chunk's options take them (no embedFn); spans: true adds the spans
+     */
+    constructor(text, options) {
+      const given = options !== null && typeof options === 'object' ? { ...options } : options;
+      this.#semantic = (given?.strategy ?? 'semantic') === 'semantic';
+      this.#spans = given?.spans === true;
+      this.#text = text;
+      if (typeof text === 'string') this.#astral = astralOf(text);
+      const finish = (packed, ints, ascii) => {
+        this.#chunks = this.#unpack(text, packed, ints, ascii);
+      };
+      const args = { document: this.#document, text, options: given };
+      this.#made = call('LiveDocument.create', args, { textKey: 'text', finish, tokens: counts(given) });
+      this.#made.catch(() => {}); // reported by each call instead, not as unhandled
+      this.#last = this.#made;
+    }
+
+    /** The chunks of the text as edited: what a fresh chunking of it answers. */
+    async chunks() {
+      this.#usable('chunks');
+      await this.#settled(this.#last);
+      return this.#chunks.slice();
+    }
+
+    /** The text as edited. */
+    get text() {
+      return this.#text;
+    }
+
+    /**
+     * Replace `text.slice(start, end)` with `replacement` (JavaScript string indices); answers
+     * `{kept, removed, added}`: the chunks carried over (at their new indices and offsets),
+     * the old ones gone, the new ones. A bad index rejects with a RangeError or TypeError
+     * whose `.field` names it ('start', 'end', 'replacement'), and changes nothing.
+     */
+    edit(start, end, replacement) {
+      let edit;
+      try {
+        this.#usable('edit');
+        edit = this.#placed(start, end, replacement);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (!edit) return this.#settled(this.#made).then(() => this.edit(start, end, replacement));
+      const { from, to, inserted } = edit;
+      const [startCp, endCp] = toCodePointsIn([from, to], this.#astral, 'start', 'LiveDocument.edit');
+      const text = this.#text.slice(0, from) + inserted + this.#text.slice(to);
+      const astral = astralEdited(this.#astral, startCp, endCp, inserted);
+      this.#text = text;
+      this.#astral = astral;
+      const by = inserted.length - (to - from);
+      const finish = (packed, ints, ascii) => {
+        const added = this.#unpack(text, packed, ints, ascii, astral);
+        added.forEach((chunk, number) => (chunk.index = packed.indices[number]));
+        const { chunks, change } = merged(this.#chunks, packed, added, by, this.#semantic);
+        this.#chunks = chunks;
+        return change;
+      };
+      const args = { document: this.#document, start: startCp, end: endCp, replacement: inserted };
+      const answer = call('LiveDocument.edit', args, { finish });
+      this.#last = answer;
+      return this.#settled(answer);
+    }
+
+    /** Make the text `newText`: the edit is what lies between the part both texts start
+     * with and the part both end with. Answers as edit does. */
+    replaceText(newText) {
+      if (typeof newText !== 'string' || typeof this.#text !== 'string') {
+        if (typeof this.#text !== 'string') return this.edit(0, 0, '');
+        const error = new TypeError(
+          `LiveDocument.replaceText: newText must be a string, got ${typeof newText}`,
+        );
+        return Promise.reject(Object.assign(error, { field: 'new_text' }));
+      }
+      const old = this.#text;
+      let start = commonPrefix(old, newText);
+      // Not between the two units of a pair: an edit starts and ends at characters.
+      if (start > 0 && isHigh(old.charCodeAt(start - 1))) start--;
+      let back = commonSuffix(old, newText, Math.min(old.length, newText.length) - start);
+      if (back > 0 && isLow(old.charCodeAt(old.length - back))) back--;
+      return this.edit(start, old.length - back, newText.slice(start, newText.length - back));
+    }
+
+    /** Free the document in the worker; later calls on it reject. */
+    dispose() {
+      this.#disposed ??= call('LiveDocument.dispose', { document: this.#document });
+      return this.#disposed;
+    }
+
+    #usable(method) {
+      if (this.#disposed) throw new Error(`LiveDocument.${method}: this document was disposed`);
+      if (this.#failed) throw this.#failed;
+    }
+
+    /** The edit as sent: its place and replacement, checked, widened to whole characters
+     * where it joins two halves of a pair; null while the text is not known to be one. */
+    #placed(start, end, replacement) {
+      const text = this.#text;
+      if (typeof text !== 'string') return null; // the document was not made: its reason
+      const length = text.length;
+      checkIndex('start', start, 0, length, text);
+      checkIndex('end', end, start, length, text);
+      if (typeof replacement !== 'string') {
+        const message = `LiveDocument.edit: replacement must be a string, got ${typeof replacement}`;
+        throw Object.assign(new TypeError(message), { field: 'replacement' });
+      }
+      let from = start, to = end, inserted = replacement;
+      // A lone half that the edit completes into a pair is one character in Python after it,
+      // as a fresh text would be: the edit takes it in.
+      const first = inserted.length ? inserted.charCodeAt(0) : text.charCodeAt(to);
+      if (from > 0 && isHigh(text.charCodeAt(from - 1)) && isLow(first)) {
+        inserted = text[--from] + inserted;
+      }
+      const last = inserted.length ? inserted.charCodeAt(inserted.length - 1) : text.charCodeAt(from - 1);
+      if (to < length && isLow(text.charCodeAt(to)) && isHigh(last)) inserted += text[to++];
+      return { from, to, inserted };
+    }
+
+    #unpack(text, packed, ints, ascii, known) {
+      return this.#semantic
+        ? unpackChunks(text, packed, ints, ascii, undefined, this.#spans, known)
+        : unpackDocumentChunks(text, packed, ints, ascii, this.#spans, known);
+    }
+
+    /** `answer`, or the reason the document was not made; an edit the worker refused leaves
+     * this page's text unlike the worker's, so every later call rejects with its error. */
+    async #settled(answer) {
+      await this.#made.catch((error) => {
+        answer.catch(() => {});
+        throw error;
+      });
+      try {
+        return await answer;
+      } catch (error) {
+        if (answer !== this.#made) this.#failed ??= error;
+        throw error;
+      }
+    }
+  };
+}
+
+/** A RangeError or TypeError naming `field` unless `index` is a whole number from `low` to
+ * `high`, not between the two units of a character of `text` outside the BMP. */
+function checkIndex(field, index, low, high, text) {
+  if (!Number.isInteger(index)) {
+    const message = `LiveDocument.edit: ${field} must be an integer, got ${String(index).slice(0, 40)}`;
+    throw Object.assign(new TypeError(message), { field });
+  }
+  if (index < low || index > high) {
+    const message =
+      `LiveDocument.edit: invalid ${field} ${index} (must be from ${low} to the text's ` +
+      `length, ${high})`;
+    throw Object.assign(new RangeError(message), { field });
+  }
+  if (isHigh(text.charCodeAt(index - 1)) && isLow(text.charCodeAt(index))) {
+    const message =
+      `LiveDocument.edit: ${field} ${index} falls between the two UTF-16 units of a ` +
+      'character outside the BMP';
+    throw Object.assign(new RangeError(message), { field });
+  }
+}
+
+/**
+ * The chunks after an edit: the old ones but those `removed` (by old index), moved `by`
+ * after the first `unmoved` of them, with `added` at their indices. Answers the chunks and
+ * the change, `{kept, removed, added}`.
+ */
+function merged(old, { removed: gone, unmoved }, added, by, semantic) {
+  const count = old.length - gone.length + added.length;
+  const chunks = new Array(count);
+  const kept = [], removed = [];
+  let next = 0, going = 0, coming = 0;
+  for (let index = 0; index < count; index++) {
+    if (coming < added.length && added[coming].index === index) {
+      chunks[index] = added[coming++];
+      continue;
+    }
+    while (going < gone.length && gone[going] === next) {
+      removed.push(old[next++]);
+      going++;
+    }
+    let chunk = old[next++];
+    const shift = kept.length < unmoved ? 0 : by;
+    if (shift || chunk.index !== index) chunk = moved(chunk, shift, index, semantic);
+    kept.push(chunk);
+    chunks[index] = chunk;
+  }
+  for (; going < gone.length; going++) removed.push(old[gone[going]]);
+  return { chunks, change: { kept, removed, added } };
+}
+
+/** `chunk` at `index`, its offsets and spans `by` units on: a new object, the old one as it
+ * was (a caller may hold it). */
+function moved(chunk, by, index, semantic) {
+  const next = { ...chunk, index };
+  if (!by) return next;
+  if (chunk.span) next.span = { start: chunk.span.start + by, end: chunk.span.end + by };
+  if (!semantic) return next;
+  next.startOffset += by;
+  next.endOffset += by;
+  if (chunk.overlapSpan) {
+    next.overlapSpan = { start: chunk.overlapSpan.start + by, end: chunk.overlapSpan.end + by };
+  }
+  return next;
+}
+
+/** How many units `a` and `b` start with alike. */
+function commonPrefix(a, b) {
+  const most = Math.min(a.length, b.length);
+  let at = 0;
+  while (at < most && a.slice(at, at + BLOCK) === b.slice(at, at + BLOCK)) at += BLOCK;
+  at = Math.min(at, most);
+  while (at < most && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  return at;
+}
+
+/** How many units, at most `most`, `a` and `b` end with alike. */
+function commonSuffix(a, b, most) {
+  let back = 0;
+  while (
+    back + BLOCK <= most &&
+    a.slice(a.length - back - BLOCK, a.length - back) === b.slice(b.length - back - BLOCK, b.length - back)
+  ) {
+    back += BLOCK;
+  }
+  while (back < most && a.charCodeAt(a.length - back - 1) === b.charCodeAt(b.length - back - 1)) back++;
+  return back;
+}
