@@ -26,7 +26,8 @@ class SinceError(Exception):
 
 
 class Changes:
-    """The ids of OLD's chunks by source, and what each source of this run changed."""
+    """The ids of OLD's chunks by source, against which each source's new chunks are told
+    added or kept (`lines`, in the worker that made them) and the sources gone (`rest`)."""
 
     __slots__ = ("_old",)
 
