@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import http.server
 import os
+import socket
 import sys
 import threading
 import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .paths import SITE
 from .precompress import ENCODINGS
@@ -156,7 +157,9 @@ def preferred_encoding(accept: str, offered: Sequence[str]) -> str | None:
 class SiteServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
-    def handle_error(self, request: object, client_address: object) -> None:
+    def handle_error(
+        self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any
+    ) -> None:
         # A tab or worker closed mid-download resets its connection: not our error.
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
@@ -182,9 +185,8 @@ def served(mounts: Mapping[str, Path], *, csp: str = CSP) -> Iterator[str]:
     server = make_server(0, mounts, quiet=True, csp=csp)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    host, port = server.server_address[:2]
     try:
-        yield f"http://{host}:{port}"
+        yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
         server.server_close()
@@ -196,8 +198,7 @@ def serve(port: int) -> None:
         server = make_server(port, {"/": SITE})
     except OSError as error:
         sys.exit(f"build.py: cannot serve on 127.0.0.1:{port}: {error.strerror} (try --port)")
-    host, bound = server.server_address[:2]
-    print(f"Serving site/ at http://{host}:{bound}/  (Ctrl-C to stop)", flush=True)
+    print(f"Serving site/ at http://127.0.0.1:{server.server_port}/  (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import tomllib
 
@@ -57,7 +58,7 @@ def _pytest(python: Path, arguments: list[str], environment: dict[str, str] | No
     return subprocess.call([str(python), "-m", "pytest", *arguments], cwd=ROOT, env=environment)
 
 
-def test_on_oldest_python(project: dict, pytest_args: list[str]) -> int:
+def test_on_oldest_python(project: dict[str, Any], pytest_args: list[str]) -> int:
     version = oldest_version(project["requires-python"])
     found = find_python(version)
     if found is None:

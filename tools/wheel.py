@@ -8,6 +8,7 @@ import hashlib
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import tomllib
 
@@ -116,9 +117,9 @@ def _wheel(leave_out: tuple[str, ...], with_scripts: bool) -> tuple[str, bytes]:
     return f"{name}-{version}-py3-none-any.whl", _zip_bytes(entries)
 
 
-def _version(project: dict, setuptools: dict) -> str:
+def _version(project: dict[str, Any], setuptools: dict[str, Any]) -> str:
     if "version" in project:
-        return project["version"]
+        return str(project["version"])
     # `attr = "chunker.__version__"`: read the assignment without importing the package.
     module, _, attribute = setuptools["dynamic"]["version"]["attr"].rpartition(".")
     source = ROOT.joinpath(*module.split(".")) / "__init__.py"
@@ -126,11 +127,11 @@ def _version(project: dict, setuptools: dict) -> str:
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == attribute for t in node.targets
         ):
-            return ast.literal_eval(node.value)
+            return str(ast.literal_eval(node.value))
     sys.exit(f"build.py: no {attribute} = '...' in {source}")
 
 
-def _package_files(setuptools: dict) -> list[Path]:
+def _package_files(setuptools: dict[str, Any]) -> list[Path]:
     files: set[Path] = set()
     for package in setuptools["packages"]:
         folder = ROOT.joinpath(*package.split("."))
@@ -140,7 +141,7 @@ def _package_files(setuptools: dict) -> list[Path]:
     return sorted(files)
 
 
-def _metadata(project: dict, version: str) -> str:
+def _metadata(project: dict[str, Any], version: str) -> str:
     """Core metadata 2.4 (the METADATA file, as setuptools 77 and later write it) for the
     [project] table."""
     lines = ["Metadata-Version: 2.4", f"Name: {project['name']}", f"Version: {version}"]
@@ -166,7 +167,7 @@ def _metadata(project: dict, version: str) -> str:
     for extra, requirements in project.get("optional-dependencies", {}).items():
         lines.append(f"Provides-Extra: {extra}")
         lines += [f'Requires-Dist: {r}; extra == "{extra}"' for r in requirements]
-    readme = ROOT / project["readme"] if "readme" in project else None
+    readme: Path | None = ROOT / str(project["readme"]) if "readme" in project else None
     if readme is None or not readme.exists():
         return "\n".join(lines) + "\n"
     content_type = "text/markdown" if readme.suffix == ".md" else "text/plain"
