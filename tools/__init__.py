@@ -13,3 +13,14 @@
 - `oldest_python`: the oldest Python `requires-python` promises, found on this machine;
 - `bench`: the benchmarks.
 """
+
+import sys
+
+# Checked before any tool loads: they read pyproject.toml with tomllib (Python 3.11), and on an
+# older Python its ModuleNotFoundError would not say what to do.
+if sys.version_info < (3, 11):
+    sys.exit(
+        f"build.py needs Python 3.11 or newer (it reads pyproject.toml with tomllib); this is "
+        f"{sys.version.split()[0]} at {sys.executable}. Run it with a newer python3; the "
+        f"package itself runs on 3.10."
+    )
