@@ -2,11 +2,13 @@
 // worker under an id, each edit re-cut there only where it can change the chunks
 // (docs/live.md). This page keeps the text and the chunks too: an edit sends its place and
 // its replacement, and its reply carries only the chunks removed and added; the kept ones are
-// the page's own, moved here by the edit's length. Indices are JavaScript's (UTF-16), turned
+// the page's own, moved by the edit's length as they are read (chunker-runs.js: an edit costs
+// the page a few steps, not one object a chunk it keeps). Indices are JavaScript's (UTF-16), turned
 // into Python's from where the text's characters outside the BMP are, which this module keeps
 // up to date edit by edit rather than search 5 MB at each key.
 
 import { unpackChunks, unpackDocumentChunks } from './chunker-replies.js';
+import { ChunkRuns } from './chunker-runs.js';
 import { astralEdited, astralOf, toCodePointsIn } from './chunker-utf16.js';
 
 const NONE = new Int32Array(0);
@@ -32,7 +34,7 @@ export function liveDocumentClass(call, counts) {
     #document = ++lastDocument;
     #text;
     #astral = NONE; // where the text's characters outside the BMP are, in code points
-    #chunks = []; // as the last reply left them
+    #chunks; // as the last reply left them, a ChunkRuns
     #semantic;
     #spans;
     #made;
@@ -53,7 +55,7 @@ export function liveDocumentClass(call, counts) {
       this.#text = text;
       if (typeof text === 'string') this.#astral = astralOf(text);
       const finish = (packed, ints, ascii) => {
-        this.#chunks = this.#unpack(text, packed, ints, ascii);
+        this.#chunks = ChunkRuns.of(this.#unpack(text, packed, ints, ascii), this.#semantic);
       };
       const args = { document: this.#document, text, options: given };
       this.#made = call('LiveDocument.create', args, { textKey: 'text', finish, tokens: counts(given) });
@@ -61,11 +63,12 @@ export function liveDocumentClass(call, counts) {
       this.#last = this.#made;
     }
 
-    /** The chunks of the text as edited: what a fresh chunking of it answers. */
+    /** The chunks of the text as edited: what a fresh chunking of it answers (an array
+     * whose chunks are made as they are read). */
     async chunks() {
       this.#usable('chunks');
       await this.#settled(this.#last);
-      return this.#chunks.slice();
+      return this.#chunks.array();
     }
 
     /** The text as edited. */
@@ -75,8 +78,8 @@ export function liveDocumentClass(call, counts) {
 
     /**
      * Replace `text.slice(start, end)` with `replacement` (JavaScript string indices); answers
-     * `{kept, removed, added}`: the chunks carried over (at their new indices and offsets),
-     * the old ones gone, the new ones. A bad index rejects with a RangeError or TypeError
+     * `{kept, removed, added}`: the chunks carried over (at their new indices and offsets;
+     * an array whose chunks are made as they are read), the old ones gone, the new ones. A bad index rejects with a RangeError or TypeError
      * whose `.field` names it ('start', 'end', 'replacement'), and changes nothing.
      */
     edit(start, end, replacement) {
@@ -98,9 +101,10 @@ export function liveDocumentClass(call, counts) {
       const finish = (packed, ints, ascii) => {
         const added = this.#unpack(text, packed, ints, ascii, astral);
         added.forEach((chunk, number) => (chunk.index = packed.indices[number]));
-        const { chunks, change } = merged(this.#chunks, packed, added, by, this.#semantic);
-        this.#chunks = chunks;
-        return change;
+        const { list, removed, kept } =
+          this.#chunks.edited(packed.removed, added, packed.unmoved, by);
+        this.#chunks = list;
+        return { kept, removed, added };
       };
       const args = { document: this.#document, start: startCp, end: endCp, replacement: inserted };
       const answer = call('LiveDocument.edit', args, { finish });
@@ -204,50 +208,6 @@ function checkIndex(field, index, low, high, text) {
       'character outside the BMP';
     throw Object.assign(new RangeError(message), { field });
   }
-}
-
-/**
- * The chunks after an edit: the old ones but those `removed` (by old index), moved `by`
- * after the first `unmoved` of them, with `added` at their indices. Answers the chunks and
- * the change, `{kept, removed, added}`.
- */
-function merged(old, { removed: gone, unmoved }, added, by, semantic) {
-  const count = old.length - gone.length + added.length;
-  const chunks = new Array(count);
-  const kept = [], removed = [];
-  let next = 0, going = 0, coming = 0;
-  for (let index = 0; index < count; index++) {
-    if (coming < added.length && added[coming].index === index) {
-      chunks[index] = added[coming++];
-      continue;
-    }
-    while (going < gone.length && gone[going] === next) {
-      removed.push(old[next++]);
-      going++;
-    }
-    let chunk = old[next++];
-    const shift = kept.length < unmoved ? 0 : by;
-    if (shift || chunk.index !== index) chunk = moved(chunk, shift, index, semantic);
-    kept.push(chunk);
-    chunks[index] = chunk;
-  }
-  for (; going < gone.length; going++) removed.push(old[gone[going]]);
-  return { chunks, change: { kept, removed, added } };
-}
-
-/** `chunk` at `index`, its offsets and spans `by` units on: a new object, the old one as it
- * was (a caller may hold it). */
-function moved(chunk, by, index, semantic) {
-  const next = { ...chunk, index };
-  if (!by) return next;
-  if (chunk.span) next.span = { start: chunk.span.start + by, end: chunk.span.end + by };
-  if (!semantic) return next;
-  next.startOffset += by;
-  next.endOffset += by;
-  if (chunk.overlapSpan) {
-    next.overlapSpan = { start: chunk.overlapSpan.start + by, end: chunk.overlapSpan.end + by };
-  }
-  return next;
 }
 
 /** How many units `a` and `b` start with alike. */
