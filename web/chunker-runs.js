@@ -109,6 +109,12 @@ export class ChunkRuns {
     return sizeOf(this.#root);
   }
 
+  /** The runs: the tree's root, a node `{chunks, lo, hi, shift, priority, left, right, size}`
+   * (null for none), which the tests walk to count what an edit made. */
+  get root() {
+    return this.#root;
+  }
+
   /** The chunk at `position` (from 0 to length - 1): the same object at each read. */
   at(position) {
     if (this.#whole !== null) return this.#whole[position];
