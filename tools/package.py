@@ -28,6 +28,7 @@ FACADE_MODULES = (
     "chunker-replies.js",
     "chunker-evaluation.js",
     "chunker-live.js",
+    "chunker-blocks.js",
     "chunker-runs.js",
     "chunker-utf16.js",
 )

@@ -3,10 +3,12 @@
 // (docs/live.md). This page keeps the text and the chunks too: an edit sends its place and
 // its replacement, and its reply carries only the chunks removed and added; the kept ones are
 // the page's own, moved by the edit's length as they are read (chunker-runs.js: an edit costs
-// the page a few steps, not one object a chunk it keeps). Indices are JavaScript's (UTF-16), turned
-// into Python's from where the text's characters outside the BMP are, which this module keeps
-// up to date edit by edit rather than search 5 MB at each key.
+// the page a few steps, not one object a chunk it keeps), and the text is held in blocks, of
+// which an edit copies one or two (chunker-blocks.js). Indices are JavaScript's (UTF-16),
+// turned into Python's from where the text's characters outside the BMP are, which this
+// module keeps up to date edit by edit rather than search 5 MB at each key.
 
+import { BlockText } from './chunker-blocks.js';
 import { unpackChunks, unpackDocumentChunks } from './chunker-replies.js';
 import { ChunkRuns } from './chunker-runs.js';
 import { astralEdited, astralOf, toCodePointsIn } from './chunker-utf16.js';
@@ -32,7 +34,7 @@ export function liveDocumentClass(call, counts) {
 
   return class LiveDocument {
     #document = ++lastDocument;
-    #text;
+    #text; // a BlockText, or what was given when it is no string
     #astral = NONE; // where the text's characters outside the BMP are, in code points
     #chunks; // as the last reply left them, a ChunkRuns
     #semantic;
@@ -52,7 +54,7 @@ export function liveDocumentClass(call, counts) {
       const given = options !== null && typeof options === 'object' ? { ...options } : options;
       this.#semantic = (given?.strategy ?? 'semantic') === 'semantic';
       this.#spans = given?.spans === true;
-      this.#text = text;
+      this.#text = typeof text === 'string' ? BlockText.of(text) : text;
       if (typeof text === 'string') this.#astral = astralOf(text);
       const finish = (packed, ints, ascii) => {
         this.#chunks = ChunkRuns.of(this.#unpack(text, packed, ints, ascii), this.#semantic);
@@ -73,7 +75,7 @@ export function liveDocumentClass(call, counts) {
 
     /** The text as edited. */
     get text() {
-      return this.#text;
+      return this.#text instanceof BlockText ? String(this.#text) : this.#text;
     }
 
     /**
@@ -93,13 +95,14 @@ export function liveDocumentClass(call, counts) {
       if (!edit) return this.#settled(this.#made).then(() => this.edit(start, end, replacement));
       const { from, to, inserted } = edit;
       const [startCp, endCp] = toCodePointsIn([from, to], this.#astral, 'start', 'LiveDocument.edit');
-      const text = this.#text.slice(0, from) + inserted + this.#text.slice(to);
+      const text = this.#text.replaced(from, to, inserted);
       const astral = astralEdited(this.#astral, startCp, endCp, inserted);
       this.#text = text;
       this.#astral = astral;
       const by = inserted.length - (to - from);
       const finish = (packed, ints, ascii) => {
-        const added = this.#unpack(text, packed, ints, ascii, astral);
+        // The texts of an edit's chunks cross as text, none a slice of the text.
+        const added = this.#unpack('', packed, ints, ascii, astral);
         added.forEach((chunk, number) => (chunk.index = packed.indices[number]));
         const { list, removed, kept } =
           this.#chunks.edited(packed.removed, added, packed.unmoved, by);
@@ -115,14 +118,14 @@ export function liveDocumentClass(call, counts) {
     /** Make the text `newText`: the edit is what lies between the part both texts start
      * with and the part both end with. Answers as edit does. */
     replaceText(newText) {
-      if (typeof newText !== 'string' || typeof this.#text !== 'string') {
-        if (typeof this.#text !== 'string') return this.edit(0, 0, '');
+      if (typeof newText !== 'string' || !(this.#text instanceof BlockText)) {
+        if (!(this.#text instanceof BlockText)) return this.edit(0, 0, '');
         const error = new TypeError(
           `LiveDocument.replaceText: newText must be a string, got ${typeof newText}`,
         );
         return Promise.reject(Object.assign(error, { field: 'new_text' }));
       }
-      const old = this.#text;
+      const old = String(this.#text);
       let start = commonPrefix(old, newText);
       // Not between the two units of a pair: an edit starts and ends at characters.
       if (start > 0 && isHigh(old.charCodeAt(start - 1))) start--;
@@ -146,7 +149,7 @@ export function liveDocumentClass(call, counts) {
      * where it joins two halves of a pair; null while the text is not known to be one. */
     #placed(start, end, replacement) {
       const text = this.#text;
-      if (typeof text !== 'string') return null; // the document was not made: its reason
+      if (!(text instanceof BlockText)) return null; // the document was not made: its reason
       const length = text.length;
       checkIndex('start', start, 0, length, text);
       checkIndex('end', end, start, length, text);
@@ -159,10 +162,12 @@ export function liveDocumentClass(call, counts) {
       // as a fresh text would be: the edit takes it in.
       const first = inserted.length ? inserted.charCodeAt(0) : text.charCodeAt(to);
       if (from > 0 && isHigh(text.charCodeAt(from - 1)) && isLow(first)) {
-        inserted = text[--from] + inserted;
+        inserted = String.fromCharCode(text.charCodeAt(--from)) + inserted;
       }
       const last = inserted.length ? inserted.charCodeAt(inserted.length - 1) : text.charCodeAt(from - 1);
-      if (to < length && isLow(text.charCodeAt(to)) && isHigh(last)) inserted += text[to++];
+      if (to < length && isLow(text.charCodeAt(to)) && isHigh(last)) {
+        inserted += String.fromCharCode(text.charCodeAt(to++));
+      }
       return { from, to, inserted };
     }
 
