@@ -3,7 +3,7 @@ under random edits, with reads between them, its chunks, kept and removed equal 
 list moved eagerly (as the facade moved them before: every kept chunk a new object at each
 edit); a chunk read twice is the same object; an edit makes a few nodes of the tree a run
 it touches, never one a chunk, and after a thousand edits the tree stays shallow, and a list
-read whole is one run again."""
+read whole is one run again. The arrays it answers read and write as arrays, made as read."""
 
 from __future__ import annotations
 
@@ -224,3 +224,49 @@ def test_a_thousand_edits_leave_edits_and_reads_bounded_by_the_runs(node: Any) -
     read = answers[-1]
     assert read["whole"] == [moved(c, by, c["index"]) for c, by in zip(bases, shifts, strict=True)]
     assert read["same"] and read["single"]  # read whole: one run of the chunks read
+
+
+# A lazy array of 5 numbers read every way an array is, counting the elements made.
+AS_AN_ARRAY = """
+const { lazyArray } = await import(process.argv[1]);
+let made = 0;
+const fresh = () => lazyArray(5, (index) => { made++; return { n: index * 10 }; });
+const a = fresh();
+const seen = {
+  isArray: Array.isArray(a), instance: a instanceof Array, length: a.length, made: made,
+  first: a[0], last: a.at(-1), outside: [a[5], a['01'], a['-1'], a['1.0']],
+  has: [0 in a, 4 in a, 5 in a, '01' in a, 'length' in a],
+  json: JSON.stringify(a), spread: [...a].map((x) => x.n), mapped: a.map((x) => x.n),
+  sliced: a.slice(1, 3), keys: Object.keys(a),
+};
+const b = fresh();
+b.push({ n: 50 });
+seen.pushed = [b.length, b.map((x) => x.n)];
+const c = fresh();
+c.sort((x, y) => y.n - x.n);
+seen.sorted = c.map((x) => x.n);
+console.log(JSON.stringify(seen));
+"""
+
+
+def test_a_lazy_array_reads_and_writes_as_an_array():
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", AS_AN_ARRAY, MODULE.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    seen = json.loads(done.stdout)
+    assert seen["isArray"] and seen["instance"] and seen["length"] == 5
+    assert seen["made"] == 0  # nothing made until read
+    assert seen["first"] == {"n": 0} and seen["last"] == {"n": 40}
+    assert seen["outside"] == [None, None, None, None]  # undefined: no such index
+    assert seen["has"] == [True, True, False, False, True]
+    assert json.loads(seen["json"]) == [{"n": n} for n in range(0, 50, 10)]
+    assert seen["spread"] == seen["mapped"] == [0, 10, 20, 30, 40]
+    assert seen["sliced"] == [{"n": 10}, {"n": 20}]
+    assert seen["keys"] == ["0", "1", "2", "3", "4"]
+    # Written to, it becomes the array it stood for, then takes the write.
+    assert seen["pushed"] == [6, [0, 10, 20, 30, 40, 50]]
+    assert seen["sorted"] == [40, 30, 20, 10, 0]
