@@ -81,8 +81,9 @@ export function liveDocumentClass(call, counts) {
     /**
      * Replace `text.slice(start, end)` with `replacement` (JavaScript string indices); answers
      * `{kept, removed, added}`: the chunks carried over (at their new indices and offsets;
-     * an array whose chunks are made as they are read), the old ones gone, the new ones. A bad index rejects with a RangeError or TypeError
-     * whose `.field` names it ('start', 'end', 'replacement'), and changes nothing.
+     * an array whose chunks are made as they are read), the old ones gone, the new ones. A
+     * bad index rejects with a RangeError or TypeError whose `.field` names it ('start',
+     * 'end', 'replacement'), and changes nothing.
      */
     edit(start, end, replacement) {
       let edit;
