@@ -28,6 +28,8 @@ FACADE_MODULES = (
     "chunker-replies.js",
     "chunker-evaluation.js",
     "chunker-live.js",
+    "chunker-blocks.js",
+    "chunker-runs.js",
     "chunker-utf16.js",
 )
 # worker.js is the worker; worker-*.js are its modules (it imports them).

@@ -2,11 +2,15 @@
 // worker under an id, each edit re-cut there only where it can change the chunks
 // (docs/live.md). This page keeps the text and the chunks too: an edit sends its place and
 // its replacement, and its reply carries only the chunks removed and added; the kept ones are
-// the page's own, moved here by the edit's length. Indices are JavaScript's (UTF-16), turned
-// into Python's from where the text's characters outside the BMP are, which this module keeps
-// up to date edit by edit rather than search 5 MB at each key.
+// the page's own, moved by the edit's length as they are read (chunker-runs.js: an edit costs
+// the page a few steps, not one object a chunk it keeps), and the text is held in blocks, of
+// which an edit copies one or two (chunker-blocks.js). Indices are JavaScript's (UTF-16),
+// turned into Python's from where the text's characters outside the BMP are, which this
+// module keeps up to date edit by edit rather than search 5 MB at each key.
 
+import { BlockText } from './chunker-blocks.js';
 import { unpackChunks, unpackDocumentChunks } from './chunker-replies.js';
+import { ChunkRuns } from './chunker-runs.js';
 import { astralEdited, astralOf, toCodePointsIn } from './chunker-utf16.js';
 
 const NONE = new Int32Array(0);
@@ -30,9 +34,9 @@ export function liveDocumentClass(call, counts) {
 
   return class LiveDocument {
     #document = ++lastDocument;
-    #text;
+    #text; // a BlockText, or what was given when it is no string
     #astral = NONE; // where the text's characters outside the BMP are, in code points
-    #chunks = []; // as the last reply left them
+    #chunks; // as the last reply left them, a ChunkRuns
     #semantic;
     #spans;
     #made;
@@ -50,10 +54,10 @@ export function liveDocumentClass(call, counts) {
       const given = options !== null && typeof options === 'object' ? { ...options } : options;
       this.#semantic = (given?.strategy ?? 'semantic') === 'semantic';
       this.#spans = given?.spans === true;
-      this.#text = text;
+      this.#text = typeof text === 'string' ? BlockText.of(text) : text;
       if (typeof text === 'string') this.#astral = astralOf(text);
       const finish = (packed, ints, ascii) => {
-        this.#chunks = this.#unpack(text, packed, ints, ascii);
+        this.#chunks = ChunkRuns.of(this.#unpack(text, packed, ints, ascii), this.#semantic);
       };
       const args = { document: this.#document, text, options: given };
       this.#made = call('LiveDocument.create', args, { textKey: 'text', finish, tokens: counts(given) });
@@ -61,23 +65,25 @@ export function liveDocumentClass(call, counts) {
       this.#last = this.#made;
     }
 
-    /** The chunks of the text as edited: what a fresh chunking of it answers. */
+    /** The chunks of the text as edited: what a fresh chunking of it answers (an array
+     * whose chunks are made as they are read). */
     async chunks() {
       this.#usable('chunks');
       await this.#settled(this.#last);
-      return this.#chunks.slice();
+      return this.#chunks.array();
     }
 
     /** The text as edited. */
     get text() {
-      return this.#text;
+      return this.#text instanceof BlockText ? String(this.#text) : this.#text;
     }
 
     /**
      * Replace `text.slice(start, end)` with `replacement` (JavaScript string indices); answers
-     * `{kept, removed, added}`: the chunks carried over (at their new indices and offsets),
-     * the old ones gone, the new ones. A bad index rejects with a RangeError or TypeError
-     * whose `.field` names it ('start', 'end', 'replacement'), and changes nothing.
+     * `{kept, removed, added}`: the chunks carried over (at their new indices and offsets;
+     * an array whose chunks are made as they are read), the old ones gone, the new ones. A
+     * bad index rejects with a RangeError or TypeError whose `.field` names it ('start',
+     * 'end', 'replacement'), and changes nothing.
      */
     edit(start, end, replacement) {
       let edit;
@@ -90,17 +96,19 @@ export function liveDocumentClass(call, counts) {
       if (!edit) return this.#settled(this.#made).then(() => this.edit(start, end, replacement));
       const { from, to, inserted } = edit;
       const [startCp, endCp] = toCodePointsIn([from, to], this.#astral, 'start', 'LiveDocument.edit');
-      const text = this.#text.slice(0, from) + inserted + this.#text.slice(to);
+      const text = this.#text.replaced(from, to, inserted);
       const astral = astralEdited(this.#astral, startCp, endCp, inserted);
       this.#text = text;
       this.#astral = astral;
       const by = inserted.length - (to - from);
       const finish = (packed, ints, ascii) => {
-        const added = this.#unpack(text, packed, ints, ascii, astral);
+        // The texts of an edit's chunks cross as text, none a slice of the text.
+        const added = this.#unpack('', packed, ints, ascii, astral);
         added.forEach((chunk, number) => (chunk.index = packed.indices[number]));
-        const { chunks, change } = merged(this.#chunks, packed, added, by, this.#semantic);
-        this.#chunks = chunks;
-        return change;
+        const { list, removed, kept } =
+          this.#chunks.edited(packed.removed, added, packed.unmoved, by);
+        this.#chunks = list;
+        return { kept, removed, added };
       };
       const args = { document: this.#document, start: startCp, end: endCp, replacement: inserted };
       const answer = call('LiveDocument.edit', args, { finish });
@@ -111,14 +119,14 @@ export function liveDocumentClass(call, counts) {
     /** Make the text `newText`: the edit is what lies between the part both texts start
      * with and the part both end with. Answers as edit does. */
     replaceText(newText) {
-      if (typeof newText !== 'string' || typeof this.#text !== 'string') {
-        if (typeof this.#text !== 'string') return this.edit(0, 0, '');
+      if (typeof newText !== 'string' || !(this.#text instanceof BlockText)) {
+        if (!(this.#text instanceof BlockText)) return this.edit(0, 0, '');
         const error = new TypeError(
           `LiveDocument.replaceText: newText must be a string, got ${typeof newText}`,
         );
         return Promise.reject(Object.assign(error, { field: 'new_text' }));
       }
-      const old = this.#text;
+      const old = String(this.#text);
       let start = commonPrefix(old, newText);
       // Not between the two units of a pair: an edit starts and ends at characters.
       if (start > 0 && isHigh(old.charCodeAt(start - 1))) start--;
@@ -142,7 +150,7 @@ export function liveDocumentClass(call, counts) {
      * where it joins two halves of a pair; null while the text is not known to be one. */
     #placed(start, end, replacement) {
       const text = this.#text;
-      if (typeof text !== 'string') return null; // the document was not made: its reason
+      if (!(text instanceof BlockText)) return null; // the document was not made: its reason
       const length = text.length;
       checkIndex('start', start, 0, length, text);
       checkIndex('end', end, start, length, text);
@@ -155,10 +163,12 @@ export function liveDocumentClass(call, counts) {
       // as a fresh text would be: the edit takes it in.
       const first = inserted.length ? inserted.charCodeAt(0) : text.charCodeAt(to);
       if (from > 0 && isHigh(text.charCodeAt(from - 1)) && isLow(first)) {
-        inserted = text[--from] + inserted;
+        inserted = String.fromCharCode(text.charCodeAt(--from)) + inserted;
       }
       const last = inserted.length ? inserted.charCodeAt(inserted.length - 1) : text.charCodeAt(from - 1);
-      if (to < length && isLow(text.charCodeAt(to)) && isHigh(last)) inserted += text[to++];
+      if (to < length && isLow(text.charCodeAt(to)) && isHigh(last)) {
+        inserted += String.fromCharCode(text.charCodeAt(to++));
+      }
       return { from, to, inserted };
     }
 
@@ -204,50 +214,6 @@ function checkIndex(field, index, low, high, text) {
       'character outside the BMP';
     throw Object.assign(new RangeError(message), { field });
   }
-}
-
-/**
- * The chunks after an edit: the old ones but those `removed` (by old index), moved `by`
- * after the first `unmoved` of them, with `added` at their indices. Answers the chunks and
- * the change, `{kept, removed, added}`.
- */
-function merged(old, { removed: gone, unmoved }, added, by, semantic) {
-  const count = old.length - gone.length + added.length;
-  const chunks = new Array(count);
-  const kept = [], removed = [];
-  let next = 0, going = 0, coming = 0;
-  for (let index = 0; index < count; index++) {
-    if (coming < added.length && added[coming].index === index) {
-      chunks[index] = added[coming++];
-      continue;
-    }
-    while (going < gone.length && gone[going] === next) {
-      removed.push(old[next++]);
-      going++;
-    }
-    let chunk = old[next++];
-    const shift = kept.length < unmoved ? 0 : by;
-    if (shift || chunk.index !== index) chunk = moved(chunk, shift, index, semantic);
-    kept.push(chunk);
-    chunks[index] = chunk;
-  }
-  for (; going < gone.length; going++) removed.push(old[gone[going]]);
-  return { chunks, change: { kept, removed, added } };
-}
-
-/** `chunk` at `index`, its offsets and spans `by` units on: a new object, the old one as it
- * was (a caller may hold it). */
-function moved(chunk, by, index, semantic) {
-  const next = { ...chunk, index };
-  if (!by) return next;
-  if (chunk.span) next.span = { start: chunk.span.start + by, end: chunk.span.end + by };
-  if (!semantic) return next;
-  next.startOffset += by;
-  next.endOffset += by;
-  if (chunk.overlapSpan) {
-    next.overlapSpan = { start: chunk.overlapSpan.start + by, end: chunk.overlapSpan.end + by };
-  }
-  return next;
 }
 
 /** How many units `a` and `b` start with alike. */

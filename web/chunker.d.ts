@@ -373,7 +373,8 @@ export type LiveDocumentOptions =
 
 /** What an edit did to the chunks: re-embed `added`, delete `removed`. */
 export interface LiveChange<C> {
-  /** The chunks carried over, in order, at their new indices and offsets. */
+  /** The chunks carried over, in order, at their new indices and offsets: an array whose
+   * chunks are made as they are read (a Proxy: copy it, `[...kept]`, to post it). */
   kept: C[];
   /** The old chunks that are gone, as they were. */
   removed: C[];
@@ -386,7 +387,8 @@ export interface LiveChange<C> {
 export interface LiveDocument<C> {
   /** The text as edited (this page's copy: no call). */
   readonly text: string;
-  /** The chunks of the text as edited, once the edits before have been made. */
+  /** The chunks of the text as edited, once the edits before have been made: an array whose
+   * chunks are made as they are read (a Proxy: copy it, `[...chunks]`, to post it). */
   chunks(): Promise<C[]>;
   /** Replace `text.slice(start, end)` with `replacement`. A bad index rejects with an
    * `InputError` whose `field` is 'start', 'end' or 'replacement', and changes nothing. */

@@ -20,7 +20,9 @@
 // One job a module: this one, the API; chunker-messages.js, the messaging with the worker;
 // chunker-replies.js, the reading of replies (the mirror of chunker/bridge/packing.py);
 // chunker-evaluation.js, evaluate and sweep (over chunker/bridge/evaluations.py);
-// chunker-live.js, LiveDocument (over chunker/bridge/live.py);
+// chunker-live.js, LiveDocument (over chunker/bridge/live.py), with chunker-runs.js, its chunks
+// held as runs moved by the edits, made as they are read, and chunker-blocks.js, its text
+// held in blocks;
 // chunker-utf16.js, offsets between Python's units and JavaScript's.
 
 import { evaluationApi } from './chunker-evaluation.js';

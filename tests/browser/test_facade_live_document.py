@@ -1,15 +1,16 @@
 """`api.LiveDocument` through web/chunker.js in Chromium: under random edits of texts with
 emoji (JavaScript string indices), its chunks equal the facade's fresh chunking after every
 edit, every key in order; each edit's kept and added are the new chunks, kept and removed
-the old; dispose frees it; bad indices reject naming the field."""
+the old; an edit copies none of the chunks it keeps (they are moved as they are read), after
+many edits too; dispose frees it; bad indices reject naming the field."""
 
 from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 import pytest
+from support.live_edits import PIECES, random_edits, utf16_index
 
 # Applies `edits` ([start, end, replacement], JavaScript indices) to a LiveDocument of `text`
 # made with `options`; after each, compares its chunks, its change and its text with a fresh
@@ -42,45 +43,6 @@ REPLAY = """async ([text, options, edits]) => {
   await doc.dispose();
   return { wrong, kept, added, most };
 }"""
-
-PIECES = [
-    "# Refunds 💳\n\n",
-    "Refunds go back to the card that paid. ",
-    "Emoji 😀 and 🎉 are two units each in JavaScript. ",
-    "\n\n",
-    "## Shipping\n\n",
-    "Orders ship within two days.\n",
-    "```python\nprint('🐍')\n```\n",
-    "| a | b |\n|---|---|\n| 1 | 2 |\n",
-    "Plain words follow one another here. ",
-    "🙂",
-    "\n",
-]
-
-
-def utf16_index(text: str, at: int) -> int:
-    """The JavaScript index of code point `at` of `text`."""
-    return at + sum(1 for char in text[:at] if ord(char) > 0xFFFF)
-
-
-def random_edits(seed: int, text: str, count: int) -> list[list[Any]]:
-    """`count` inserts, deletes and replacements at character boundaries of `text` as each
-    leaves it, in JavaScript indices: at headings, fences, the start and the end, emptying."""
-    rng = random.Random(seed)
-    edits: list[list[Any]] = []
-    for _ in range(count):
-        start = rng.choice([0, len(text), rng.randrange(len(text) + 1)])
-        headings = [at for at, char in enumerate(text) if char in "#`"]
-        if headings and rng.random() < 0.3:
-            start = rng.choice(headings)
-        end = min(len(text), start + rng.choice([0, 0, 1, 2, 5, 40, 400]))
-        if rng.random() < 0.03:
-            start, end = 0, len(text)
-        replacement = "".join(rng.choices(PIECES, k=rng.choice([0, 1, 1, 2, 4])))
-        edits.append([utf16_index(text, start), utf16_index(text, end), replacement])
-        text = text[:start] + replacement + text[end:]
-    return edits
-
 
 SETTINGS = [
     {},
@@ -197,3 +159,57 @@ def test_replace_text_finds_the_edit(chunker_page):
     assert got["added"] == ["# B\n\nDeux 🎉.\n\n"]
     assert got["kept"] == [[0, 0], [2, got["c"]]]
     assert got["same"]
+
+
+# Makes a LiveDocument of `text` and replaces the `text` of each chunk it answers with a
+# getter that counts its reads: each copy the facade makes of a chunk (moving it) reads it
+# once. Then `edits` (JavaScript indices), none read; then one more edit, its kept chunks
+# read one, then all, then the chunks whole; counts the copies made at each step.
+COPIES = """async ([text, edits, last]) => {
+  const doc = new api.LiveDocument(text, { spans: true });
+  let copies = 0;
+  for (const chunk of await doc.chunks()) {
+    const value = chunk.text;
+    Object.defineProperty(chunk, 'text', {
+      get() { copies++; return value; }, enumerable: true, configurable: true });
+  }
+  let current = text;
+  for (const [start, end, replacement] of edits) {
+    await doc.edit(start, end, replacement);
+    current = current.slice(0, start) + replacement + current.slice(end);
+  }
+  copies = 0;
+  const change = await doc.edit(...last);
+  current = current.slice(0, last[0]) + last[2] + current.slice(last[1]);
+  const counts = { edit: copies, kept: change.kept.length };
+  change.kept.at(-1);
+  counts.one = copies;
+  const kept = [...change.kept];
+  counts.all = copies;
+  const chunks = await doc.chunks();
+  counts.whole = copies;
+  counts.chunks = chunks.length;
+  counts.same = JSON.stringify(chunks)
+    === JSON.stringify(await new api.SemanticChunker({ spans: true }).chunk(current))
+    && kept.every((chunk, number) => chunk === change.kept[number]);
+  await doc.dispose();
+  return counts;
+}"""
+
+
+@pytest.mark.parametrize("edits", [0, 300])
+def test_an_edit_copies_no_kept_chunk_until_it_is_read(chunker_page, edits):
+    text = "".join(f"# Part {n}\n\nWords of part {n}, 😀 then more.\n\n" for n in range(400))
+    rng = random.Random(edits)
+    typed = []
+    for number in range(edits):
+        at = utf16_index(text, rng.randrange(len(text) // 10, len(text) - len(text) // 10))
+        typed.append([at, at, "x"] if number % 2 == 0 else [typed[-1][0], typed[-1][0] + 1, ""])
+    middle = utf16_index(text, text.index("# Part 200"))
+    got = chunker_page.evaluate(COPIES, [text, typed, [middle + 3, middle + 3, "y"]])
+    assert got["same"]
+    # The edit itself copied none of the ~200 chunks after it (the facade moved each into a
+    # new object before); one read, one copy; and reading every chunk copies each at most once.
+    assert got["edit"] == 0, got
+    assert got["one"] == 1, got
+    assert got["all"] <= got["kept"] and got["whole"] <= got["chunks"], got

@@ -49,55 +49,114 @@ export function liveOptions(mode, values, tokens = {}) {
 
 /**
  * The view model of a document mode's chunks (`found`, the facade's), as `runChunker` answers
- * it, each with a `key` that names it in the search's index. `known(chunk)`, after a
- * LiveDocument's edit, answers the view of a chunk it kept (its length is not counted again,
- * and its key stays), or null for one it added.
+ * it, each with a `key` that names it in the search's index: its index.
  */
-export function viewChunks(mode, values, found, known = () => undefined) {
-  return mode === 'semantic'
-    ? semanticChunks(found, known) : engineChunks(found, values.strategy, known);
+export function viewChunks(mode, values, found) {
+  const views = [];
+  for (const chunk of found) {
+    views.push(viewOf(mode, values.strategy, chunk, views.at(-1), String(chunk.index)));
+  }
+  return views;
 }
 
-// A full run's chunks are keyed by their index; those an edit adds (`known` answers null)
-// get keys of their own, apart from those.
-let lastKey = 0;
-const keyOf = (was, index) => (was ? was.key : was === null ? `e${++lastKey}` : String(index));
+/**
+ * The views after a LiveDocument's edit, from `old`, the views before, and `change`, the
+ * edit's answer: the old views less those removed, each kept one moved as its chunk was (its
+ * length not counted again, its key the same), and views of the added ones under new keys.
+ * Of the kept chunks, which a LiveDocument makes as they are read, it reads a few: those
+ * that tell, by halves, the first the edit moved (those before it stay).
+ */
+export function editedViews(mode, values, old, { kept, removed, added }) {
+  const gone = removed.map((chunk) => chunk.index);
+  const oldView = (number) => old[number + countBefore(gone, number)];
+  let lo = 0, hi = kept.length;
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1;
+    if (kept[middle].span.start !== oldView(middle).start) hi = middle;
+    else lo = middle + 1;
+  }
+  const by = lo < kept.length ? kept[lo].span.start - oldView(lo).start : 0;
+  const views = [];
+  let number = 0, at = 0, going = 0, coming = 0;
+  const length = kept.length + added.length;
+  for (let index = 0; index < length; index++) {
+    const previous = views.at(-1);
+    if (coming < added.length && added[coming].index === index) {
+      views.push(viewOf(mode, values.strategy, added[coming++], previous, `e${++lastKey}`));
+      continue;
+    }
+    while (going < gone.length && gone[going] === at) {
+      going++;
+      at++;
+    }
+    views.push(movedView(mode, old[at++], number++ < lo ? 0 : by, index, previous));
+  }
+  return views;
+}
 
-function semanticChunks(found, known) {
-  return found.map((chunk) => {
-    const was = known(chunk);
+/** How many of `sorted`'s indices (ascending) come before the `number`th index not in it. */
+function countBefore(sorted, number) {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1;
+    if (sorted[middle] - middle <= number) lo = middle + 1;
+    else hi = middle;
+  }
+  return lo;
+}
+
+// Those an edit adds get keys of their own, apart from a full run's (their indices).
+let lastKey = 0;
+
+/** The view of `chunk`, keyed `key`, after the view `previous` (undefined for the first). */
+function viewOf(mode, strategy, chunk, previous, key) {
+  const { start, end } = chunk.span;
+  if (mode === 'semantic') {
     // The text is the overlap then the chunk's own text: this much of it is repeated.
     const overlap = Math.max(0, chunk.text.length - (chunk.endOffset - chunk.startOffset));
     const lead = chunk.overlapSpan;
     return { index: chunk.index, type: chunk.boundaryType, heading: '', text: chunk.text, overlap,
-      length: was?.length ?? codePointLength(chunk.text), key: keyOf(was, chunk.index),
-      start: chunk.span.start, end: chunk.span.end,
+      length: codePointLength(chunk.text), key, start, end,
       leadStart: lead ? lead.start : -1, leadEnd: lead ? lead.end : -1,
       label: chunk.boundaryType, tokens: chunk.tokenCount ?? null };
-  });
+  }
+  // What kind of piece it is: layout names its code blocks and tables (the rest is text),
+  // hierarchical gives the heading's level (a section before any heading has none).
+  const level = chunk.metadata?.headingLevel;
+  const type = chunk.metadata?.type ?? (level ? `h${level}` : UNNAMED[strategy] ?? strategy);
+  return { index: chunk.index, type, heading: chunk.heading ?? '', text: chunk.content,
+    overlap: 0, length: codePointLength(chunk.content), key, start, end,
+    ...engineLead(start, end, previous),
+    label: chunk.heading ? `${type}: ${chunk.heading}` : type, tokens: chunk.tokenCount ?? null };
 }
 
 const UNNAMED = { layout: 'text', hierarchical: 'section' };
 
-function engineChunks(found, strategy, known) {
-  let previousEnd = -1;
-  return found.map((chunk) => {
-    const was = known(chunk);
-    const { start, end } = chunk.span;
-    // A window that starts before the last one ended repeats that much of it: its overlap.
-    const overlaps = start < previousEnd;
-    const leadEnd = overlaps ? Math.min(previousEnd, end) : -1;
-    previousEnd = end;
-    // What kind of piece it is: layout names its code blocks and tables (the rest is text),
-    // hierarchical gives the heading's level (a section before any heading has none).
-    const level = chunk.metadata?.headingLevel;
-    const type = chunk.metadata?.type ?? (level ? `h${level}` : UNNAMED[strategy] ?? strategy);
-    return { index: chunk.index, type, heading: chunk.heading ?? '', text: chunk.content,
-      overlap: 0, length: was?.length ?? codePointLength(chunk.content),
-      key: keyOf(was, chunk.index),
-      start, end, leadStart: overlaps ? start : -1, leadEnd,
-      label: chunk.heading ? `${type}: ${chunk.heading}` : type, tokens: chunk.tokenCount ?? null };
-  });
+/** A window that starts before the one before it ended repeats that much of it: its
+ * overlap, as the engine's chunks do not say it. */
+function engineLead(start, end, previous) {
+  const previousEnd = previous ? previous.end : -1;
+  return start < previousEnd ? { leadStart: start, leadEnd: Math.min(previousEnd, end) }
+    : { leadStart: -1, leadEnd: -1 };
+}
+
+/** `view` at `index`, moved `by` units, after the view `previous`: the same object when that
+ * changes nothing. */
+function movedView(mode, view, by, index, previous) {
+  const start = view.start + by, end = view.end + by;
+  let { leadStart, leadEnd } = view;
+  if (mode !== 'semantic') {
+    // Found again from the view before, which the edit may have made.
+    ({ leadStart, leadEnd } = engineLead(start, end, previous));
+  } else if (leadStart >= 0) {
+    // The chunk's own overlap span, moved with it.
+    leadStart += by;
+    leadEnd += by;
+  }
+  if (!by && view.index === index && leadStart === view.leadStart && leadEnd === view.leadEnd) {
+    return view;
+  }
+  return { ...view, index, start, end, leadStart, leadEnd };
 }
 
 function passageChunks(passages, turns) {

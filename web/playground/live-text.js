@@ -2,8 +2,9 @@
 // worker as a LiveDocument (the facade's, docs/live.md), which answers the chunks an edit
 // removed and added; the chunks it kept keep their views (their lengths are not counted
 // again) and their keys, so the search's index and the views change only where the text did.
+// The kept chunks themselves are not read: the document makes each as it is read.
 
-import { liveOptions, viewChunks } from './chunkers.js';
+import { editedViews, liveOptions } from './chunkers.js';
 
 // Texts are compared in blocks of this many units before one block unit by unit: comparing
 // two slices is one memcmp in V8, where a loop over 5 MB would cost milliseconds.
@@ -49,13 +50,9 @@ export function createLiveText() {
       // edit of the text box may hold): the rest of a key's time is the page's own work.
       let waited = performance.now();
       const change = await doc.edit(edit.from, edit.to, text.slice(edit.from, edit.from + edit.length));
-      const raw = await doc.chunks();
+      const raw = await doc.chunks(); // for a download: made as it is read
       waited = performance.now() - waited;
-      // The kept chunks are the old ones less those removed, in order.
-      const gone = new Set(change.removed.map((chunk) => chunk.index));
-      const stayed = old.filter((view, index) => !gone.has(index));
-      const known = new Map(change.kept.map((chunk, number) => [chunk, stayed[number]]));
-      const views = viewChunks(mode, values, raw, (chunk) => known.get(chunk) ?? null);
+      const views = editedViews(mode, values, old, change);
       live.text = text;
       live.views = views;
       return { raw, chunks: views, edit, removed: change.removed.map((chunk) => old[chunk.index]),
