@@ -67,11 +67,12 @@ export function liveDocumentClass(call, counts) {
     }
 
     /** The chunks of the text as edited: what a fresh chunking of it answers, a plain array
-     * made at the first call after an edit (the same array until the next edit). */
+     * of the caller's own (sorting it changes no later answer); its chunks are made at the
+     * first call after an edit, and the same objects answer again until the next. */
     async chunks() {
       this.#usable('chunks');
       await this.#settled(this.#last);
-      return this.#chunks.array();
+      return this.#chunks.array().slice();
     }
 
     /** The text as edited. */

@@ -394,7 +394,7 @@ export interface LiveDocument<C> {
   /** The text as edited (this page's copy: no call). */
   readonly text: string;
   /** The chunks of the text as edited, once the edits before have been made: a plain array,
-   * made at the first call after an edit and answered again until the next. */
+   * the caller's own at each call, of chunks made at the first call after an edit. */
   chunks(): Promise<C[]>;
   /** Replace `text.slice(start, end)` with `replacement`. A bad index rejects with an
    * `InputError` whose `field` is 'start', 'end' or 'replacement', and changes nothing. */

@@ -224,6 +224,8 @@ SENT = """async (text) => {
   const change = await doc.edit(3, 3, 'x');
   const chunks = await doc.chunks();
   const again = await doc.chunks();
+  again.reverse(); // the caller's own array: no later answer changes
+  const third = await doc.chunks();
   const sent = { kept: change.kept, chunks, change };
   const cloned = structuredClone(sent);
   const channel = new MessageChannel();
@@ -246,7 +248,9 @@ SENT = """async (text) => {
   await doc.dispose();
   const json = JSON.stringify(sent);
   return { json, cloned: JSON.stringify(cloned), posted: JSON.stringify(await posted),
-           stored: JSON.stringify(stored), cached: again === chunks,
+           stored: JSON.stringify(stored),
+           own: again !== chunks && third !== chunks
+             && third.every((chunk, at) => chunk === chunks[at]),
            shared: change.kept.every((chunk) => chunks[chunk.index] === chunk),
            arrays: [Array.isArray(change.kept), Array.isArray(chunks)] };
 }"""
@@ -261,4 +265,4 @@ def test_kept_and_chunks_clone_post_and_store_in_indexeddb(chunker_page):
         sent["change"]["added"]
     )
     assert sent["change"]["kept"] == sent["kept"]
-    assert got["cached"] and got["shared"] and got["arrays"] == [True, True]
+    assert got["own"] and got["shared"] and got["arrays"] == [True, True]
