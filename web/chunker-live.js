@@ -3,10 +3,11 @@
 // (docs/live.md). This page keeps the text and the chunks too: an edit sends its place and
 // its replacement, and its reply carries only the chunks removed and added; the kept ones are
 // the page's own, moved by the edit's length as they are read (chunker-runs.js: an edit costs
-// the page a few steps, not one object a chunk it keeps), and the text is held in blocks, of
-// which an edit copies one or two (chunker-blocks.js). Indices are JavaScript's (UTF-16),
-// turned into Python's from where the text's characters outside the BMP are, which this
-// module keeps up to date edit by edit rather than search 5 MB at each key.
+// the page a few steps, not one object a chunk it keeps; `kept` and `chunks()` make every
+// chunk, `keptAt` one), and the text is held in blocks, of which an edit copies one or two
+// (chunker-blocks.js). Indices are JavaScript's (UTF-16), turned into Python's from where
+// the text's characters outside the BMP are, which this module keeps up to date edit by
+// edit rather than search 5 MB at each key.
 
 import { BlockText } from './chunker-blocks.js';
 import { unpackChunks, unpackDocumentChunks } from './chunker-replies.js';
@@ -65,12 +66,13 @@ export function liveDocumentClass(call, counts) {
       this.#last = this.#made;
     }
 
-    /** The chunks of the text as edited: what a fresh chunking of it answers (an array
-     * whose chunks are made as they are read). */
+    /** The chunks of the text as edited: what a fresh chunking of it answers, a plain array
+     * of the caller's own (sorting it changes no later answer); its chunks are made at the
+     * first call after an edit, and the same objects answer again until the next. */
     async chunks() {
       this.#usable('chunks');
       await this.#settled(this.#last);
-      return this.#chunks.array();
+      return this.#chunks.array().slice();
     }
 
     /** The text as edited. */
@@ -81,7 +83,8 @@ export function liveDocumentClass(call, counts) {
     /**
      * Replace `text.slice(start, end)` with `replacement` (JavaScript string indices); answers
      * `{kept, removed, added}`: the chunks carried over (at their new indices and offsets;
-     * an array whose chunks are made as they are read), the old ones gone, the new ones. A
+     * an array made when first read), the old ones gone, the new ones; and `keptCount` and
+     * `keptAt(number)`, which read a few kept chunks without making them all. A
      * bad index rejects with a RangeError or TypeError whose `.field` names it ('start',
      * 'end', 'replacement'), and changes nothing.
      */
@@ -105,10 +108,9 @@ export function liveDocumentClass(call, counts) {
         // The texts of an edit's chunks cross as text, none a slice of the text.
         const added = this.#unpack('', packed, ints, ascii, astral);
         added.forEach((chunk, number) => (chunk.index = packed.indices[number]));
-        const { list, removed, kept } =
-          this.#chunks.edited(packed.removed, added, packed.unmoved, by);
+        const { list, change } = this.#chunks.edited(packed.removed, added, packed.unmoved, by);
         this.#chunks = list;
-        return { kept, removed, added };
+        return change;
       };
       const args = { document: this.#document, start: startCp, end: endCp, replacement: inserted };
       const answer = call('LiveDocument.edit', args, { finish });

@@ -2,7 +2,9 @@
 // chunks, moved by a number of UTF-16 units, each chunk made, moved and at its index, only
 // when it is read. An edit keeps most chunks, moved by its length after it: making a list of
 // them as runs costs a few steps a run the edit touches, however many chunks there are,
-// where a list made of moved chunks costs one object a chunk (docs/live.md).
+// where a list made of moved chunks costs one object a chunk (docs/live.md). What users get
+// is plain arrays, made when asked for (they post, clone and store as any); `keptAt` reads a
+// few chunks without making all.
 //
 // The runs are the nodes of a balanced tree (a treap: each node's priority at least its
 // children's, drawn at random, so that the depth is logarithmic in the number of runs),
@@ -92,6 +94,7 @@ export class ChunkRuns {
   #made = new Map(); // position -> the chunk read there, once read
   #whole = null; // every chunk, once all were read: then the runs are forgotten
   #near = null; // the run last read from: reading in order finds the next chunk there
+  #array = null; // array()'s answer, once asked
 
   constructor(root, semantic, drawn) {
     this.#root = root;
@@ -161,8 +164,8 @@ export class ChunkRuns {
   /**
    * The list after an edit: these chunks less those at `gone` (positions, ascending), with
    * `added` at their indices (ascending); of the others (the kept), the first `unmoved`
-   * stay, the rest move `by` units. Answers `{list, removed, kept}`: the new list, the
-   * chunks removed (read from this list) and the kept ones as a list of their own.
+   * stay, the rest move `by` units. Answers `{list, change}`: the new list and the edit's
+   * answer (liveChange's), its removed chunks read from this list.
    */
   edited(gone, added, unmoved, by) {
     let drawn = this.#drawn;
@@ -201,7 +204,7 @@ export class ChunkRuns {
     }
     const list = new ChunkRuns(root, this.#semantic, drawn);
     const removed = gone.map((position) => this.at(position));
-    const keptList = lazyArray(length - added.length, (number) => {
+    const keptAt = (number) => {
       // The kept chunk `number` is at `number` plus the added ones before it in the list.
       let lo = 0, hi = added.length;
       while (lo < hi) {
@@ -210,14 +213,55 @@ export class ChunkRuns {
         else hi = middle;
       }
       return list.at(number + lo);
-    });
-    return { list, removed, kept: keptList };
+    };
+    return { list, change: liveChange(length - added.length, keptAt, removed, added) };
   }
 
-  /** The chunks as an array made as it is read. */
+  /** The chunks as a plain array, made at the first call (every chunk read) and answered
+   * again at the next: this list never changes. */
   array() {
-    return lazyArray(this.length, (position) => this.at(position));
+    this.#array ??= Array.from({ length: this.length }, (_, position) => this.at(position));
+    return this.#array;
   }
+}
+
+/**
+ * An edit's answer, `{kept, removed, added}`: `kept` a plain array of the `count` kept
+ * chunks, made when first read (`keptAt(number)` each) and kept on the change, so that an
+ * edit makes none and the array posts, clones and stores as any. Besides, not enumerable
+ * (a clone, a copy or the JSON of the change holds the three arrays only): `keptCount` and
+ * `keptAt(number)`, which reads one kept chunk without making the others.
+ */
+function liveChange(count, keptAt, removed, added) {
+  let kept = null;
+  const change = {
+    get kept() {
+      kept ??= Array.from({ length: count }, (_, number) => keptAt(number));
+      return kept;
+    },
+    removed,
+    added,
+  };
+  return Object.defineProperties(change, {
+    keptCount: { value: count },
+    keptAt: { value: (number) => keptAt(checkedNumber(number, count)) },
+  });
+}
+
+/** `number` when it is a kept chunk's (a whole number below `count`), else a RangeError or
+ * TypeError naming it. */
+function checkedNumber(number, count) {
+  if (!Number.isInteger(number)) {
+    const message =
+      `LiveChange.keptAt: number must be an integer, got ${String(number).slice(0, 40)}`;
+    throw Object.assign(new TypeError(message), { field: 'number' });
+  }
+  if (number < 0 || number >= count) {
+    const message =
+      `LiveChange.keptAt: invalid number ${number} (must be from 0 to keptCount - 1, ${count - 1})`;
+    throw Object.assign(new RangeError(message), { field: 'number' });
+  }
+  return number;
 }
 
 /** `chunk` at `index`, its offsets and spans `by` units on: the chunk itself where nothing
@@ -234,67 +278,4 @@ function moved(chunk, by, index, semantic) {
     next.overlapSpan = { start: chunk.overlapSpan.start + by, end: chunk.overlapSpan.end + by };
   }
   return next;
-}
-
-/**
- * An array of `length` elements, `at(index)` read only when an element is: a Proxy over an
- * Array, so that `Array.isArray`, indexing, `length`, iteration, the array methods and
- * `JSON.stringify` read it as the array it stands for. Written to (or its keys listed), it
- * first becomes that array, every element read.
- */
-export function lazyArray(length, at) {
-  const target = [];
-  let filled = false;
-  const fill = () => {
-    if (filled) return;
-    for (let index = 0; index < length; index++) target.push(at(index));
-    filled = true;
-  };
-  return new Proxy(target, {
-    get(array, key, receiver) {
-      if (!filled) {
-        if (key === 'length') return length;
-        const index = indexIn(key, length);
-        if (index >= 0) return at(index);
-      }
-      return Reflect.get(array, key, receiver);
-    },
-    has(array, key) {
-      return (!filled && indexIn(key, length) >= 0) || Reflect.has(array, key);
-    },
-    ownKeys(array) {
-      fill();
-      return Reflect.ownKeys(array);
-    },
-    getOwnPropertyDescriptor(array, key) {
-      fill();
-      return Reflect.getOwnPropertyDescriptor(array, key);
-    },
-    defineProperty(array, key, descriptor) {
-      fill();
-      return Reflect.defineProperty(array, key, descriptor);
-    },
-    deleteProperty(array, key) {
-      fill();
-      return Reflect.deleteProperty(array, key);
-    },
-    set(array, key, value) {
-      fill();
-      return Reflect.set(array, key, value);
-    },
-  });
-}
-
-/** `key` as an index below `length` when it is one (a property key written as an array
- * index is: digits, no leading zero), else -1. */
-function indexIn(key, length) {
-  if (typeof key !== 'string' || key.length === 0 || key.length > 15) return -1;
-  if (key.length > 1 && key.charCodeAt(0) === 48) return -1;
-  let index = 0;
-  for (let at = 0; at < key.length; at++) {
-    const digit = key.charCodeAt(at) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    index = index * 10 + digit;
-  }
-  return index < length ? index : -1;
 }

@@ -373,9 +373,15 @@ export type LiveDocumentOptions =
 
 /** What an edit did to the chunks: re-embed `added`, delete `removed`. */
 export interface LiveChange<C> {
-  /** The chunks carried over, in order, at their new indices and offsets: an array whose
-   * chunks are made as they are read (a Proxy: copy it, `[...kept]`, to post it). */
-  kept: C[];
+  /** The chunks carried over, in order, at their new indices and offsets: a plain array,
+   * made when first read (the edit itself makes none), then the same array. */
+  readonly kept: C[];
+  /** How many chunks were kept: `kept.length`, without making `kept`. */
+  readonly keptCount: number;
+  /** The kept chunk `number` (from 0 to keptCount - 1), the one `kept[number]` holds, made
+   * alone: the way to read a few chunks of a large document. A bad number throws a
+   * `RangeError` or `TypeError` whose `field` is 'number'. */
+  keptAt(number: number): C;
   /** The old chunks that are gone, as they were. */
   removed: C[];
   /** The new chunks, in order. */
@@ -387,8 +393,8 @@ export interface LiveChange<C> {
 export interface LiveDocument<C> {
   /** The text as edited (this page's copy: no call). */
   readonly text: string;
-  /** The chunks of the text as edited, once the edits before have been made: an array whose
-   * chunks are made as they are read (a Proxy: copy it, `[...chunks]`, to post it). */
+  /** The chunks of the text as edited, once the edits before have been made: a plain array,
+   * the caller's own at each call, of chunks made at the first call after an edit. */
   chunks(): Promise<C[]>;
   /** Replace `text.slice(start, end)` with `replacement`. A bad index rejects with an
    * `InputError` whose `field` is 'start', 'end' or 'replacement', and changes nothing. */

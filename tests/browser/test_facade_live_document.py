@@ -2,7 +2,8 @@
 emoji (JavaScript string indices), its chunks equal the facade's fresh chunking after every
 edit, every key in order; each edit's kept and added are the new chunks, kept and removed
 the old; an edit copies none of the chunks it keeps (they are moved as they are read), after
-many edits too; dispose frees it; bad indices reject naming the field."""
+many edits too; its kept and chunks() are plain arrays that clone, post and store in
+IndexedDB; dispose frees it; bad indices reject naming the field."""
 
 from __future__ import annotations
 
@@ -164,7 +165,8 @@ def test_replace_text_finds_the_edit(chunker_page):
 # Makes a LiveDocument of `text` and replaces the `text` of each chunk it answers with a
 # getter that counts its reads: each copy the facade makes of a chunk (moving it) reads it
 # once. Then `edits` (JavaScript indices), none read; then one more edit, its kept chunks
-# read one, then all, then the chunks whole; counts the copies made at each step.
+# read one (keptAt), then all (kept), then the chunks whole; counts the copies made at each
+# step.
 COPIES = """async ([text, edits, last]) => {
   const doc = new api.LiveDocument(text, { spans: true });
   let copies = 0;
@@ -181,8 +183,8 @@ COPIES = """async ([text, edits, last]) => {
   copies = 0;
   const change = await doc.edit(...last);
   current = current.slice(0, last[0]) + last[2] + current.slice(last[1]);
-  const counts = { edit: copies, kept: change.kept.length };
-  change.kept.at(-1);
+  const counts = { edit: copies, kept: change.keptCount };
+  change.keptAt(change.keptCount - 1);
   counts.one = copies;
   const kept = [...change.kept];
   counts.all = copies;
@@ -213,3 +215,54 @@ def test_an_edit_copies_no_kept_chunk_until_it_is_read(chunker_page, edits):
     assert got["edit"] == 0, got
     assert got["one"] == 1, got
     assert got["all"] <= got["kept"] and got["whole"] <= got["chunks"], got
+
+
+# The arrays a LiveDocument answers, cloned, posted through a MessageChannel and stored in
+# IndexedDB (none of which takes a Proxy), and read back.
+SENT = """async (text) => {
+  const doc = new api.LiveDocument(text, { spans: true });
+  const change = await doc.edit(3, 3, 'x');
+  const chunks = await doc.chunks();
+  const again = await doc.chunks();
+  again.reverse(); // the caller's own array: no later answer changes
+  const third = await doc.chunks();
+  const sent = { kept: change.kept, chunks, change };
+  const cloned = structuredClone(sent);
+  const channel = new MessageChannel();
+  const posted = new Promise((resolve) => { channel.port2.onmessage = (e) => resolve(e.data); });
+  channel.port1.postMessage(sent);
+  const db = await new Promise((resolve, reject) => {
+    const open = indexedDB.open(`live-arrays-${Math.random()}`, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('chunks');
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const store = (mode) => db.transaction('chunks', mode).objectStore('chunks');
+  const done = (request) => new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  await done(store('readwrite').put(sent, 'sent'));
+  const stored = await done(store('readonly').get('sent'));
+  db.close();
+  await doc.dispose();
+  const json = JSON.stringify(sent);
+  return { json, cloned: JSON.stringify(cloned), posted: JSON.stringify(await posted),
+           stored: JSON.stringify(stored),
+           own: again !== chunks && third !== chunks
+             && third.every((chunk, at) => chunk === chunks[at]),
+           shared: change.kept.every((chunk) => chunks[chunk.index] === chunk),
+           arrays: [Array.isArray(change.kept), Array.isArray(chunks)] };
+}"""
+
+
+def test_kept_and_chunks_clone_post_and_store_in_indexeddb(chunker_page):
+    text = "".join(f"# Part {n}\n\nWords of part {n}, 😀.\n\n" for n in range(40))
+    got = chunker_page.evaluate(SENT, text)
+    assert got["cloned"] == got["posted"] == got["stored"] == got["json"]
+    sent = json.loads(got["json"])
+    assert len(sent["kept"]) > 30 and len(sent["chunks"]) == len(sent["kept"]) + len(
+        sent["change"]["added"]
+    )
+    assert sent["change"]["kept"] == sent["kept"]
+    assert got["own"] and got["shared"] and got["arrays"] == [True, True]

@@ -3,7 +3,8 @@ under random edits, with reads between them, its chunks, kept and removed equal 
 list moved eagerly (as the facade moved them before: every kept chunk a new object at each
 edit); a chunk read twice is the same object; an edit makes a few nodes of the tree a run
 it touches, never one a chunk, and after a thousand edits the tree stays shallow, and a list
-read whole is one run again. The arrays it answers read and write as arrays, made as read."""
+read whole is one run again. The arrays it answers are plain ones (they clone), made once;
+an edit's `keptAt` answers what its `kept` holds."""
 
 from __future__ import annotations
 
@@ -38,29 +39,44 @@ for await (const line of createInterface({ input: process.stdin })) {
   const answers = [];
   for (const step of steps) {
     if (step.edit) {
-      const { gone, added, unmoved, by, look } = step.edit;
+      const { gone, added, unmoved, by, look, at } = step.edit;
       const before = nodes(list.root);
-      const { list: after, removed, kept } = list.edited(gone, added, unmoved, by);
+      const { list: after, change } = list.edited(gone, added, unmoved, by);
       const made = [...nodes(after.root)].filter((run) => !before.has(run)).length;
       // The removed chunks are the old list's, as it answers them.
-      const same = removed.every((chunk, n) => chunk === list.at(gone[n]));
+      const { removed } = change;
+      let same = removed.every((chunk, n) => chunk === list.at(gone[n]));
       list = after;
-      const answer = { removed, made, runs: nodes(list.root).size, depth: depth(list.root), same };
+      // A few kept chunks read alone, before the array is made or after.
+      const alone = look ? null : at.map((number) => change.keptAt(number));
+      const answer = { removed, made, runs: nodes(list.root).size, depth: depth(list.root),
+        count: change.keptCount, alone };
       if (look) {
-        answer.kept = [...kept];
+        const { kept } = change;
+        // A plain array, made once: a clone of it is a copy, as of any array.
+        same &&= Array.isArray(kept) && change.kept === kept
+          && JSON.stringify(structuredClone(kept)) === JSON.stringify(kept);
+        answer.kept = kept;
+        answer.alone = at.map((number) => change.keptAt(number));
+        same &&= at.every((number, n) => answer.alone[n] === kept[number]);
         // Each kept chunk is the list's, at its place: the added ones between them.
         const places = new Set(added.map((chunk) => chunk.index));
-        const at = [...Array(list.length).keys()].filter((place) => !places.has(place));
-        answer.same = at.every((place, number) => list.at(place) === kept[number]);
+        const where = [...Array(list.length).keys()].filter((place) => !places.has(place));
+        same &&= where.every((place, number) => list.at(place) === kept[number]);
+      } else {
+        same &&= at.every((number, n) => alone[n] === change.keptAt(number));
       }
+      answer.same = same;
       answers.push(answer);
     } else {
       const read = step.read.map((place) => list.at(place));
-      const whole = step.whole ? [...list.array()] : null;
+      const whole = step.whole ? list.array() : null;
       answers.push({
         read, whole, single: list.root === null || (!list.root.left && !list.root.right),
         same: step.read.every((place, number) => list.at(place) === read[number])
-          && (whole === null || whole.every((chunk, place) => list.at(place) === chunk)),
+          && (whole === null || (whole === list.array() && Array.isArray(whole)
+            && whole.every((chunk, place) => list.at(place) === chunk)
+            && JSON.stringify(structuredClone(whole)) === JSON.stringify(whole))),
       });
     }
   }
@@ -138,6 +154,7 @@ def edits(draw: st.DrawFn, length: int, names: Iterator[int]) -> dict[str, Any]:
         "unmoved": draw(st.integers(0, kept)),
         "by": draw(st.integers(-6, 6)),
         "look": draw(st.booleans()),
+        "at": draw(st.lists(st.integers(0, kept - 1), max_size=4)) if kept else [],
     }
 
 
@@ -193,6 +210,9 @@ def test_runs_read_as_the_list_moved_eagerly(node: Any, data: st.DataObject, len
             assert answer["removed"] == removed
             if edit["look"]:
                 assert answer["kept"] == kept
+            # keptAt answers what the array holds, and keptCount its length.
+            assert answer["alone"] == [kept[number] for number in edit["at"]]
+            assert answer["count"] == len(kept)
             # A few nodes a block the edit cuts, each along a path of the tree.
             assert answer["made"] <= cut * 2 * (answer["depth"] + 2), (answer, cut)
         assert answer["same"]
@@ -211,7 +231,7 @@ def test_a_thousand_edits_leave_edits_and_reads_bounded_by_the_runs(node: Any) -
         shifts[at] = 0
         for after in range(at + 1, length):
             shifts[after] += 1
-        edit = {"gone": [at], "added": [bases[at]], "unmoved": at, "by": 1, "look": False}
+        edit = {"gone": [at], "added": [bases[at]], "unmoved": at, "by": 1, "look": False, "at": []}
         steps.append({"edit": edit})
     steps.append({"read": [0, length - 1], "whole": True})
     answers = run(node, chunks, steps)
@@ -226,47 +246,36 @@ def test_a_thousand_edits_leave_edits_and_reads_bounded_by_the_runs(node: Any) -
     assert read["same"] and read["single"]  # read whole: one run of the chunks read
 
 
-# A lazy array of 5 numbers read every way an array is, counting the elements made.
-AS_AN_ARRAY = """
-const { lazyArray } = await import(process.argv[1]);
-let made = 0;
-const fresh = () => lazyArray(5, (index) => { made++; return { n: index * 10 }; });
-const a = fresh();
-const seen = {
-  isArray: Array.isArray(a), instance: a instanceof Array, length: a.length, made: made,
-  first: a[0], last: a.at(-1), outside: [a[5], a['01'], a['-1'], a['1.0']],
-  has: [0 in a, 4 in a, 5 in a, '01' in a, 'length' in a],
-  json: JSON.stringify(a), spread: [...a].map((x) => x.n), mapped: a.map((x) => x.n),
-  sliced: a.slice(1, 3), keys: Object.keys(a),
-};
-const b = fresh();
-b.push({ n: 50 });
-seen.pushed = [b.length, b.map((x) => x.n)];
-const c = fresh();
-c.sort((x, y) => y.n - x.n);
-seen.sorted = c.map((x) => x.n);
-console.log(JSON.stringify(seen));
+# An edit's answer, cloned and made JSON, then `keptAt` given bad numbers.
+CHANGE = """
+const { ChunkRuns } = await import(process.argv[1]);
+const chunk = (index) => ({ text: `c${index}`, startOffset: index, endOffset: index + 1, index });
+const { change } = ChunkRuns.of([0, 1, 2].map(chunk), true).edited([1], [], 0, 0);
+const failures = [-1, 2, 1.5, '0'].map((number) => {
+  try { change.keptAt(number); return null; } catch (e) { return [e.constructor.name, e.field]; }
+});
+console.log(JSON.stringify({ clone: structuredClone(change), json: change, failures }));
 """
 
 
-def test_a_lazy_array_reads_and_writes_as_an_array():
+def test_a_change_clones_as_its_three_arrays_and_keptat_names_a_bad_number():
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", AS_AN_ARRAY, MODULE.as_uri()],
+        ["node", "--input-type=module", "-e", CHANGE, MODULE.as_uri()],
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     )
     seen = json.loads(done.stdout)
-    assert seen["isArray"] and seen["instance"] and seen["length"] == 5
-    assert seen["made"] == 0  # nothing made until read
-    assert seen["first"] == {"n": 0} and seen["last"] == {"n": 40}
-    assert seen["outside"] == [None, None, None, None]  # undefined: no such index
-    assert seen["has"] == [True, True, False, False, True]
-    assert json.loads(seen["json"]) == [{"n": n} for n in range(0, 50, 10)]
-    assert seen["spread"] == seen["mapped"] == [0, 10, 20, 30, 40]
-    assert seen["sliced"] == [{"n": 10}, {"n": 20}]
-    assert seen["keys"] == ["0", "1", "2", "3", "4"]
-    # Written to, it becomes the array it stood for, then takes the write.
-    assert seen["pushed"] == [6, [0, 10, 20, 30, 40, 50]]
-    assert seen["sorted"] == [40, 30, 20, 10, 0]
+    kept = [
+        {"text": "c0", "startOffset": 0, "endOffset": 1, "index": 0},
+        {"text": "c2", "startOffset": 2, "endOffset": 3, "index": 1},
+    ]
+    removed = [{"text": "c1", "startOffset": 1, "endOffset": 2, "index": 1}]
+    assert seen["clone"] == seen["json"] == {"kept": kept, "removed": removed, "added": []}
+    assert seen["failures"] == [
+        ["RangeError", "number"],
+        ["RangeError", "number"],
+        ["TypeError", "number"],
+        ["TypeError", "number"],
+    ]

@@ -2,7 +2,7 @@
 `editedViews`, as typing makes them), in Chromium: under random edits of a text with emoji,
 in every mode a LiveDocument cuts, they equal the views of a fresh run of the text but for
 the keys (a kept chunk keeps its view's, an added one gets a new one); and they read a few of
-the kept chunks, which the document makes as they are read, not all of them."""
+the kept chunks (`keptAt`, which makes only those), never the array of them all."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import random
 import pytest
 from support.live_edits import PIECES, random_edits
 
-# For each edit: the views before, the LiveDocument's answer (its `kept` counting the chunks
-# read), the views `editedViews` makes, and those of a fresh run of the text as edited.
+# For each edit: the views before, the LiveDocument's answer (its `keptAt` counting the
+# chunks read, no `kept`), the views `editedViews` makes, and those of a fresh run of the
+# text as edited.
 REPLAY = """async ([query, text, edits]) => {
   const { editedViews, liveOptions, runChunker } = await import('/playground/chunkers.js');
   const { readQuery } = await import('/playground/settings.js');
@@ -24,13 +25,13 @@ REPLAY = """async ([query, text, edits]) => {
   for (const [number, [start, end, replacement]] of edits.entries()) {
     const change = await doc.edit(start, end, replacement);
     current = current.slice(0, start) + replacement + current.slice(end);
+    // The change as editedViews gets it, but for `kept` (which makes every kept chunk):
+    // its keptAt counting the chunks read.
     let read = 0;
-    const kept = new Proxy(change.kept, { get(array, key) {
-      if (/^[0-9]+$/.test(key)) read++;
-      return array[key];
-    } });
-    const edited = editedViews(mode, values, views, { ...change, kept });
-    reads.push([read, change.kept.length]);
+    const { removed, added: made, keptCount } = change;
+    const keptAt = (number) => { read++; return change.keptAt(number); };
+    const edited = editedViews(mode, values, views, { removed, added: made, keptCount, keptAt });
+    reads.push([read, keptCount]);
     const fresh = (await runChunker(api, mode, values, current)).chunks;
     if (JSON.stringify(edited.map(unkeyed)) !== JSON.stringify(fresh.map(unkeyed))) {
       wrong.push(`${number}: views`);

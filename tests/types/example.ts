@@ -150,6 +150,9 @@ export async function example(text: string): Promise<void> {
   const live = new api.LiveDocument(text, { targetSize: 400, spans: true });
   const change = await live.edit(0, 0, '# Notes\n\n');
   const movedBy: number = change.kept[0].span.start - change.added.length;
+  const lastKept: ChunkWithSpans = change.keptAt(change.keptCount - 1);
+  // @ts-expect-error: kept is made by the change, not set
+  change.kept = [];
   const windows = new api.LiveDocument(text, { strategy: 'fixed', chunkSize: 200 });
   const liveContent: string = (await windows.replaceText(windows.text + '!')).added[0].content;
   // @ts-expect-error: a LiveDocument calls no embedFn
@@ -165,6 +168,6 @@ export async function example(text: string): Promise<void> {
   api.close();
   console.log(version, booted, first, own, overlap, page, level, where, semantic, said);
   console.log(repeated, at, marks, spans, removed, source, again, count, terms, freed, marked);
-  console.log(omega, kept, bestCell, movedBy, liveContent);
+  console.log(omega, kept, bestCell, movedBy, lastKept, liveContent);
   console.log(tokens, countedAt, counted, engineTokens, passageTokens);
 }

@@ -63,22 +63,22 @@ export function viewChunks(mode, values, found) {
  * The views after a LiveDocument's edit, from `old`, the views before, and `change`, the
  * edit's answer: the old views less those removed, each kept one moved as its chunk was (its
  * length not counted again, its key the same), and views of the added ones under new keys.
- * Of the kept chunks, which a LiveDocument makes as they are read, it reads a few: those
- * that tell, by halves, the first the edit moved (those before it stay).
+ * Of the kept chunks it reads a few through `keptAt` (never `kept`, which makes them all):
+ * those that tell, by halves, the first the edit moved (those before it stay).
  */
-export function editedViews(mode, values, old, { kept, removed, added }) {
+export function editedViews(mode, values, old, { keptAt, keptCount, removed, added }) {
   const gone = removed.map((chunk) => chunk.index);
   const oldView = (number) => old[number + countBefore(gone, number)];
-  let lo = 0, hi = kept.length;
+  let lo = 0, hi = keptCount;
   while (lo < hi) {
     const middle = (lo + hi) >>> 1;
-    if (kept[middle].span.start !== oldView(middle).start) hi = middle;
+    if (keptAt(middle).span.start !== oldView(middle).start) hi = middle;
     else lo = middle + 1;
   }
-  const by = lo < kept.length ? kept[lo].span.start - oldView(lo).start : 0;
+  const by = lo < keptCount ? keptAt(lo).span.start - oldView(lo).start : 0;
   const views = [];
   let number = 0, at = 0, going = 0, coming = 0;
-  const length = kept.length + added.length;
+  const length = keptCount + added.length;
   for (let index = 0; index < length; index++) {
     const previous = views.at(-1);
     if (coming < added.length && added[coming].index === index) {

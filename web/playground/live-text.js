@@ -2,7 +2,8 @@
 // worker as a LiveDocument (the facade's, docs/live.md), which answers the chunks an edit
 // removed and added; the chunks it kept keep their views (their lengths are not counted
 // again) and their keys, so the search's index and the views change only where the text did.
-// The kept chunks themselves are not read: the document makes each as it is read.
+// Of the kept chunks, a few are read (`keptAt`): the others are not made, nor all the
+// chunks, until a download asks for them.
 
 import { editedViews, liveOptions } from './chunkers.js';
 
@@ -12,7 +13,8 @@ const BLOCK = 4096;
 
 /**
  * What the page's LiveDocument makes of each new text. `apply` answers the chunks of `text`:
- * `{raw, chunks}` (the facade's and the views, as `runChunker` answers them), and the edit
+ * `{raw, chunks}` (the views, as `runChunker` answers them; `raw`, a function answering the
+ * facade's chunks, made when called: a download's), and the edit
  * that made them, `edit: {from, to, length}` (`text` is the text before with `[from:to]`
  * replaced by `length` units), with the views `removed` and `added`, and the milliseconds it
  * `waited` for the worker.
@@ -50,15 +52,27 @@ export function createLiveText() {
       // edit of the text box may hold): the rest of a key's time is the page's own work.
       let waited = performance.now();
       const change = await doc.edit(edit.from, edit.to, text.slice(edit.from, edit.from + edit.length));
-      const raw = await doc.chunks(); // for a download: made as it is read
       waited = performance.now() - waited;
       const views = editedViews(mode, values, old, change);
       live.text = text;
       live.views = views;
-      return { raw, chunks: views, edit, removed: change.removed.map((chunk) => old[chunk.index]),
+      return { raw: () => chunksAfter(change), chunks: views, edit,
+        removed: change.removed.map((chunk) => old[chunk.index]),
         added: change.added.map((chunk) => views[chunk.index]), waited };
     },
   };
+}
+
+/** The chunks after an edit: `change`'s kept ones with its added ones at their indices. */
+function chunksAfter({ kept, added }) {
+  const chunks = [];
+  let number = 0;
+  for (const chunk of added) {
+    while (chunks.length < chunk.index) chunks.push(kept[number++]);
+    chunks.push(chunk);
+  }
+  while (number < kept.length) chunks.push(kept[number++]);
+  return chunks;
 }
 
 /** The edit that makes `after` of `before`: `before[from:to]` replaced by `after`'s `length`

@@ -579,7 +579,9 @@ function wireExport() {
   const status = (message) => { $('export-status').textContent = message; };
   const save = (lines) => {
     if (!state.result) return status('Nothing to download yet.');
-    const { raw, source, mode, values, tokens } = state.result;
+    const { source, mode, values, tokens } = state.result;
+    // A live edit's are made when asked for (live-text.js).
+    const raw = typeof state.result.raw === 'function' ? state.result.raw() : state.result.raw;
     const settings = { mode, ...optionsOf(mode, values), ...tokens };
     download({ chunks: raw, source: source.name, settings }, exportName(source.name, mode), lines);
     return status(`Downloaded ${formatCount(raw.length)} records.`);
