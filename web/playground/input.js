@@ -2,7 +2,6 @@
 // source's own buffer, which is what lets a switch of sample or mode come back to it intact.
 
 import { el } from './dom.js';
-import { watchEdits } from './typed-edits.js';
 
 const KIND = {
   document: { group: 'Documents', label: 'Document' },
@@ -15,18 +14,8 @@ export function createInput({ select, textarea, label, sources, onPick, onEdit }
   // every key of a 1 MB text, that cost more than the browser's own edit. So an edit only
   // marks the text unread, and it is read when it is needed (`read`).
   let unread = false;
-  // What the box's events say of the edits (first: its listeners read the selection before
-  // anything reads the text); the text read last, and the edits that made it of the one
-  // before it.
-  const edits = watchEdits(textarea);
-  let lastText = null;
-  let lastEdit = null;
   const read = () => {
-    if (unread) {
-      const text = textarea.value;
-      lastEdit = { before: lastText, edits: edits.take() };
-      lastText = shown.text = text;
-    }
+    if (unread) shown.text = textarea.value;
     unread = false;
   };
   textarea.addEventListener('input', () => {
@@ -49,10 +38,6 @@ export function createInput({ select, textarea, label, sources, onPick, onEdit }
      * area. */
     read,
 
-    /** What the events say made the text read last (`read`) of the text before it:
-     * `{before, edits}`, `edits` as typed-edits.js's `take` answers them; null before any. */
-    lastEdit: () => lastEdit,
-
     /** The text box's text, edited but not read yet, is `source`'s from now on (an edit of
      * a sample becomes the user's own text): shown in the menu, the box left as it is. */
     adopt(source) {
@@ -66,9 +51,6 @@ export function createInput({ select, textarea, label, sources, onPick, onEdit }
       select.value = source.id;
       label.textContent = KIND[source.kind].label;
       if (textarea.value !== source.text) textarea.value = source.text;
-      lastText = source.text;
-      lastEdit = null;
-      edits.forget();
       textarea.placeholder = source.kind === 'transcript'
         ? '[{"seq": 1, "itemId": "a", "text": "Hello.", "startMs": 0, "endMs": 900}, …]'
         : 'Paste or type a document: Markdown or plain text.';

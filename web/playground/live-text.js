@@ -6,7 +6,6 @@
 // chunks, until a download asks for them.
 
 import { changedViews, editedViews, liveOptions } from './chunkers.js';
-import { editsTogether } from './typed-edits.js';
 
 // Texts are compared in blocks of this many units before one block unit by unit: comparing
 // two slices is one memcmp in V8, where a loop over 5 MB would cost milliseconds.
@@ -16,9 +15,8 @@ const BLOCK = 4096;
  * What the page's LiveDocument makes of each new text. `apply` answers the chunks of `text`:
  * `{raw, chunks}` (the views, as `runChunker` answers them; `raw`, a function answering the
  * facade's chunks, made when called: a download's), and the edit
- * that made them, `edit: {from, to, length, found}` (`text` is the text before with
- * `[from:to]` replaced by `length` units; `found`, 'events' when the text box's events said
- * where, 'texts' when the whole texts were compared), with the views `removed` and `added`,
+ * that made them, `edit: {from, to, length}` (`text` is the text before with `[from:to]`
+ * replaced by `length` units), with the views `removed` and `added`,
  * the indices `changed` (`{from, to}`) of the views that may stand out of order
  * (`changedViews`), and the milliseconds it `waited` for the worker.
  */
@@ -36,9 +34,8 @@ export function createLiveText() {
     },
 
     /** The chunks of `text`, cut as `mode` with `values` and `tokens` cut; `shown`, the
-     * result on screen (`{text, chunks}`, its views), cut with the same settings; `typed`,
-     * what the text box's events say made `text` (the input's `lastEdit`), or null. */
-    async apply(api, mode, values, tokens, text, shown, typed = null) {
+     * result on screen (`{text, chunks}`, its views), cut with the same settings. */
+    async apply(api, mode, values, tokens, text, shown) {
       const options = liveOptions(mode, values, tokens);
       const signature = JSON.stringify([mode, options]);
       // Made again when the settings changed, or a run drew another text since.
@@ -50,12 +47,7 @@ export function createLiveText() {
         live = { doc: new api.LiveDocument(shown.text, options), signature, text: shown.text,
           views: shown.chunks };
       }
-      // Where the events say the edit was, when they say it of the text the document holds:
-      // the texts are compared around there alone.
-      const known = typed && typed.before === live.text
-        ? editsTogether(typed.edits, live.text.length, text.length) : null;
-      const edit = editBetween(live.text, text, known ?? undefined);
-      edit.found = known ? 'events' : 'texts';
+      const edit = editBetween(live.text, text);
       const { doc, views: old } = live;
       // How long the page waited for the worker (and for its own thread, which the browser's
       // edit of the text box may hold): the rest of a key's time is the page's own work.
@@ -87,13 +79,10 @@ function chunksAfter({ kept, added }) {
 
 /** The edit that makes `after` of `before`: `before[from:to]` replaced by `after`'s `length`
  * units there, found as what lies between their common start and end, never between the two
- * units of a character outside the BMP. `known`, an edit that makes `after` of `before`
- * (`before[known.from:known.to]` replaced by `after[known.from:known.end]`), is where the
- * search starts: the same answer, found by comparing the texts around it alone. */
-export function editBetween(before, after,
-  known = { from: 0, to: before.length, end: after.length }) {
+ * units of a character outside the BMP. */
+export function editBetween(before, after) {
   const most = Math.min(before.length, after.length);
-  let from = Math.min(known.from, most);
+  let from = 0;
   while (from < most && before.slice(from, from + BLOCK) === after.slice(from, from + BLOCK)) {
     from += BLOCK;
   }
@@ -101,7 +90,7 @@ export function editBetween(before, after,
   while (from < most && before.charCodeAt(from) === after.charCodeAt(from)) from += 1;
   if (from > 0 && isHigh(before.charCodeAt(from - 1))) from -= 1;
   const left = most - from;
-  let back = Math.min(before.length - known.to, left);
+  let back = 0;
   while (back + BLOCK <= left && before.slice(before.length - back - BLOCK, before.length - back)
     === after.slice(after.length - back - BLOCK, after.length - back)) {
     back += BLOCK;

@@ -267,7 +267,7 @@ async function liveEdit() {
         tokens: tokenOptions(state.tokens), source, warnings: noSense(state.mode, state.values),
         started };
       const result = await liveText.apply(state.api, job.mode, job.values, job.tokens, job.text,
-        state.result, input.lastEdit());
+        state.result);
       job.answered = performance.now();
       const { from, to, length } = result.edit;
       documentView.edit(from, to, length, job.text);
@@ -276,9 +276,6 @@ async function liveEdit() {
       // benchmark reads it (tests/bench/live_page.py).
       document.body.dataset.lastLiveWorkMs = (performance.now() - started - result.waited)
         .toFixed(1);
-      // How the edit was found: from the text box's events ('events') or by comparing the
-      // whole texts ('texts'); tests read it.
-      document.body.dataset.lastEditFound = result.edit.found;
     } while (liveAgain);
   } catch (error) {
     // Cut whole instead: the run says at its field what was wrong.
