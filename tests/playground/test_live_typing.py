@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from support.painting import read_document, semantic_painting
 from support.playground import (
     GUIDE,
     downloaded,
     on_the_guide,
     put_text,
+    quiet,
     runs,
     settled,
     wait_until,
@@ -104,3 +106,49 @@ def test_typing_into_a_large_document_recuts_and_redraws_only_the_edit(page: Any
     before = runs(page)
     put_text(page, GUIDE)
     settled(page, before)
+
+
+def test_a_key_redraws_the_blocks_drawn_only_and_colours_them_by_the_new_chunks(page: Any):
+    text = GUIDE * 12
+    before = runs(page)
+    put_text(page, text)
+    settled(page, before, timeout=120)
+    # Every write of a block's place from here on.
+    page.evaluate(
+        """() => {
+          window.placeWrites = 0;
+          new MutationObserver((records) => { window.placeWrites += records.length; })
+            .observe(document.getElementById('document'),
+              { subtree: true, attributes: true, attributeFilter: ['data-start', 'data-end'] });
+        }"""
+    )
+    middle = text.index("\n\n", len(text) // 2)
+    page.eval_on_selector(
+        "#text",
+        f"(t) => {{ t.focus(); t.setSelectionRange({js_index(text, middle)}, "
+        f"{js_index(text, middle)}); }}",
+    )
+    runs_before = runs(page)
+    page.keyboard.type("\n\nA new paragraph, typed.", delay=20)
+    page.keyboard.press("Backspace")
+    wait_until(page, f"Number(document.body.dataset.runs) > {runs_before}")
+    quiet(page)
+    got = page.evaluate(
+        """() => ({writes: window.placeWrites,
+                   blocks: document.querySelectorAll('#document .block').length,
+                   drawn: document.querySelectorAll('#document .block[data-painted="yes"]').length})"""
+    )
+    # The blocks after the edit moved without a write each (some twenty): only those drawn
+    # were written, as each result drew them again.
+    draws = runs(page) - runs_before
+    assert got["writes"] <= 2 * got["drawn"] * draws, (got, draws)
+    assert 4 * got["drawn"] < got["blocks"], got
+    edited = text[:middle] + "\n\nA new paragraph, typed" + text[middle:]
+    assert page.input_value("#text") == edited
+    chunks = SemanticChunker(target_size=1000, max_size=2000, min_size=200, overlap=100).chunk(
+        edited
+    )
+    shown = read_document(page)
+    own, lead = semantic_painting(edited, chunks)
+    assert shown["own"] == own
+    assert shown["lead"] == lead

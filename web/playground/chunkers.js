@@ -66,15 +66,11 @@ export function viewChunks(mode, values, found) {
  * Of the kept chunks it reads a few through `keptAt` (never `kept`, which makes them all):
  * those that tell, by halves, the first the edit moved (those before it stay).
  */
-export function editedViews(mode, values, old, { keptAt, keptCount, removed, added }) {
+export function editedViews(mode, values, old, change) {
+  const { keptAt, keptCount, removed, added } = change;
   const gone = removed.map((chunk) => chunk.index);
   const oldView = (number) => old[number + countBefore(gone, number)];
-  let lo = 0, hi = keptCount;
-  while (lo < hi) {
-    const middle = (lo + hi) >>> 1;
-    if (keptAt(middle).span.start !== oldView(middle).start) hi = middle;
-    else lo = middle + 1;
-  }
+  const lo = firstMoved(old, change);
   const by = lo < keptCount ? keptAt(lo).span.start - oldView(lo).start : 0;
   const views = [];
   let number = 0, at = 0, going = 0, coming = 0;
@@ -92,6 +88,35 @@ export function editedViews(mode, values, old, { keptAt, keptCount, removed, add
     views.push(movedView(mode, old[at++], number++ < lo ? 0 : by, index, previous));
   }
   return views;
+}
+
+/**
+ * The indices `{from, to}` of the views after an edit (`change`, of `old`'s chunks) that may
+ * stand out of order: those added, and the first that the edit moved (the views before it
+ * stay, those after it move together).
+ */
+export function changedViews(old, change) {
+  let from = firstMoved(old, change);
+  for (const chunk of change.added) if (chunk.index <= from) from += 1;
+  let to = from + 1;
+  if (change.added.length) {
+    from = Math.min(from, change.added[0].index);
+    to = Math.max(to, change.added.at(-1).index + 1);
+  }
+  return { from, to };
+}
+
+/** Which of the kept chunks (their number among them) is the first the edit moved, found
+ * by halves (those before it are where they were): `keptCount` when none. */
+function firstMoved(old, { keptAt, keptCount, removed }) {
+  const gone = removed.map((chunk) => chunk.index);
+  let lo = 0, hi = keptCount;
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1;
+    if (keptAt(middle).span.start !== old[middle + countBefore(gone, middle)].start) hi = middle;
+    else lo = middle + 1;
+  }
+  return lo;
 }
 
 /** How many of `sorted`'s indices (ascending) come before the `number`th index not in it. */

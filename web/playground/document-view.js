@@ -9,7 +9,7 @@
 import { el } from './dom.js';
 import { badgeOf } from './format.js';
 import { createNearWatch } from './near.js';
-import { markSelection, paintClasses, paintPieces, pieceAt } from './paint.js';
+import { markSelection, paintClasses, paintPieces, pieceAt, piecesBetween } from './paint.js';
 
 const BLOCK_CHARS = 4000;
 // Blocks end at a line feed when one is this close after BLOCK_CHARS, so lines stay whole.
@@ -19,9 +19,18 @@ const NEAR = '1200px 0px';
 export function createDocumentView(container, { onSelect }) {
   let text = null;
   let chunks = [];
-  let paint = null;
-  let startsAt = new Map();
+  // Where each chunk's span and overlap reach (`lowest`, `highest`), rising with the index
+  // (`ordered`): then a block's pieces are cut from the few chunks that reach into it, found
+  // by halves, so a redraw costs the blocks drawn, not the chunks. Otherwise (or until then)
+  // the whole text's pieces, made when a block is first drawn.
+  let ordered = false;
+  let whole = null; // {paint, startsAt}
+  // The blocks in order, each `{node, start, end}`: its place in the text, kept here (a node's
+  // `data-start` and `data-end` are brought up to date when it is drawn: an edit moves the
+  // blocks after it, and writing each of them would cost more than the edit).
   let blocks = [];
+  const placeOf = new WeakMap(); // node -> its block
+  const painted = new Set(); // the blocks drawn now
   let selected = -1;
   let cuts = null; // offset -> how it is marked ('both' or 'only'), or null: none marked
   let currentCut = -1; // the cut the Compare view went to last
@@ -42,33 +51,54 @@ export function createDocumentView(container, { onSelect }) {
   function newBlocks(newText, from, to) {
     const charsPerLine = Math.max(20, Math.floor((container.clientWidth || 600) / 8.4));
     return blockCuts(newText, from, to).map(([start, end]) => {
-      const block = el('div', { className: 'block', dataset: { start, end } });
+      const node = el('div', { className: 'block', dataset: { start, end } });
       // Until a block is drawn, a guess at its height; once it has been, the real one.
-      block.style.height = `${estimateHeight(newText, start, end, charsPerLine)}px`;
+      node.style.height = `${estimateHeight(newText, start, end, charsPerLine)}px`;
+      const block = { node, start, end };
+      placeOf.set(node, block);
       return block;
     });
   }
 
   function makeBlocks(newText) {
     blocks = newBlocks(newText, 0, newText.length);
-    container.replaceChildren(...blocks);
+    painted.clear();
+    container.replaceChildren(...blocks.map((block) => block.node));
     if (blocks.length === 0) {
       container.append(el('p', { className: 'empty' }, 'Nothing to show yet: type, paste or open a document.'));
     }
-    nearby.watch(blocks);
+    nearby.watch(blocks.map((block) => block.node));
   }
 
-  function empty(block) {
-    block.replaceChildren();
-    block.dataset.painted = 'no';
-    shownKeys.delete(block);
+  function empty(node) {
+    node.replaceChildren();
+    node.dataset.painted = 'no';
+    painted.delete(placeOf.get(node));
+    shownKeys.delete(node);
   }
 
-  function fill(block) {
-    if (block.dataset.painted === 'yes') return;
-    const start = Number(block.dataset.start);
-    const end = Number(block.dataset.end);
-    const { bounds, owners, leads } = paint;
+  /** The pieces of `text[start:end]` and the chunks that start at each place in it. */
+  function piecesOf(start, end) {
+    if (!ordered) {
+      whole ??= { paint: paintPieces(text.length, chunks), startsAt: startsOf(chunks, 0,
+        chunks.length) };
+      return whole;
+    }
+    // The chunks that reach into [start, end): from the first whose reach ends after `start`
+    // to the last whose reach starts before `end`.
+    const first = firstWhere(chunks.length, (i) => highest(chunks[i]) > start);
+    const last = firstWhere(chunks.length, (i) => lowest(chunks[i]) >= end);
+    return { paint: piecesBetween(start, end, chunks, first, last),
+      startsAt: startsOf(chunks, first, last) };
+  }
+
+  function fill(node) {
+    const block = placeOf.get(node);
+    if (painted.has(block)) return;
+    const { start, end } = block;
+    node.dataset.start = start;
+    node.dataset.end = end;
+    const { paint: { bounds, owners, leads }, startsAt } = piecesOf(start, end);
     const first = pieceAt(bounds, start);
     let last = first;
     while (last < owners.length && bounds[last] < end) last += 1;
@@ -91,11 +121,12 @@ export function createDocumentView(container, { onSelect }) {
       key += `${from - start} ${to - start} ${owners[i]} ${leads[i]} ${badge(from)} `
         + `${cutAtStart(i, from)} ${cutAtEnd(i, to)};`;
     }
-    block.style.height = '';
-    if (shownKeys.get(block) === key) {
-      markSelection(block, selected);
-      markCurrentCut(block);
-      block.dataset.painted = 'yes';
+    node.style.height = '';
+    painted.add(block);
+    if (shownKeys.get(node) === key) {
+      markSelection(node, selected);
+      markCurrentCut(node);
+      node.dataset.painted = 'yes';
       return;
     }
     const nodes = [];
@@ -125,15 +156,15 @@ export function createDocumentView(container, { onSelect }) {
       if (endCut) span.dataset.cutEnd = endCut;
       nodes.push(span);
     }
-    block.replaceChildren(...nodes);
-    markCurrentCut(block);
-    shownKeys.set(block, key);
-    block.dataset.painted = 'yes';
+    node.replaceChildren(...nodes);
+    markCurrentCut(node);
+    shownKeys.set(node, key);
+    node.dataset.painted = 'yes';
   }
 
   /** Where `block` marks the cut at `offset`: `{node, edge}` ('start' or 'end'), or null. */
   function cutMark(block, offset) {
-    let at = Number(block.dataset.start);
+    let at = placeOf.get(block).start;
     for (const node of block.childNodes) {
       const next = at + node.textContent.length;
       if (node.nodeType === 1 && at === offset && node.dataset.cutStart) {
@@ -150,8 +181,8 @@ export function createDocumentView(container, { onSelect }) {
   function markCurrentCut(block) {
     if (!cuts) return;
     for (const node of block.querySelectorAll('[data-current]')) delete node.dataset.current;
-    const start = Number(block.dataset.start);
-    if (currentCut < start || currentCut > Number(block.dataset.end)) return;
+    const { start, end } = placeOf.get(block);
+    if (currentCut < start || currentCut > end) return;
     const mark = cutMark(block, currentCut);
     if (mark) mark.node.dataset.current = mark.edge;
   }
@@ -162,15 +193,9 @@ export function createDocumentView(container, { onSelect }) {
     container.scrollTop += top - container.getBoundingClientRect().top - from;
   }
 
+  /** The index of the block that holds `position` (the last that starts at or before it). */
   function blockAt(position) {
-    let low = 0;
-    let high = blocks.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (Number(blocks[mid].dataset.start) <= position) low = mid;
-      else high = mid - 1;
-    }
-    return blocks[low];
+    return Math.max(0, firstWhere(blocks.length, (i) => blocks[i].start > position) - 1);
   }
 
   return {
@@ -178,16 +203,16 @@ export function createDocumentView(container, { onSelect }) {
      * Show `newText` coloured by `newChunks` (the view model of chunkers.js), with the cuts
      * `newCuts` marked (offset -> 'both' or 'only'; none by default).
      */
-    show(newText, newChunks, newCuts = null) {
+    show(newText, newChunks, newCuts = null, changed = null) {
+      // `changed`, when the chunks are those before with a few changed (an edit's): the
+      // indices `[from, to)` of the new chunks that may stand out of order; the others are
+      // the chunks before, in order as they were, some moved together by the edit.
+      ordered = changed && ordered && newText === text
+        ? inOrder(newChunks, changed.from - 1, changed.to + 1)
+        : inOrder(newChunks, 0, newChunks.length);
       chunks = newChunks;
       cuts = newCuts;
-      paint = paintPieces(newText.length, newChunks);
-      startsAt = new Map();
-      for (const chunk of newChunks) {
-        if (chunk.start < 0 || chunk.end <= chunk.start) continue;
-        if (!startsAt.has(chunk.start)) startsAt.set(chunk.start, []);
-        startsAt.get(chunk.start).push(chunk);
-      }
+      whole = null;
       if (selected >= chunks.length) selected = -1;
       if (newText !== text) {
         const scrollTop = container.scrollTop;
@@ -196,14 +221,13 @@ export function createDocumentView(container, { onSelect }) {
         container.scrollTop = scrollTop;
       } else {
         // Same text, new chunks: the blocks drawn are drawn again (most keep their nodes).
-        for (const block of blocks) {
-          if (block.dataset.painted !== 'yes') continue;
-          block.dataset.painted = 'no';
-          fill(block);
+        for (const block of [...painted]) {
+          painted.delete(block);
+          fill(block.node);
         }
       }
       // The first blocks are drawn at once so that a short document never flashes empty.
-      for (const block of blocks.slice(0, 2)) fill(block);
+      for (const block of blocks.slice(0, 2)) fill(block.node);
     },
 
     /**
@@ -218,20 +242,22 @@ export function createDocumentView(container, { onSelect }) {
         return;
       }
       const by = length - (to - from);
-      const first = blocks.indexOf(blockAt(from));
-      const last = Math.max(first, blocks.indexOf(blockAt(Math.max(from, to - 1))));
-      const start = Number(blocks[first].dataset.start);
-      const end = Number(blocks[last].dataset.end) + by;
-      const made = newBlocks(newText, start, end);
+      const first = blockAt(from);
+      const last = Math.max(first, blockAt(Math.max(from, to - 1)));
+      const made = newBlocks(newText, blocks[first].start, blocks[last].end + by);
       const dropped = blocks.slice(first, last + 1);
-      dropped[0].before(...made);
-      for (const block of dropped) block.remove();
-      for (const block of blocks.slice(last + 1)) {
-        block.dataset.start = Number(block.dataset.start) + by;
-        block.dataset.end = Number(block.dataset.end) + by;
+      dropped[0].node.before(...made.map((block) => block.node));
+      for (const block of dropped) {
+        block.node.remove();
+        painted.delete(block);
+      }
+      // Those after move (a drawn one's `data-start` is written when `show` draws it again).
+      for (let i = last + 1; i < blocks.length; i += 1) {
+        blocks[i].start += by;
+        blocks[i].end += by;
       }
       blocks.splice(first, last + 1 - first, ...made);
-      nearby.swap(dropped, made);
+      nearby.swap(dropped.map((block) => block.node), made.map((block) => block.node));
       text = newText;
       if (!blocks.length) {
         container.append(el('p', { className: 'empty' }, 'Nothing to show yet: type, paste or open a document.'));
@@ -244,7 +270,7 @@ export function createDocumentView(container, { onSelect }) {
       markSelection(container, index);
       const chunk = chunks[index];
       if (!scroll || !chunk || chunk.start < 0) return;
-      const block = blockAt(chunk.start);
+      const block = blocks[blockAt(chunk.start)].node;
       fill(block);
       scrollToY((block.querySelector(`[data-c~="${index}"]`) ?? block).getBoundingClientRect().top,
         24);
@@ -254,13 +280,11 @@ export function createDocumentView(container, { onSelect }) {
      * edge); -1 unmarks the one before and moves nothing. */
     goToCut(offset) {
       currentCut = offset;
-      for (const block of blocks) {
-        if (block.dataset.painted === 'yes') markCurrentCut(block);
-      }
+      for (const block of painted) markCurrentCut(block.node);
       if (offset < 0 || !blocks.length) return;
       // A cut at a block's first character is marked in it, one at its end in the one before.
-      let block = blockAt(offset);
-      if (Number(block.dataset.start) === offset && block.previousElementSibling) {
+      let block = blocks[blockAt(offset)].node;
+      if (placeOf.get(block).start === offset && block.previousElementSibling) {
         fill(block.previousElementSibling);
         if (cutMark(block.previousElementSibling, offset)) block = block.previousElementSibling;
       }
@@ -272,6 +296,48 @@ export function createDocumentView(container, { onSelect }) {
       scrollToY(lines[mark?.edge === 'end' ? lines.length - 1 : 0].top, container.clientHeight / 3);
     },
   };
+}
+
+/** Where `chunk`'s span and overlap start, and where they end. */
+const lowest = (chunk) => (chunk.leadStart >= 0 ? Math.min(chunk.start, chunk.leadStart)
+  : chunk.start);
+const highest = (chunk) => Math.max(chunk.end, chunk.leadEnd);
+
+/** Whether `chunks[from:to]` (clipped to the list) are placed in the text, their reaches
+ * rising with the index (each one's start and end at or after the one's before). */
+function inOrder(chunks, from, to) {
+  from = Math.max(0, from);
+  to = Math.min(to, chunks.length);
+  for (let i = from; i < to; i += 1) {
+    if (chunks[i].start < 0) return false;
+    if (i > from && (lowest(chunks[i]) < lowest(chunks[i - 1])
+      || highest(chunks[i]) < highest(chunks[i - 1]))) return false;
+  }
+  return true;
+}
+
+/** The first `i` in [0, count) where `holds(i)` (which, once true, stays true), or `count`. */
+function firstWhere(count, holds) {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (holds(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+/** The chunks of `chunks[first:last]` that start at each place (those with a span). */
+function startsOf(chunks, first, last) {
+  const startsAt = new Map();
+  for (let i = first; i < last; i += 1) {
+    const chunk = chunks[i];
+    if (chunk.start < 0 || chunk.end <= chunk.start) continue;
+    if (!startsAt.has(chunk.start)) startsAt.set(chunk.start, []);
+    startsAt.get(chunk.start).push(chunk);
+  }
+  return startsAt;
 }
 
 /** [start, end) of each block of `text[from:to]`: about BLOCK_CHARS long, ending after a line

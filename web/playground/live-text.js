@@ -5,7 +5,7 @@
 // Of the kept chunks, a few are read (`keptAt`): the others are not made, nor all the
 // chunks, until a download asks for them.
 
-import { editedViews, liveOptions } from './chunkers.js';
+import { changedViews, editedViews, liveOptions } from './chunkers.js';
 
 // Texts are compared in blocks of this many units before one block unit by unit: comparing
 // two slices is one memcmp in V8, where a loop over 5 MB would cost milliseconds.
@@ -16,8 +16,9 @@ const BLOCK = 4096;
  * `{raw, chunks}` (the views, as `runChunker` answers them; `raw`, a function answering the
  * facade's chunks, made when called: a download's), and the edit
  * that made them, `edit: {from, to, length}` (`text` is the text before with `[from:to]`
- * replaced by `length` units), with the views `removed` and `added`, and the milliseconds it
- * `waited` for the worker.
+ * replaced by `length` units), with the views `removed` and `added`,
+ * the indices `changed` (`{from, to}`) of the views that may stand out of order
+ * (`changedViews`), and the milliseconds it `waited` for the worker.
  */
 export function createLiveText() {
   let live = null; // {doc, signature, text, views}
@@ -57,6 +58,7 @@ export function createLiveText() {
       live.text = text;
       live.views = views;
       return { raw: () => chunksAfter(change), chunks: views, edit,
+        changed: changedViews(old, change),
         removed: change.removed.map((chunk) => old[chunk.index]),
         added: change.added.map((chunk) => views[chunk.index]), waited };
     },

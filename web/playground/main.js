@@ -391,7 +391,7 @@ function draw(result, job, edited = null) {
     tokens: job.tokens, counted };
   const { chunks } = result;
   const noun = result.mode === 'turns' ? 'passage' : 'chunk';
-  drawCounted();
+  drawCounted(edited?.changed);
   if (edited) search.editChunks(chunks, edited.removed, edited.added);
   else search.setChunks(chunks);
   select(state.selected < chunks.length ? state.selected : -1, 'run');
@@ -413,9 +413,10 @@ function draw(result, job, edited = null) {
  * Draw what follows from the chunks and the token panel: the flags of the chunks over the
  * budget (when it is shown and not applied), the statistics and the histogram in the unit
  * chosen, and the views. Called by a result, and by a change of the budget or the unit alone,
- * which needs no new run.
+ * which needs no new run. `changed`: the indices of the chunks an edit made or moved out of
+ * line (live-text.js), the others as they were or moved together; null for any other.
  */
-function drawCounted() {
+function drawCounted(changed = null) {
   const { chunks, mode, text, turns, values, counted } = state.result;
   const budget = counted ? flaggedBudget(state.tokens) : null;
   let over = 0;
@@ -433,7 +434,7 @@ function drawCounted() {
   const marked = inTokens ? tokenMarkers() : sizeMarkers(mode, values);
   histogram.render(lengths, stats, marked, inTokens ? 'tokens' : 'characters');
   if (mode === 'turns') transcriptView.show(turns, chunks);
-  else documentView.show(text, chunks);
+  else documentView.show(text, chunks, null, changed);
   list.show(chunks, describe(mode, budget));
   if (state.result.status) showStatus();
 }

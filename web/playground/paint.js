@@ -9,9 +9,19 @@
  * (null when none). Linear in the chunks apart from one sort of their edges.
  */
 export function paintPieces(textLength, chunks) {
-  const clamp = (x) => Math.max(0, Math.min(x, textLength));
-  const edges = [0, textLength];
-  for (const chunk of chunks) {
+  return piecesBetween(0, textLength, chunks, 0, chunks.length);
+}
+
+/**
+ * The pieces of [from, to) as `paintPieces` cuts them (each clipped to it), from the chunks
+ * `chunks[first:last]`: those whose span or overlap may reach into it (any other chunk's
+ * edges lie outside, and it covers no piece inside).
+ */
+export function piecesBetween(from, to, chunks, first, last) {
+  const clamp = (x) => Math.max(from, Math.min(x, to));
+  const edges = [from, to];
+  for (let i = first; i < last; i += 1) {
+    const chunk = chunks[i];
     if (chunk.start >= 0) edges.push(clamp(chunk.start), clamp(chunk.end));
     if (chunk.leadStart >= 0) edges.push(clamp(chunk.leadStart), clamp(chunk.leadEnd));
   }
@@ -23,14 +33,15 @@ export function paintPieces(textLength, chunks) {
   const bounds = sorted.subarray(0, count);
   const owners = new Array(Math.max(count - 1, 0)).fill(null);
   const leads = new Array(Math.max(count - 1, 0)).fill(null);
-  const cover = (into, index, from, to) => {
-    from = clamp(from);
-    to = clamp(to);
-    for (let i = pieceAt(bounds, from); i < owners.length && bounds[i] < to; i += 1) {
+  const cover = (into, index, start, end) => {
+    start = clamp(start);
+    end = clamp(end);
+    for (let i = pieceAt(bounds, start); i < owners.length && bounds[i] < end; i += 1) {
       (into[i] ??= []).push(index);
     }
   };
-  for (const chunk of chunks) {
+  for (let i = first; i < last; i += 1) {
+    const chunk = chunks[i];
     if (chunk.start >= 0) cover(owners, chunk.index, chunk.start, chunk.end);
     if (chunk.leadStart >= 0) cover(leads, chunk.index, chunk.leadStart, chunk.leadEnd);
   }
