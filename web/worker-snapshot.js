@@ -5,8 +5,9 @@
 // - shipped: made at build time under Node, from the very files the site serves
 //   (snapshot-make.mjs), and fetched by a first visit beside the WebAssembly (bundle.js names
 //   it, with its size), so that no visit boots Python or imports chunker;
-// - kept: made by a first visit that found no shipped one (a site served without it), into
-//   the browser's Cache Storage, for the visits after it.
+// - kept: in the browser's Cache Storage, for the visits after the first: the shipped one
+//   once restored, or one a first visit took of its own start when none was shipped (a
+//   site served without it).
 //
 // Either is under a key the build made from every file that shapes that memory (bundle.js's
 // `snapshotKey`): one made for another runtime, standard library, wheel or worker is stale.
@@ -189,27 +190,32 @@ export async function encodeSnapshot({ memory, files }, key) {
 }
 
 /**
- * Keep `snapshot` (takeSnapshot's) under `key`, dropping every other key's: one runtime's
- * snapshot is all a site needs. Never rejects: a snapshot not kept only means the next visit
- * starts as this one did.
+ * Keep `snapshot` (takeSnapshot's) under `key`, as keepBytes does. Never rejects.
  */
 export async function keepSnapshot(snapshot, key, base) {
   try {
-    const body = await encodeSnapshot(snapshot, key);
+    await keepBytes(await encodeSnapshot(snapshot, key), key, base);
+  } catch {
+    // Pyodide's memory could not be read: nothing kept.
+  }
+}
+
+/**
+ * Keep a snapshot's `bytes` (a Blob or bytes in the format above) under `key`, dropping
+ * every other key's: one runtime's snapshot is all a site needs. Never rejects: a snapshot
+ * not kept only means the next visit starts as this one did.
+ */
+export async function keepBytes(bytes, key, base) {
+  if (!canKeep(key)) return;
+  try {
     const cache = await caches.open(CACHE_NAME);
-    await cache.put(entryUrl(key, base), new Response(body));
+    await cache.put(entryUrl(key, base), new Response(bytes));
     for (const request of await cache.keys()) {
       if (request.url !== entryUrl(key, base)) await cache.delete(request);
     }
   } catch {
     // Storage full or refused: nothing to clean up that the next keep will not.
   }
-}
-
-/** Drop every kept snapshot (a site that ships its own keeps none: those are stale). Never
- * rejects. */
-export function dropKept() {
-  if (self.caches) caches.delete(CACHE_NAME).catch(() => {});
 }
 
 function forget(key, base) {

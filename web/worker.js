@@ -25,9 +25,9 @@ import { importBridge, installWheel } from './worker-python.js';
 import {
   canKeep,
   decodeSnapshot,
-  dropKept,
   fetchShipped,
   findSnapshot,
+  keepBytes,
   keepSnapshot,
   readKept,
   restoreFiles,
@@ -65,17 +65,9 @@ python.then(
   (booted) => {
     const bootMs = Math.round(performance.now() - started);
     post({ type: 'ready', versions: booted.versions, bootMs });
-    // Here, before any call's own reaction to the same promise: the snapshot holds Python
-    // exactly as it stands after the import, whatever the page asks next.
-    if (booted.keep) {
-      let snapshot;
-      try {
-        snapshot = takeSnapshot(booted.pyodide, booted.sitePackages);
-      } catch {
-        return; // Pyodide could not save this state: later visits start as this one did
-      }
-      keepSnapshot(snapshot, bundle.snapshotKey, base);
-    }
+    // Here, before any call's own reaction to the same promise: a snapshot taken holds
+    // Python exactly as it stands after the import, whatever the page asks next.
+    booted.keep?.();
   },
   (error) => post({ type: 'failed', message: error.message }),
 );
@@ -101,14 +93,11 @@ function requireWebAssembly() {
 
 async function boot() {
   requireWebAssembly();
-  // A snapshot kept by an earlier visit is at hand; the shipped one is a download. A site
-  // that ships one keeps none: a first visit restores the shipped one, as later ones do.
+  // A snapshot kept by an earlier visit is at hand; the shipped one is a download, which a
+  // first visit makes and keeps.
   const kept = await findSnapshot(bundle.snapshotKey, base);
   try {
-    if (kept) return await restore(keptSnapshot(kept));
-    const restored = await restore(shippedSnapshot());
-    dropKept(); // those of other keys, kept before this site shipped its own
-    return restored;
+    return await restore(kept ? keptSnapshot(kept) : shippedSnapshot());
   } catch {
     // A snapshot that failed to load (missing, damaged, stale, or refused by this runtime)
     // leaves this visit to start as a first one, unharmed, which keeps one; a kept one is
@@ -124,15 +113,18 @@ function keptSnapshot(response) {
 }
 
 /** The snapshot the site ships (bundle.js names it), fetched beside the runtime: for
- * `restore`. */
+ * `restore`, which keeps it once ready. Later visits restore the kept one: read from Cache
+ * Storage, it needs no request, nor decoding from brotli (tests/bench/NOTES.md). */
 function shippedSnapshot() {
   const url = new URL(bundle.snapshot, base).href;
+  let bytes;
   const read = async (tracker) => {
     const watch = (response) => tracker.watch(url, response);
-    const bytes = await fetchShipped(url, bundle.sizes[bundle.snapshot], plainFetch, watch);
+    bytes = await fetchShipped(url, bundle.sizes[bundle.snapshot], plainFetch, watch);
     return decodeSnapshot(bytes, bundle.snapshotKey);
   };
-  return { downloads: [...RUNTIME, bundle.snapshot], read };
+  const keep = () => keepBytes(bytes, bundle.snapshotKey, base);
+  return { downloads: [...RUNTIME, bundle.snapshot], read, keep };
 }
 
 /** What the download stage follows: the site's paths in bundle.js, as absolute URLs. */
@@ -154,9 +146,10 @@ async function following(names, load) {
 
 const RUNTIME = ['pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip'];
 
-/** A first visit's start: Python boots, the wheel is unpacked, chunker.bridge imported. */
+/** A start without a snapshot: Python boots, the wheel is unpacked, chunker.bridge
+ * imported; once ready, a snapshot of that is kept for the next visit. */
 async function start() {
-  const keep = canKeep(bundle.snapshotKey);
+  const keeps = canKeep(bundle.snapshotKey);
   let wheel;
   const pyodide = await following([...RUNTIME, bundle.wheel], () => {
     // Downloaded while Python starts, so that installing it waits on no request.
@@ -165,7 +158,7 @@ async function start() {
       indexURL,
       // Pyodide then wraps the JavaScript globals Python sees so that a snapshot can name
       // them; only what a snapshot needs.
-      _makeSnapshot: keep,
+      _makeSnapshot: keeps,
       fsInit: () => loading.enter('boot', `Starting Python (Pyodide ${pyodideVersion})…`),
     });
   });
@@ -173,14 +166,23 @@ async function start() {
   const sitePackages = installWheel(pyodide, await wheel);
   loading.enter('import', 'Importing chunker…');
   importBridge(pyodide);
-  return { ...connect(pyodide, sitePackages), keep };
+  const keep = () => {
+    let snapshot;
+    try {
+      snapshot = takeSnapshot(pyodide, sitePackages);
+    } catch {
+      return; // Pyodide could not save this state: later visits start as this one did
+    }
+    keepSnapshot(snapshot, bundle.snapshotKey, base);
+  };
+  return { ...connect(pyodide, sitePackages), keep: keeps ? keep : undefined };
 }
 
 /**
  * A start from a snapshot (`keptSnapshot`'s or `shippedSnapshot`'s): Python's memory as a
  * first start left it after the import, read while the runtime downloads.
  */
-async function restore({ downloads: names, read }) {
+async function restore({ downloads: names, read, keep }) {
   let snapshot;
   const pyodide = await following(names, (tracker) => {
     snapshot = read(tracker);
@@ -204,7 +206,7 @@ importlib.invalidate_caches()
 'chunker.bridge' in sys.modules
 `);
   if (!imported) throw new Error('the snapshot holds no chunker.bridge');
-  return { ...connect(pyodide, sitePackages), keep: false };
+  return { ...connect(pyodide, sitePackages), keep };
 }
 
 /** The Python objects every call goes through, and the versions 'ready' reports. */
