@@ -25,9 +25,12 @@ const CACHE_NAME = 'chunker-snapshot';
 /** The snapshot's name in the cache: a URL, as Cache Storage wants, never fetched. */
 const entryUrl = (key, base) => new URL(`chunker-snapshot-${key}`, base).href;
 
-/** Whether this worker can keep a snapshot: Cache Storage and digests exist only in a
- * secure context (https, or localhost). */
-export const canKeep = (key) => Boolean(key && self.caches && self.crypto?.subtle);
+/** Whether this worker can check a snapshot's digest: digests exist only in a secure
+ * context (https, or localhost). */
+export const canCheck = () => Boolean(self.crypto?.subtle);
+
+/** Whether this worker can keep a snapshot: Cache Storage, too, exists only there. */
+export const canKeep = (key) => Boolean(key && self.caches && canCheck());
 
 /**
  * The kept snapshot for `key`, unread (a Response), or undefined when there is none or the

@@ -23,6 +23,7 @@ import bundle from './bundle.js';
 import { createProgress } from './worker-progress.js';
 import { importBridge, installWheel } from './worker-python.js';
 import {
+  canCheck,
   canKeep,
   decodeSnapshot,
   fetchShipped,
@@ -96,13 +97,17 @@ async function boot() {
   // A snapshot kept by an earlier visit is at hand; the shipped one is a download, which a
   // first visit makes and keeps.
   const kept = await findSnapshot(bundle.snapshotKey, base);
-  try {
-    return await restore(kept ? keptSnapshot(kept) : shippedSnapshot());
-  } catch {
-    // A snapshot that failed to load (missing, damaged, stale, or refused by this runtime)
-    // leaves this visit to start as a first one, unharmed, which keeps one; a kept one is
-    // forgotten or replaced by the next one kept.
-    loading.fallBack();
+  // A page that cannot check a snapshot's digest (served over http: from elsewhere than
+  // localhost) does not fetch one, and boots.
+  if (kept || canCheck()) {
+    try {
+      return await restore(kept ? keptSnapshot(kept) : shippedSnapshot());
+    } catch {
+      // A snapshot that failed to load (missing, damaged, stale, or refused by this
+      // runtime) leaves this visit to start as a first one, unharmed, which keeps one; a
+      // kept one is forgotten or replaced by the next one kept.
+      loading.fallBack();
+    }
   }
   return await start();
 }

@@ -291,6 +291,26 @@ def test_the_shipped_snapshot_replaces_one_kept_for_another_key(new_page, site_u
     kept(page, current)
 
 
+def test_a_page_that_cannot_check_a_digest_boots_and_fetches_no_snapshot(new_page, site_url):
+    """A page served over http: from another host than localhost has neither digests nor
+    Cache Storage: its worker is served here with a first line that takes them away."""
+    page, recorder = new_page()
+    worker = (SITE / "worker.js").read_text(encoding="utf-8")
+    insecure = (
+        "Object.defineProperty(Crypto.prototype, 'subtle', { get: () => undefined });\n"
+        "delete WorkerGlobalScope.prototype.caches;\n"
+    )
+    page.route(
+        f"{site_url}/worker.js",
+        lambda route: route.fulfill(content_type="text/javascript", body=insecure + worker),
+    )
+    names = stage_names(visit(page, site_url))
+    assert {"boot", "import"} <= set(names) and "restore" not in names
+    assert f"{site_url}/{SNAPSHOT}" not in recorder.requests
+    assert_chunks_as_in_python(page)
+    assert recorder.failed == [] and recorder.errors == []
+
+
 # How a shipped snapshot is spoiled: its bytes from the good ones (None: no file at all).
 def spoiled_snapshot(good: bytes, how: str) -> bytes | None:
     length = struct.unpack_from("<I", good)[0]
