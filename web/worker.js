@@ -128,7 +128,9 @@ function shippedSnapshot() {
     bytes = await fetchShipped(url, bundle.sizes[bundle.snapshot], plainFetch, watch);
     return decodeSnapshot(bytes, bundle.snapshotKey);
   };
-  const keep = () => keepBytes(bytes, bundle.snapshotKey, base);
+  const keep = () => {
+    setTimeout(() => keepBytes(bytes, bundle.snapshotKey, base), KEEP_SHIPPED_AFTER_MS);
+  };
   return { downloads: [...RUNTIME, bundle.snapshot], read, keep };
 }
 
@@ -150,6 +152,9 @@ async function following(names, load) {
 }
 
 const RUNTIME = ['pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip'];
+// A shipped snapshot restored is kept this long after ready, not at once: storing it holds
+// the worker's thread a moment, which the page's first calls, often made at ready, need.
+const KEEP_SHIPPED_AFTER_MS = 2000;
 
 /** A start without a snapshot: Python boots, the wheel is unpacked, chunker.bridge
  * imported; once ready, a snapshot of that is kept for the next visit. */
