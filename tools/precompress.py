@@ -1,13 +1,16 @@
 """The site's files as a server sends them compressed: beside each `.wasm`, `.mjs`, `.js`,
-`.json` and `.zip`, a brotli copy (`.br`) and a gzip one (`.gz`), made once at build time,
-for `build.py serve` (tools/server.py) and for any server that sends precompressed files
-(docs/browser.md). Compressing the WebAssembly at the highest settings takes half a minute:
-too long for a server to do as it answers, so it is done here, once per content."""
+`.json`, `.zip` and `.bin` (the memory snapshot), a brotli copy (`.br`) and a gzip one
+(`.gz`), made once at build time, for `build.py serve` (tools/server.py) and for any server
+that sends precompressed files (docs/browser.md). Compressing the WebAssembly or the snapshot
+at the highest settings takes half a minute each: too long for a server to do as it answers,
+so it is done here, once per content, the files shared among as many processes as the
+machine has cores."""
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 import shutil
 import subprocess
 from collections.abc import Mapping
@@ -17,7 +20,7 @@ from .paths import CACHE, WEB, log
 
 # Content-Encoding name -> the suffix of the copy, in the order a server prefers them.
 ENCODINGS = {"br": ".br", "gzip": ".gz"}
-COMPRESSED_TYPES = (".wasm", ".mjs", ".js", ".json", ".zip")
+COMPRESSED_TYPES = (".wasm", ".mjs", ".js", ".json", ".zip", ".bin")
 # A copy is kept only when it is this much smaller: a zip of deflated files barely shrinks,
 # and a copy that saves nothing costs the browser its decoding.
 KEEP_BELOW = 0.95
@@ -33,8 +36,7 @@ def encoded_copies(files: Mapping[str, bytes]) -> dict[str, Path]:
     ENCODED_CACHE.mkdir(parents=True, exist_ok=True)
     copies: dict[str, Path] = {}
     sizes: dict[str, int] = {}
-    brotli_jobs: list[str] = []
-    sources: list[Path] = []
+    brotli_jobs: list[tuple[Path, Path]] = []  # (source, copy)
     for relative, data in files.items():
         if not relative.endswith(COMPRESSED_TYPES):
             continue
@@ -51,13 +53,10 @@ def encoded_copies(files: Mapping[str, bytes]) -> dict[str, Path]:
         if not brotli.exists():
             source = ENCODED_CACHE / f"{key}.source"
             source.write_bytes(data)
-            sources.append(source)
-            brotli_jobs += [str(source), str(brotli)]
+            brotli_jobs.append((source, brotli))
     if brotli_jobs:
-        log(f"compressing {len(sources)} file(s) with brotli (web/brotli.mjs)")
-        subprocess.run(["node", str(BROTLI_SCRIPT), *brotli_jobs], check=True)
-        for source in sources:
-            source.unlink()
+        log(f"compressing {len(brotli_jobs)} file(s) with brotli (web/brotli.mjs)")
+        _brotli(brotli_jobs)
     for stale in ENCODED_CACHE.iterdir():  # the copies of contents that are gone
         if stale not in copies.values():
             if stale.is_dir():
@@ -69,3 +68,20 @@ def encoded_copies(files: Mapping[str, bytes]) -> dict[str, Path]:
         for name, copy in copies.items()
         if copy.stat().st_size < KEEP_BELOW * sizes[name.rsplit(".", 1)[0]]
     }
+
+
+def _brotli(jobs: list[tuple[Path, Path]]) -> None:
+    """Make each (source, copy) of `jobs`, in one Node process a core, the largest sources
+    spread first; then delete the sources."""
+    shares: list[list[str]] = [[] for _ in range(min(len(jobs), os.cpu_count() or 1))]
+    loads = [0] * len(shares)
+    for source, copy in sorted(jobs, key=lambda job: -job[0].stat().st_size):
+        least = loads.index(min(loads))
+        shares[least] += [str(source), str(copy)]
+        loads[least] += source.stat().st_size
+    processes = [subprocess.Popen(["node", str(BROTLI_SCRIPT), *share]) for share in shares]
+    failed = [process.args for process in processes if process.wait() != 0]
+    if failed:
+        raise SystemExit(f"build.py: brotli failed: {failed}")
+    for source, _ in jobs:
+        source.unlink()

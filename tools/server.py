@@ -46,6 +46,7 @@ MIME_TYPES = {
     ".wasm": "application/wasm",
     ".zip": "application/zip",
     ".whl": "application/zip",
+    ".bin": "application/octet-stream",
     ".svg": "image/svg+xml",
     ".ico": "image/x-icon",
     ".png": "image/png",

@@ -17,7 +17,8 @@ import tomllib
 
 from .paths import CACHE, NODE_MODULES, ROOT, SITE, WEB, log
 from .precompress import encoded_copies
-from .start_facts import start_facts
+from .snapshot import SNAPSHOT, shipped_snapshot
+from .start_facts import download_sizes, snapshot_key
 from .stdlib import traced_stdlib
 from .wheel import build_page_wheel
 
@@ -50,6 +51,7 @@ WEB_BUILD_FILES = {
     "node_modules",
     "pycompile.mjs",
     "stdlib-trace.mjs",
+    "snapshot-make.mjs",
     "brotli.mjs",
     "npm",
 }
@@ -58,9 +60,11 @@ PYC_CACHE = CACHE / "pyc"
 
 
 def build_web() -> Path:
-    """Bring site/ up to date: the page files, Pyodide, the wheel, micropip (which the page
-    does not load: it is there for a page that brings its own Pyodide) and the tokenizer's
-    wheel (which the worker loads on the first call that counts tokens); answer SITE."""
+    """Bring site/ up to date: the page files, Pyodide, the memory snapshot of the worker's
+    Python with chunker imported (tools/snapshot.py: a first visit restores it), the wheel
+    (which a visit unpacks when the snapshot fails it), micropip (which the page does not
+    load: it is there for a page that brings its own Pyodide) and the tokenizer's wheel
+    (which the worker loads on the first call that counts tokens); answer SITE."""
     # Here, not at the top: it imports chunker, which build.py's other commands do not need.
     from .playground_options import OPTIONS_MODULE, options_module
 
@@ -89,20 +93,26 @@ def build_web() -> Path:
         plan[f"pyodide/{name}"] = NODE_MODULES / "pyodide" / name
     plan[f"pyodide/{PYODIDE_STDLIB}"] = stdlib
     plan[f"pyodide/{MICROPIP_WHEEL}"] = micropip
-    plan[f"wheels/{wheel.name}"] = wheel
+    wheel_path = f"wheels/{wheel.name}"
+    plan[wheel_path] = wheel
     plan[f"wheels/{tokenizer.name}"] = tokenizer
+    site_lock = _site_lock(micropip)
+    # Made from the files as served: a snapshot's key changes with any of them.
+    key = snapshot_key(plan, wheel_path)
+    plan[SNAPSHOT] = shipped_snapshot(plan, key, f"pyodide/{PYODIDE_STDLIB}", wheel_path, site_lock)
     # What the worker loads, so it never guesses a file name or a version. A module, not
     # JSON: the worker imports it beside pyodide.mjs, in parallel, not after it.
     bundle = {
         "pyodide": pyodide_version,
-        "wheel": f"wheels/{wheel.name}",
+        "wheel": wheel_path,
         "tokenizer": f"wheels/{tokenizer.name}",
-        # Made from the files as served: a snapshot's key changes with any of them.
-        **start_facts(plan, f"wheels/{wheel.name}"),
+        "snapshot": SNAPSHOT,
+        "sizes": download_sizes(plan, (wheel_path, SNAPSHOT)),
+        "snapshotKey": key,
     }
     generated = {
         "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",
-        f"pyodide/{PYODIDE_LOCK}": _site_lock(micropip),
+        f"pyodide/{PYODIDE_LOCK}": site_lock,
         # Written from chunker at every build, so the page's options are Python's own.
         OPTIONS_MODULE: options_module(),
     }

@@ -10,12 +10,12 @@ export interface Span {
 
 /** What `onProgress` hears as loading goes, stages in this order, each entered once, with a
  * `fraction` that never falls: `download` (repeated as the bytes of the runtime, its standard
- * library and the wheel arrive), `compile`, then `boot` (Python starts) or `restore` (a later
- * visit: Python's memory as a first visit left it, kept in the browser), `unpack` (chunker's
- * files), `import` (after `boot` only), and `ready` last, with `fraction` 1. A stage may be
- * skipped when the one after it starts first; a `restore` that fails goes on with `boot` (and
- * the stages after it) as a first visit would. Later, the first call that counts tokens loads
- * the tokenizer: `tokenizer`, fraction 0 then 1. */
+ * library and the memory snapshot arrive), `compile`, then `restore` (Python's memory put back
+ * as the snapshot holds it, chunker imported) or `boot` (Python starts, where no snapshot
+ * could be had), `unpack` (chunker's files), `import` (after `boot` only), and `ready` last,
+ * with `fraction` 1. A stage may be skipped when the one after it starts first; a `restore`
+ * that fails goes on with `boot` (and the stages after it). Later, the first call that counts
+ * tokens loads the tokenizer: `tokenizer`, fraction 0 then 1. */
 export interface LoadProgress {
   stage:
     | 'download'

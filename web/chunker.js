@@ -63,7 +63,7 @@ function counts(options) {
  * @param {string|URL} [options.baseUrl] where the site's files are (default: beside this file)
  * @param {(progress: {stage: string, fraction?: number, message: string}) => void}
  *   [options.onProgress] called as loading goes: 'download' (as the bytes arrive), 'compile',
- *   'boot' or 'restore' (a later visit starts from the memory a first one kept), 'unpack',
+ *   'restore' (Python's memory from the snapshot the site ships) or 'boot', 'unpack',
  *   'import' (not after a restore), then 'ready', with a fraction that never falls
  *   (worker-progress.js); later 'tokenizer', twice (fraction 0 then 1), as the first call
  *   that counts tokens loads it

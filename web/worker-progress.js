@@ -1,14 +1,16 @@
 // The worker's loading progress, as it happens: the bytes of its downloads, then each stage
 // as it starts. Stages come in this order, each once, and the fraction never falls:
 //
-//   download  the runtime's WebAssembly, its standard library and the wheel, by bytes
+//   download  the runtime's WebAssembly, its standard library and the memory snapshot (or
+//             the wheel, for a boot), by bytes
 //   compile   every byte is here; the WebAssembly compiles (it began as it streamed in)
-//   boot      Python starts (the first visit), or
-//   restore   Python's memory, kept from an earlier visit, is put back in place
+//   restore   Python's memory, from the snapshot, is put back in place, or
+//   boot      Python starts (no snapshot could be had)
 //   unpack    chunker's files are written into Python's file system
 //   import    Python imports chunker.bridge (not after a restore: that is in the memory)
 //
-// A restore that fails goes on as a first visit: 'boot' follows 'restore' (fallBack).
+// A restore that fails goes on with a boot: 'boot' follows 'restore' (fallBack), and the
+// bytes of the boot's downloads are counted anew.
 //
 // chunker-messages.js adds 'ready' (fraction 1) when the worker says it is ready.
 

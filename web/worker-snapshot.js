@@ -1,23 +1,36 @@
-// The worker's start, kept: once a first visit has imported chunker.bridge, Pyodide's memory
-// is saved (its experimental `makeMemorySnapshot`) with the files of site-packages (the file
-// system lives outside that memory), into the browser's Cache Storage, under a key the build
-// made from every file that shapes that memory (bundle.js's `snapshotKey`). Later visits
-// start from it: Python is then already running, chunker already imported.
+// The worker's start, kept: Pyodide's memory once chunker.bridge is imported (its
+// experimental `makeMemorySnapshot`), with the files of site-packages (the file system lives
+// outside that memory). Two come to a worker, in one format:
 //
-// A kept snapshot is: 4 bytes, the length of a JSON header (little-endian); the header,
-// `{sha256, memory, files: [[path, length], ...]}`, padded so the memory that follows it
-// starts on an 8-byte boundary (Pyodide reads it as 32-bit words); the memory; the files'
-// bytes, in the header's order. `sha256` is the digest of all that follows the header:
-// storage that lost or changed a byte is found out before Python runs on it.
+// - shipped: made at build time under Node, from the very files the site serves
+//   (snapshot-make.mjs), and fetched by a first visit beside the WebAssembly (bundle.js names
+//   it, with its size), so that no visit boots Python or imports chunker;
+// - kept: in the browser's Cache Storage, for the visits after the first: the shipped one
+//   once restored, or one a first visit took of its own start when none was shipped (a
+//   site served without it).
+//
+// Either is under a key the build made from every file that shapes that memory (bundle.js's
+// `snapshotKey`): one made for another runtime, standard library, wheel or worker is stale.
+//
+// The format: 4 bytes, the length of a JSON header (little-endian); the header, `{key,
+// sha256, memory, zeros: [[at, length], ...], files: [[path, length], ...]}`; the memory
+// (`memory` bytes, Pyodide's snapshot) but for its runs of zero pages (`zeros`: most of a
+// fresh Python's memory is never written, and a file without them fits the hosts that take
+// no file above 25 MiB); the files' bytes, in the header's order. `sha256` is the digest of
+// all that follows the header: bytes lost or changed on the way or in storage are found out
+// before Python runs on them.
 
 const CACHE_NAME = 'chunker-snapshot';
 
 /** The snapshot's name in the cache: a URL, as Cache Storage wants, never fetched. */
 const entryUrl = (key, base) => new URL(`chunker-snapshot-${key}`, base).href;
 
-/** Whether this worker can keep a snapshot: Cache Storage and digests exist only in a
- * secure context (https, or localhost). */
-export const canKeep = (key) => Boolean(key && self.caches && self.crypto?.subtle);
+/** Whether this worker can check a snapshot's digest: digests exist only in a secure
+ * context (https, or localhost). */
+export const canCheck = () => Boolean(self.crypto?.subtle);
+
+/** Whether this worker can keep a snapshot: Cache Storage, too, exists only there. */
+export const canKeep = (key) => Boolean(key && self.caches && canCheck());
 
 /**
  * The kept snapshot for `key`, unread (a Response), or undefined when there is none or the
@@ -26,8 +39,8 @@ export const canKeep = (key) => Boolean(key && self.caches && self.crypto?.subtl
 export async function findSnapshot(key, base) {
   if (!canKeep(key)) return undefined;
   try {
-    const cache = await caches.open(CACHE_NAME);
-    return await cache.match(entryUrl(key, base));
+    // Not caches.open, which would make the cache of a site that never keeps one.
+    return await caches.match(entryUrl(key, base), { cacheName: CACHE_NAME });
   } catch {
     return undefined; // storage refused (a private window may): start as a first visit
   }
@@ -37,22 +50,86 @@ export async function findSnapshot(key, base) {
  * `{memory, files}` read from `response` (findSnapshot's). Rejects when its bytes are not
  * what was kept, and then forgets it, so that the next visit keeps a new one.
  */
-export async function readSnapshot(response, key, base) {
+export async function readKept(response, key, base) {
   try {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const length = new DataView(bytes.buffer).getUint32(0, true);
-    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
-    const payload = bytes.subarray(4 + length);
-    if ((await sha256(payload)) !== header.sha256) throw new Error('its digest differs');
-    let at = header.memory;
-    const memory = payload.subarray(0, at);
-    const files = header.files.map(([path, size]) => [path, payload.subarray(at, (at += size))]);
-    if (at !== payload.length) throw new Error('its length differs');
-    return { memory, files };
+    return await decodeSnapshot(new Uint8Array(await response.arrayBuffer()), key);
   } catch (error) {
     forget(key, base);
     throw new Error(`the kept snapshot is damaged: ${error.message}`);
   }
+}
+
+/**
+ * The shipped snapshot's bytes, from `url`, a file of `size` bytes: fetched with `fetch`,
+ * each response handed to `watch` (the progress counts its bytes). Rejects on an HTTP error
+ * (a site served without it: 404) or a failed download.
+ *
+ * A server that sends it compressed sends a small part of its bytes (brotli or gzip, from the
+ * copies the build made; docs/browser.md). One that sends files as they are would send all of them:
+ * when the answer's length says so, its body is dropped at once and the gzip copy beside it
+ * is fetched instead, and unzipped here.
+ */
+export async function fetchShipped(url, size, fetch, watch) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    response.body?.cancel().catch(() => {});
+    throw new Error(`${url} answered HTTP ${response.status}`);
+  }
+  if (Number(response.headers.get('Content-Length')) !== size) {
+    watch(response);
+    return new Uint8Array(await response.arrayBuffer());
+  }
+  response.body.cancel().catch(() => {});
+  const copy = await fetch(`${url}.gz`);
+  if (!copy.ok) throw new Error(`${url}.gz answered HTTP ${copy.status}`);
+  watch(copy);
+  const bytes = new Uint8Array(await copy.arrayBuffer());
+  // A server may itself mark a .gz file as gzip-encoded: then the browser unzipped it.
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const unzipped = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(unzipped).arrayBuffer());
+}
+
+/**
+ * `{memory, files}` of a snapshot's `bytes`, made for `key`. Throws when they are not whole
+ * (their digest differs, or their length), or were made for another key (stale).
+ */
+export async function decodeSnapshot(bytes, key) {
+  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
+  if (header.key !== key) throw new Error('it was made for another runtime (stale)');
+  const payload = bytes.subarray(4 + length);
+  if ((await sha256(payload)) !== header.sha256) throw new Error('its digest differs');
+  // Pyodide reads the memory as 32-bit words: a buffer of its own, zeros where none is kept.
+  const memory = new Uint8Array(header.memory);
+  let at = 0; // in the payload
+  let end = 0; // in the memory: where the last run of zeros ended
+  for (const [start, length] of [...header.zeros, [header.memory, 0]]) {
+    memory.set(payload.subarray(at, (at += start - end)), end);
+    end = start + length;
+  }
+  const files = header.files.map(([path, size]) => [path, payload.subarray(at, (at += size))]);
+  if (at !== payload.length) throw new Error('its length differs');
+  return { memory, files };
+}
+
+// The unit of the runs of zeros left out: WebAssembly's page.
+const PAGE = 65536;
+
+/** The runs of whole zero pages in `memory`, as [at, length]. */
+function zeroRuns(memory) {
+  const runs = [];
+  const words = new Uint32Array(memory.buffer, memory.byteOffset, memory.byteLength >> 2);
+  const page = PAGE >> 2;
+  for (let at = 0; at + page <= words.length; at += page) {
+    let zero = true;
+    for (let i = at; i < at + page && zero; i++) zero = words[i] === 0;
+    if (!zero) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === at << 2) last[1] += PAGE;
+    else runs.push([at << 2, PAGE]);
+  }
+  return runs;
 }
 
 /**
@@ -65,7 +142,8 @@ export function takeSnapshot(pyodide, folder) {
   const { FS } = pyodide;
   const files = [];
   const walk = (dir) => {
-    for (const name of FS.readdir(dir)) {
+    // Sorted: a snapshot of the same state is the same bytes.
+    for (const name of FS.readdir(dir).sort()) {
       if (name === '.' || name === '..') continue;
       const path = `${dir}/${name}`;
       if (FS.isDir(FS.stat(path).mode)) walk(path);
@@ -85,33 +163,56 @@ export function restoreFiles(pyodide, files) {
   }
 }
 
+/** `snapshot` (takeSnapshot's), made for `key`, in the format above: a Blob. */
+export async function encodeSnapshot({ memory, files }, key) {
+  const zeros = zeroRuns(memory);
+  const kept = [];
+  let end = 0;
+  for (const [start, length] of [...zeros, [memory.byteLength, 0]]) {
+    kept.push(memory.subarray(end, start));
+    end = start + length;
+  }
+  const parts = [...kept, ...files.map(([, data]) => data)];
+  const payload = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    payload.set(part, at);
+    at += part.byteLength;
+  }
+  const header = {
+    key,
+    sha256: await sha256(payload),
+    memory: memory.byteLength,
+    zeros,
+    files: files.map(([path, data]) => [path, data.byteLength]),
+  };
+  const encoded = new TextEncoder().encode(JSON.stringify(header));
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, encoded.length, true);
+  return new Blob([length, encoded, payload]);
+}
+
 /**
- * Keep `snapshot` (takeSnapshot's) under `key`, dropping every other key's: one runtime's
- * snapshot is all a site needs. Never rejects: a snapshot not kept only means the next visit
- * starts as this one did.
+ * Keep `snapshot` (takeSnapshot's) under `key`, as keepBytes does. Never rejects.
  */
-export async function keepSnapshot({ memory, files }, key, base) {
+export async function keepSnapshot(snapshot, key, base) {
   try {
-    const parts = [memory, ...files.map(([, data]) => data)];
-    const payload = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-    let at = 0;
-    for (const part of parts) {
-      payload.set(part, at);
-      at += part.byteLength;
-    }
-    const header = {
-      sha256: await sha256(payload),
-      memory: memory.byteLength,
-      files: files.map(([path, data]) => [path, data.byteLength]),
-    };
-    const json = JSON.stringify(header);
-    const pad = (8 - ((4 + new TextEncoder().encode(json).length) % 8)) % 8;
-    const encoded = new TextEncoder().encode(json + ' '.repeat(pad));
-    const length = new Uint8Array(4);
-    new DataView(length.buffer).setUint32(0, encoded.length, true);
-    const body = new Blob([length, encoded, payload]);
+    await keepBytes(await encodeSnapshot(snapshot, key), key, base);
+  } catch {
+    // Pyodide's memory could not be read: nothing kept.
+  }
+}
+
+/**
+ * Keep a snapshot's `bytes` (a Blob or bytes in the format above) under `key`, dropping
+ * every other key's: one runtime's snapshot is all a site needs. Never rejects: a snapshot
+ * not kept only means the next visit starts as this one did.
+ */
+export async function keepBytes(bytes, key, base) {
+  if (!canKeep(key)) return;
+  try {
     const cache = await caches.open(CACHE_NAME);
-    await cache.put(entryUrl(key, base), new Response(body));
+    await cache.put(entryUrl(key, base), new Response(bytes));
     for (const request of await cache.keys()) {
       if (request.url !== entryUrl(key, base)) await cache.delete(request);
     }

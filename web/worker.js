@@ -18,13 +18,19 @@
 // The reply's bytes travel transferred, not copied (the text arrives as a string, cloned).
 
 import { loadPyodide, version as pyodideVersion } from './pyodide/pyodide.mjs';
-import bundle from './bundle.js'; // written by build.py: the wheels' paths, sizes, snapshot key
+// Written by build.py: the wheels' and the shipped snapshot's paths, the sizes, the snapshot key.
+import bundle from './bundle.js';
 import { createProgress } from './worker-progress.js';
+import { importBridge, installWheel } from './worker-python.js';
 import {
+  canCheck,
   canKeep,
+  decodeSnapshot,
+  fetchShipped,
   findSnapshot,
+  keepBytes,
   keepSnapshot,
-  readSnapshot,
+  readKept,
   restoreFiles,
   takeSnapshot,
 } from './worker-snapshot.js';
@@ -35,6 +41,8 @@ const post = (message) => self.postMessage(message);
 const progress = (stage, fraction, message) => post({ type: 'progress', stage, fraction, message });
 const loading = createProgress(post);
 const indexURL = new URL('pyodide/', base).href;
+// The browser's own fetch, for the downloads the progress must not follow as they start.
+const plainFetch = self.fetch.bind(self);
 
 const encoder = new TextEncoder();
 
@@ -58,17 +66,9 @@ python.then(
   (booted) => {
     const bootMs = Math.round(performance.now() - started);
     post({ type: 'ready', versions: booted.versions, bootMs });
-    // Here, before any call's own reaction to the same promise: the snapshot holds Python
-    // exactly as it stands after the import, whatever the page asks next.
-    if (booted.keep) {
-      let snapshot;
-      try {
-        snapshot = takeSnapshot(booted.pyodide, booted.sitePackages);
-      } catch {
-        return; // Pyodide could not save this state: later visits start as this one did
-      }
-      keepSnapshot(snapshot, bundle.snapshotKey, base);
-    }
+    // Here, before any call's own reaction to the same promise: a snapshot taken holds
+    // Python exactly as it stands after the import, whatever the page asks next.
+    booted.keep?.();
   },
   (error) => post({ type: 'failed', message: error.message }),
 );
@@ -94,17 +94,44 @@ function requireWebAssembly() {
 
 async function boot() {
   requireWebAssembly();
+  // A snapshot kept by an earlier visit is at hand; the shipped one is a download, which a
+  // first visit makes and keeps.
   const kept = await findSnapshot(bundle.snapshotKey, base);
-  if (kept) {
+  // A page that cannot check a snapshot's digest (served over http: from elsewhere than
+  // localhost) does not fetch one, and boots.
+  if (kept || canCheck()) {
     try {
-      return await restore(kept);
+      return await restore(kept ? keptSnapshot(kept) : shippedSnapshot());
     } catch {
-      // A snapshot that failed to load (damaged, or refused by this runtime) is forgotten
-      // or replaced by the next one kept; this visit starts as a first one, unharmed.
+      // A snapshot that failed to load (missing, damaged, stale, or refused by this
+      // runtime) leaves this visit to start as a first one, unharmed, which keeps one; a
+      // kept one is forgotten or replaced by the next one kept.
       loading.fallBack();
     }
   }
   return await start();
+}
+
+/** The kept snapshot `response` (findSnapshot's), read: for `restore`. */
+function keptSnapshot(response) {
+  return { downloads: RUNTIME, read: () => readKept(response, bundle.snapshotKey, base) };
+}
+
+/** The snapshot the site ships (bundle.js names it), fetched beside the runtime: for
+ * `restore`, which keeps it once ready. Later visits restore the kept one: read from Cache
+ * Storage, it needs no request, nor decoding from brotli (tests/bench/NOTES.md). */
+function shippedSnapshot() {
+  const url = new URL(bundle.snapshot, base).href;
+  let bytes;
+  const read = async (tracker) => {
+    const watch = (response) => tracker.watch(url, response);
+    bytes = await fetchShipped(url, bundle.sizes[bundle.snapshot], plainFetch, watch);
+    return decodeSnapshot(bytes, bundle.snapshotKey);
+  };
+  const keep = () => {
+    setTimeout(() => keepBytes(bytes, bundle.snapshotKey, base), KEEP_SHIPPED_AFTER_MS);
+  };
+  return { downloads: [...RUNTIME, bundle.snapshot], read, keep };
 }
 
 /** What the download stage follows: the site's paths in bundle.js, as absolute URLs. */
@@ -112,22 +139,27 @@ function downloads(names) {
   return Object.fromEntries(names.map((name) => [new URL(name, base).href, bundle.sizes[name]]));
 }
 
-/** Run `load` with `self.fetch` following `names`' downloads for the progress. */
+/** Run `load` with `self.fetch` following `names`' downloads for the progress; `load` gets
+ * the tracker, for the downloads it makes with `plainFetch`. */
 async function following(names, load) {
   const tracker = loading.follow(downloads(names));
   self.fetch = tracker.fetch;
   try {
-    return await load();
+    return await load(tracker);
   } finally {
     tracker.done();
   }
 }
 
 const RUNTIME = ['pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip'];
+// A shipped snapshot restored is kept this long after ready, not at once: storing it holds
+// the worker's thread a moment, which the page's first calls, often made at ready, need.
+const KEEP_SHIPPED_AFTER_MS = 2000;
 
-/** A first visit's start: Python boots, the wheel is unpacked, chunker.bridge imported. */
+/** A start without a snapshot: Python boots, the wheel is unpacked, chunker.bridge
+ * imported; once ready, a snapshot of that is kept for the next visit. */
 async function start() {
-  const keep = canKeep(bundle.snapshotKey);
+  const keeps = canKeep(bundle.snapshotKey);
   let wheel;
   const pyodide = await following([...RUNTIME, bundle.wheel], () => {
     // Downloaded while Python starts, so that installing it waits on no request.
@@ -136,49 +168,45 @@ async function start() {
       indexURL,
       // Pyodide then wraps the JavaScript globals Python sees so that a snapshot can name
       // them; only what a snapshot needs.
-      _makeSnapshot: keep,
+      _makeSnapshot: keeps,
       fsInit: () => loading.enter('boot', `Starting Python (Pyodide ${pyodideVersion})…`),
     });
   });
   loading.enter('unpack', 'Installing chunker…');
-  // The wheel has no dependencies and nothing to build, so it only needs unpacking into
-  // site-packages: Pyodide's own unpacker does that (the zipfile module it uses is already
-  // imported as Pyodide boots). micropip would first be loaded and imported (its vendored
-  // `packaging` compiles regexes as it loads), and Pyodide's loader by URL wraps the same
-  // unpacking in more work (tests/bench/browser.py, the cold start; tests/bench/NOTES.md,
-  // "how the worker installs the wheel"). A page bringing its own Pyodide may still install
-  // this wheel with micropip (docs/browser.md, "A page with its own Pyodide").
-  const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
-  pyodide.unpackArchive(await wheel, 'wheel', { extractDir: sitePackages });
+  const sitePackages = installWheel(pyodide, await wheel);
   loading.enter('import', 'Importing chunker…');
-  // The import makes tens of thousands of objects that live as long as the worker: the
-  // collector would walk them several times over and free none, so it waits until they are
-  // made, then freezes them, so that no later collection walks them either (tests/bench/
-  // browser.py, the cold start).
-  // The finders' caches may have listed site-packages empty as Python started.
-  pyodide.runPython(`
-import gc, importlib
-gc.disable()
-try:
-    importlib.invalidate_caches()
-    import chunker.bridge
-finally:
-    gc.freeze()
-    gc.enable()
-`);
-  return { ...connect(pyodide, sitePackages), keep };
+  importBridge(pyodide);
+  const keep = () => {
+    let snapshot;
+    try {
+      snapshot = takeSnapshot(pyodide, sitePackages);
+    } catch {
+      return; // Pyodide could not save this state: later visits start as this one did
+    }
+    keepSnapshot(snapshot, bundle.snapshotKey, base);
+  };
+  return { ...connect(pyodide, sitePackages), keep: keeps ? keep : undefined };
 }
 
-/** A later visit's start: Python's memory as a first visit left it after the import. */
-async function restore(kept) {
-  const snapshot = readSnapshot(kept, bundle.snapshotKey, base);
-  const pyodide = await following(RUNTIME, () =>
-    loadPyodide({
+/**
+ * A start from a snapshot (`keptSnapshot`'s or `shippedSnapshot`'s): Python's memory as a
+ * first start left it after the import, read while the runtime downloads.
+ */
+async function restore({ downloads: names, read, keep }) {
+  let snapshot;
+  const pyodide = await following(names, (tracker) => {
+    snapshot = read(tracker);
+    const memory = snapshot.then((read) => read.memory);
+    const loaded = loadPyodide({
       indexURL,
-      _loadSnapshot: snapshot.then(({ memory }) => memory),
-      fsInit: () => loading.enter('restore', 'Restoring Python as a first visit left it…'),
-    }),
-  );
+      _loadSnapshot: memory,
+      fsInit: () => loading.enter('restore', 'Restoring Python, chunker already imported…'),
+    });
+    // Pyodide awaits the snapshot only once its own script is here: a snapshot that fails
+    // (missing: a 404) falls back to a boot at once, not then, and its failure is told here.
+    for (const promise of [memory, loaded]) promise.catch(() => {});
+    return Promise.all([loaded, snapshot]).then(([started]) => started);
+  });
   loading.enter('unpack', 'Installing chunker…');
   const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
   restoreFiles(pyodide, (await snapshot).files);
@@ -188,7 +216,7 @@ importlib.invalidate_caches()
 'chunker.bridge' in sys.modules
 `);
   if (!imported) throw new Error('the snapshot holds no chunker.bridge');
-  return { ...connect(pyodide, sitePackages), keep: false };
+  return { ...connect(pyodide, sitePackages), keep };
 }
 
 /** The Python objects every call goes through, and the versions 'ready' reports. */

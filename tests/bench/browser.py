@@ -31,8 +31,13 @@ bytes on the wire from navigation to `loadChunker()` ready on a first visit (a f
 as this server sends them (each file's compressed copy when the site has one: the site of a
 commit from before compressed copies has none, so it is sent as it was), counted by the server
 (headers and bodies), and the time to ready on the first and a repeat visit, the two sites
-taking turns; with `--mbps N`, over a link of N Mbit/s that the server shares among its
-responses (loopback, the default, makes bytes nearly free). Only that; not the parts above.
+taking turns; then, in another fresh profile, after a first visit's ready, its first call
+(`SemanticChunker().chunk` on 100 KB of Markdown) and its first call that counts tokens
+(`countTokens`: the tokenizer's load). With `--mbps N`, over a link of N Mbit/s that the server shares among its responses
+(loopback, the default, makes bytes nearly free). Only that; not the parts above.
+
+A site whose first visit keeps a memory snapshot in Cache Storage (a commit since the kept
+snapshot) has its repeat visit measured once it is kept.
 
 Run by `python3 build.py bench` (after tests/bench/core.py), which builds the site first.
 """
@@ -77,11 +82,12 @@ MOUNTS = {
     "/_test/": ROOT / "tests" / "pages",
     "/_stock/": NODE_MODULES / "pyodide",
 }
+OURS = "chunker.js: Pyodide, chunker imported (the shipped snapshot restored), ready"
 COLD_PAGES = {
     "bare Pyodide boot, npm package as shipped": "bare.html?runtime=/_stock/",
     "bare Pyodide boot, the site's runtime": "bare.html",
     "the site's runtime, micropip installing a one-module wheel": "micropip.html",
-    "chunker.js: Pyodide, wheel unpacked, ready": "ours.html",
+    OURS: "ours.html",
 }
 TARGET_RATIO = 1.15  # the facade's cold start against the site's bare boot (issue 14)
 BEFORE_PAGE = "before.html"  # the `--before` site's facade
@@ -91,6 +97,19 @@ REPEAT_VISIT_TARGET = 0.5
 # In the page: whether the facade's worker has kept its snapshot yet (worker-snapshot.js).
 SNAPSHOT_KEPT = """async () =>
   (await (await caches.open('chunker-snapshot')).keys()).length > 0"""
+# In the page, after ready: ms of the facade's first call, and of its first call that counts
+# tokens (the tokenizer's load with it).
+FIRST_CALLS = """async (text) => {
+  const time = async (call) => {
+    const start = performance.now();
+    await call();
+    return performance.now() - start;
+  };
+  return {
+    call: await time(() => new api.SemanticChunker().chunk(text)),
+    tokens: await time(() => api.countTokens('Hello world', 'cl100k_base')),
+  };
+}"""
 # The inputs of the calls: Markdown, and the same with every "e" an "é", where no chunk text
 # is ASCII (as in most languages but English), so that none crosses as ASCII bytes.
 INPUTS: dict[str, Callable[[], str]] = {
@@ -120,19 +139,42 @@ def write_empty_wheel(folder: Path) -> None:
             wheel.writestr(name, data)
 
 
-def cold_start_ms(playwright: Any, origin: str, page: str) -> tuple[float, float]:
+def keeps_a_snapshot(site: Path) -> bool:
+    """Whether a first visit to `site` keeps a memory snapshot in Cache Storage for the next
+    (the one it took, or the one the site ships): a site from a commit since the kept ones."""
+    return (site / "worker-snapshot.js").exists()
+
+
+def cold_start_ms(playwright: Any, origin: str, page: str, keeps: bool) -> tuple[float, float]:
     """Navigation to ready on `page` (bare or ours) in a browser with a new empty profile,
-    then again in the same profile, its cache warm (the server asks for revalidation)."""
+    then again in the same profile, its cache warm (the server asks for revalidation), once
+    the first has kept its snapshot when it `keeps` one."""
     with tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(profile, **chromium_options())
         try:
             tab = context.pages[0] if context.pages else context.new_page()
             tab.goto(f"{origin}/_test/{page}")
             first = tab.evaluate("window.booted")
-            if page == COLD_PAGES["chunker.js: Pyodide, wheel unpacked, ready"]:
+            if keeps:
                 wait_for_snapshot(tab)
             tab.goto(f"{origin}/_test/{page}")
             return first, tab.evaluate("window.booted")
+        finally:
+            context.close()
+
+
+def first_calls_ms(playwright: Any, origin: str, page: str, text: str) -> dict[str, float]:
+    """FIRST_CALLS on `page` (ours or before) in a browser with a new empty profile, once
+    ready: its own profile, so that the repeat visits measured beside it follow a first visit
+    that made no call."""
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(profile, **chromium_options())
+        try:
+            tab = context.pages[0] if context.pages else context.new_page()
+            tab.goto(f"{origin}/_test/{page}")
+            tab.evaluate("window.booted")
+            times: dict[str, float] = tab.evaluate(FIRST_CALLS, text)
+            return times
         finally:
             context.close()
 
@@ -249,16 +291,21 @@ def main() -> int:
     with wheel_folder, served(mounts) as origin, sync_playwright() as playwright:
         if not args.calls_only:
             pages = dict(COLD_PAGES)
+            keeping = {COLD_PAGES[OURS]} if keeps_a_snapshot(SITE) else set()
             if args.before:
                 pages[f"today's facade (--before {args.before})"] = BEFORE_PAGE
-            cold_starts(playwright, origin, args.runs, pages)
+                if keeps_a_snapshot(args.before):
+                    keeping.add(BEFORE_PAGE)
+            cold_starts(playwright, origin, args.runs, pages, keeping)
         calls(playwright, origin, args)
     return 0
 
 
-def cold_starts(playwright: Any, origin: str, count: int, pages: dict[str, str]) -> None:
+def cold_starts(
+    playwright: Any, origin: str, count: int, pages: dict[str, str], keeping: set[str]
+) -> None:
     """Part 1: the cold starts of `pages`, first and repeat visits, interleaved, with their
-    ratios."""
+    ratios; those in `keeping` keep a snapshot for their repeat visit."""
     print(
         "Cold start, navigation to ready: first visit in a fresh profile, then a repeat "
         f"visit in the same profile (ms, median of {count})"
@@ -268,7 +315,7 @@ def cold_starts(playwright: Any, origin: str, count: int, pages: dict[str, str])
     repeat: dict[str, list[float]] = {name: [] for name in pages}
     for _ in range(count):  # interleaved, so all see the same machine load
         for name, page in pages.items():
-            visit, again = cold_start_ms(playwright, origin, page)
+            visit, again = cold_start_ms(playwright, origin, page, page in keeping)
             first[name].append(visit)
             repeat[name].append(again)
     print("| page | first visit | repeat visit | first, all runs | repeat, all runs |")
@@ -367,11 +414,14 @@ def counting_server(mounts: dict[str, Path], link: Link) -> Iterator[tuple[str, 
 def wire(playwright: Any, before: Path, count: int, mbps: float | None) -> None:
     """Bytes on the wire to ready, first visit, and the time to ready, first and repeat
     visits, over a link of `mbps` (None: loopback): this commit's site against `before`'s,
-    taking turns."""
+    taking turns; and the first visit's first calls after ready."""
     sent: dict[str, list[int]] = {name: [] for name in WIRE_PAGES}
     first: dict[str, list[float]] = {name: [] for name in WIRE_PAGES}
     repeat: dict[str, list[float]] = {name: [] for name in WIRE_PAGES}
+    calls: dict[str, dict[str, list[float]]] = {name: {} for name in WIRE_PAGES}
     by_file: dict[str, Counter[str]] = {}
+    keeps = {"before (--before)": keeps_a_snapshot(before), "this commit": keeps_a_snapshot(SITE)}
+    text = markdown_corpus(100_000)
     with counting_server({**MOUNTS, "/_before/": before}, Link(mbps)) as (origin, counts):
         for _ in range(count):
             for name, page in WIRE_PAGES.items():
@@ -385,10 +435,14 @@ def wire(playwright: Any, before: Path, count: int, mbps: float | None) -> None:
                         first[name].append(tab.evaluate("window.booted"))
                         sent[name].append(sum(counts.values()))
                         by_file[name] = Counter(counts)
+                        if keeps[name]:
+                            wait_for_snapshot(tab)
                         tab.goto(f"{origin}/_test/{page}")
                         repeat[name].append(tab.evaluate("window.booted"))
                     finally:
                         context.close()
+                for call, ms in first_calls_ms(playwright, origin, page, text).items():
+                    calls[name].setdefault(call, []).append(ms)
     speed = "loopback" if mbps is None else f"a {mbps:g} Mbit/s link"
     print(f"First visit in a fresh profile: bytes the server sent until ready (median of {count})")
     print(f"and ms from navigation to ready, first and repeat visit, over {speed}")
@@ -413,6 +467,24 @@ def wire(playwright: Any, before: Path, count: int, mbps: float | None) -> None:
     for name in WIRE_PAGES:
         biggest = ", ".join(f"{path} {n / 1e6:.2f}" for path, n in by_file[name].most_common(4))
         print(f"{name}, the largest (MB, last run): {biggest}")
+    print()
+    print("After the first visit's ready (ms, median): the first call (SemanticChunker on 100 KB)")
+    print("and the first that counts tokens (the tokenizer loaded)")
+    print()
+    print("| site | first call | first count | first calls, all runs | first counts, all runs |")
+    print("|---|---|---|---|---|")
+    for name in WIRE_PAGES:
+        call, tokens = calls[name]["call"], calls[name]["tokens"]
+        print(
+            f"| {name} | {statistics.median(call):.0f} | {statistics.median(tokens):.0f} | "
+            f"{listed(call)} | {listed(tokens)} |"
+        )
+    print()
+    for kind in ("call", "tokens"):
+        ratio = statistics.median(calls[new][kind]) / statistics.median(calls[old][kind])
+        print(
+            f"this commit/before, the first {'call' if kind == 'call' else 'count'}: {ratio:.2f}×"
+        )
     sys.stdout.flush()
 
 

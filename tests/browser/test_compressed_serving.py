@@ -15,9 +15,16 @@ import pytest
 
 from tools.precompress import COMPRESSED_TYPES, ENCODINGS
 from tools.server import MIME_TYPES, preferred_encoding
+from tools.snapshot import SNAPSHOT
 
 # The files a browser fetches to get ready that must have compressed copies: most of the bytes.
-BIG_ONES = ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs", "worker.js", "chunker.js")
+BIG_ONES = (
+    SNAPSHOT,
+    "pyodide/pyodide.asm.wasm",
+    "pyodide/pyodide.asm.mjs",
+    "worker.js",
+    "chunker.js",
+)
 
 
 def fetch(
@@ -138,8 +145,8 @@ def test_the_preferred_encoding(accept, expected):
 
 
 def test_chromium_receives_the_runtime_compressed(new_page, site_url):
-    """The page's own requests: the WebAssembly and Pyodide's JavaScript arrive compressed,
-    and the facade boots on them."""
+    """The page's own requests: the memory snapshot, the WebAssembly and Pyodide's JavaScript
+    arrive compressed, and the facade boots on them."""
     page, recorder = new_page()
     encodings: dict[str, str | None] = {}
 
@@ -154,6 +161,11 @@ def test_chromium_receives_the_runtime_compressed(new_page, site_url):
         "async () => (await (await import('/chunker.js')).loadChunker()).versions"
     )
     assert versions["pyodide"]
-    for path in ("/pyodide/pyodide.asm.wasm", "/pyodide/pyodide.asm.mjs", "/worker.js"):
+    for path in (
+        f"/{SNAPSHOT}",
+        "/pyodide/pyodide.asm.wasm",
+        "/pyodide/pyodide.asm.mjs",
+        "/worker.js",
+    ):
         assert encodings[path] in ENCODINGS, (path, encodings[path])
     assert recorder.foreign() == []

@@ -24,6 +24,7 @@ from chunker import (
     snippet_around,
 )
 from tools.server import CSP
+from tools.snapshot import SNAPSHOT
 
 HANDBOOK = (
     "# Refunds\n\nRefunds go back to the card that paid. They take five to ten business days."
@@ -44,9 +45,9 @@ ASTRAL_TEXT = (
 def test_loader_reports_each_stage_then_ready(chunker_session):
     page, _, stages = chunker_session
     names = [stage["stage"] for stage in stages]
-    # A fresh context keeps no snapshot: this is a first visit's start.
+    # A first visit's start: it restores the memory snapshot the site ships.
     assert names[0] == "download" and names[-1] == "ready"
-    assert {"boot", "unpack", "import"} <= set(names) and "restore" not in names
+    assert {"restore", "unpack"} <= set(names) and not {"boot", "import"} & set(names)
     fractions = [stage["fraction"] for stage in stages]
     assert fractions == sorted(fractions) and fractions[-1] == 1
     assert all(isinstance(stage["message"], str) and stage["message"] for stage in stages)
@@ -425,9 +426,10 @@ def test_every_request_is_same_origin_and_nothing_fails_or_logs_an_error(new_pag
     assert recorder.problems() == []
     paths = {url[len(site_url) :] for url in recorder.requests}
     assert {"/chunker.js", "/worker.js", "/pyodide/pyodide.asm.wasm", "/bundle.js"} <= paths
-    assert any(p.startswith("/wheels/chunkspan-") for p in paths)
-    # The worker unpacks the wheel itself: micropip is never fetched.
-    assert not any("micropip" in p for p in paths)
+    # The snapshot the site ships holds chunker's files: neither the wheel nor micropip is
+    # fetched.
+    assert f"/{SNAPSHOT}" in paths
+    assert not any(p.startswith("/wheels/") or "micropip" in p for p in paths)
 
 
 def test_close_stops_the_worker_and_later_calls_reject(new_page, site_url):
@@ -500,9 +502,11 @@ def test_a_worker_that_will_not_run_says_what_its_server_answered(
 
 @pytest.mark.parametrize("status, body", [(404, b"gone"), (200, b"not a zip")])
 def test_a_wheel_that_cannot_be_had_fails_the_boot_naming_it(new_page, site_url, status, body):
-    """The worker unpacks the wheel itself: a missing or broken one must fail the boot with
-    a message that names it, not leave loadChunker pending."""
+    """The worker unpacks the wheel itself (where the site ships no snapshot, which holds
+    its files): a missing or broken one must fail the boot with a message that names it,
+    not leave loadChunker pending."""
     page, _ = new_page()
+    page.route(f"**/{SNAPSHOT}*", lambda route: route.fulfill(status=404, body=b""))
     page.route("**/wheels/*.whl", lambda route: route.fulfill(status=status, body=body))
     page.goto(f"{site_url}/_test/blank.html")
     got = call(page, "import('/chunker.js').then((m) => m.loadChunker({timeoutMs: 60000}))")

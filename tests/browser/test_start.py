@@ -1,21 +1,36 @@
-"""How the worker starts, in real Chromium: the progress it reports as it goes, the memory
-snapshot a first visit keeps in Cache Storage (web/worker-snapshot.js), a later visit
-restoring it, and a snapshot that is damaged, refused by Pyodide or stale falling back to the
-normal boot. Each test opens its own browser context: its Cache Storage starts empty.
+"""How the worker starts, in real Chromium: the progress it reports as it goes; a first
+visit restoring the memory snapshot the site ships (web/worker-snapshot.js, made by the
+build: tools/snapshot.py); where none is shipped, the one a first visit keeps in Cache
+Storage, restored by a later visit; and a snapshot of either kind that is missing, damaged,
+stale or refused by Pyodide falling back to the normal boot. Each test opens its own browser
+context: its Cache Storage starts empty.
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
 import re
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from support.facade import BOOT_TIMEOUT_MS, LOAD_FACADE, call
+from support.paths import PAGES
 from support.playground import open_playground
 
+import chunker
 from chunker import ChunkingEngine, SemanticChunker
 from chunker.tokens import count_tokens
+from tools.paths import SITE
+from tools.server import served
+from tools.snapshot import SNAPSHOT
 
+WHEEL = f"chunkspan-{chunker.__version__}-py3-none-any.whl"
 HANDBOOK = (
     "# Refunds\n\nRefunds go back to the card that paid. They take five to ten business days."
     "\n\n# Shipping\n\nOrders ship within two days of payment.\n\n```python\nprint('hi')\n```\n"
@@ -74,6 +89,18 @@ SPOIL = """async (how) => {
 }"""
 
 
+def without_shipped(page: Any) -> None:
+    """Make `page`'s site one that ships no snapshot: its worker then boots, and keeps one."""
+    page.route(f"**/{SNAPSHOT}*", lambda route: route.fulfill(status=404, body=b""))
+
+
+def shipped_missing(recorder: Any) -> bool:
+    """Whether the recorder's failures are the snapshot's alone, missing (without_shipped):
+    its 404, and its body, dropped unread."""
+    missing = rf".*/{re.escape(SNAPSHOT)}: (HTTP 404|net::ERR_ABORTED)"
+    return all(re.fullmatch(missing, failure) for failure in recorder.failed)
+
+
 def visit(page: Any, site_url: str) -> list[dict[str, Any]]:
     """Load the facade in a fresh navigation of `page`; answer the progress it reported."""
     page.goto(f"{site_url}/_test/blank.html")
@@ -81,15 +108,16 @@ def visit(page: Any, site_url: str) -> list[dict[str, Any]]:
     return stages
 
 
-def kept(page: Any) -> str:
-    """Wait until the worker has kept a whole snapshot (after ready, in the background);
-    answer its URL in the cache."""
+def kept(page: Any, url: str | None = None) -> str:
+    """Wait until the worker has kept a whole snapshot (after ready, in the background),
+    alone (and under `url`, when given: one kept before may be there until then); answer
+    its URL in the cache."""
     for _ in range(300):
-        url = page.evaluate(KEPT)
-        if url:
-            return str(url)
+        found = page.evaluate(KEPT)
+        if found and url in (None, found):
+            return str(found)
         page.wait_for_timeout(100)
-    raise AssertionError("no whole snapshot was kept within 30 s")
+    raise AssertionError(f"no whole snapshot was kept within 30 s (under {url})")
 
 
 def stage_names(stages: list[dict[str, Any]]) -> list[str]:
@@ -124,8 +152,53 @@ def assert_chunks_as_in_python(page: Any) -> None:
     )
 
 
-def test_a_first_visit_reports_the_bytes_then_each_stage_in_order(new_page, site_url):
+def download_reports(stages: list[dict[str, Any]]) -> list[tuple[float, float]]:
+    """(MB received, MB in all) of each download report."""
+    pattern = r"Downloading Python: (.+) of (.+) MB"
+    downloads = [s["message"] for s in stages if s["stage"] == "download"]
+    return [(float(a), float(b)) for a, b in (re.fullmatch(pattern, m).groups() for m in downloads)]
+
+
+def test_a_first_visit_restores_the_shipped_snapshot_and_chunks_as_python(new_page, site_url):
     page, recorder = new_page()
+    stages = visit(page, site_url)
+    names = stage_names(stages)
+    assert names[0] == "download" and "restore" in names and names[-1] == "ready"
+    assert not {"boot", "import"} & set(names)
+    assert is_subsequence(names, LATER_VISIT), names
+    fractions = [stage["fraction"] for stage in stages]
+    assert fractions == sorted(fractions) and fractions[-1] == 1 and fractions[0] >= 0
+    # The download stage follows the bytes, the snapshot's among them, up to the whole.
+    megabytes = download_reports(stages)
+    received = [got for got, _ in megabytes]
+    assert len(megabytes) >= 3 and received == sorted(received) and received[0] < received[-1]
+    runtime = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", SNAPSHOT)
+    whole = sum((SITE / name).stat().st_size for name in runtime) / 1e6
+    assert megabytes[-1][0] == megabytes[-1][1] == round(whole, 1)
+    # The snapshot holds chunker's files: the wheel is not fetched.
+    assert f"{site_url}/{SNAPSHOT}" in recorder.requests
+    assert not [url for url in recorder.requests if "/wheels/chunkspan-" in url]
+    assert_chunks_as_in_python(page)
+    assert recorder.foreign() == [] and recorder.failed == [] and recorder.errors == []
+
+
+def test_the_shipped_snapshot_is_kept_and_a_later_visit_restores_it_fetching_none(
+    new_page, site_url
+):
+    page, recorder = new_page()
+    visit(page, site_url)
+    kept(page)
+    requested = len(recorder.requests)
+    stages = visit(page, site_url)
+    assert is_subsequence(stage_names(stages), LATER_VISIT) and "restore" in stage_names(stages)
+    assert f"{site_url}/{SNAPSHOT}" not in recorder.requests[requested:]
+    assert_chunks_as_in_python(page)
+    assert recorder.failed == [] and recorder.errors == []
+
+
+def test_a_first_visit_without_a_shipped_snapshot_boots_reporting_each_stage(new_page, site_url):
+    page, recorder = new_page()
+    without_shipped(page)
     stages = visit(page, site_url)
     names = stage_names(stages)
     assert names[0] == "download" and names[-1] == "ready"
@@ -133,24 +206,19 @@ def test_a_first_visit_reports_the_bytes_then_each_stage_in_order(new_page, site
     assert is_subsequence(names, FIRST_VISIT), names
     fractions = [stage["fraction"] for stage in stages]
     assert fractions == sorted(fractions) and fractions[-1] == 1 and fractions[0] >= 0
-    # The download stage follows the bytes: several reports, each with more of them, up
-    # to the whole (the sizes the build wrote).
-    downloads = [stage for stage in stages if stage["stage"] == "download"]
-    assert len(downloads) >= 3
-    megabytes = [
-        tuple(
-            map(float, re.fullmatch(r"Downloading Python: (.+) of (.+) MB", s["message"]).groups())
-        )
-        for s in downloads
-    ]
-    received = [got for got, _ in megabytes]
-    assert received == sorted(received) and received[0] < received[-1]
-    assert megabytes[-1][0] == megabytes[-1][1] > 10
-    assert recorder.foreign() == [] and recorder.failed == []
+    # The download stage follows the bytes, up to the whole (the sizes the build wrote); its
+    # count starts over with the boot's downloads once the snapshot is found missing.
+    megabytes = download_reports(stages)
+    assert len(megabytes) >= 3
+    runtime = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", f"wheels/{WHEEL}")
+    whole = sum((SITE / name).stat().st_size for name in runtime) / 1e6
+    assert megabytes[-1][0] == megabytes[-1][1] == round(whole, 1)
+    assert recorder.foreign() == [] and shipped_missing(recorder)
 
 
 def test_a_later_visit_restores_the_kept_snapshot_and_chunks_as_python(new_page, site_url):
     page, recorder = new_page()
+    without_shipped(page)
     visit(page, site_url)
     kept(page)
     stages = visit(page, site_url)
@@ -160,7 +228,7 @@ def test_a_later_visit_restores_the_kept_snapshot_and_chunks_as_python(new_page,
     fractions = [stage["fraction"] for stage in stages]
     assert fractions == sorted(fractions) and fractions[-1] == 1
     assert_chunks_as_in_python(page)
-    assert recorder.foreign() == [] and recorder.failed == [] and recorder.errors == []
+    assert recorder.foreign() == [] and shipped_missing(recorder) and recorder.errors == []
 
 
 @pytest.mark.parametrize(
@@ -174,6 +242,7 @@ def test_a_later_visit_restores_the_kept_snapshot_and_chunks_as_python(new_page,
 )
 def test_a_damaged_snapshot_falls_back_to_a_boot_and_is_kept_anew(new_page, site_url, how):
     page, recorder = new_page()
+    without_shipped(page)
     visit(page, site_url)
     kept(page)
     page.evaluate(SPOIL, how)
@@ -190,11 +259,12 @@ def test_a_damaged_snapshot_falls_back_to_a_boot_and_is_kept_anew(new_page, site
     # The damaged one was replaced: the next visit restores again.
     kept(page)
     assert "restore" in stage_names(visit(page, site_url))
-    assert recorder.foreign() == [] and recorder.failed == []
+    assert recorder.foreign() == [] and shipped_missing(recorder)
 
 
 def test_a_stale_snapshot_is_not_restored_and_is_replaced(new_page, site_url):
     page, _ = new_page()
+    without_shipped(page)
     visit(page, site_url)
     current = kept(page)
     page.evaluate(SPOIL, "stale")
@@ -203,7 +273,122 @@ def test_a_stale_snapshot_is_not_restored_and_is_replaced(new_page, site_url):
     assert "boot" in stage_names(stages) and "restore" not in stage_names(stages)
     assert_chunks_as_in_python(page)
     # Only the current key's snapshot is left: a stale one is deleted, not hoarded.
-    assert kept(page) == current
+    kept(page, current)
+
+
+def test_the_shipped_snapshot_replaces_one_kept_for_another_key(new_page, site_url):
+    """A snapshot kept before the site changed (its runtime, its wheel) is never restored
+    again: the shipped one restored, it takes its place."""
+    page, recorder = new_page()
+    without_shipped(page)
+    visit(page, site_url)
+    current = kept(page)
+    page.evaluate(SPOIL, "stale")
+    page.unroute(f"**/{SNAPSHOT}*")
+    requested = len(recorder.requests)
+    assert "restore" in stage_names(visit(page, site_url))
+    assert f"{site_url}/{SNAPSHOT}" in recorder.requests[requested:]
+    kept(page, current)
+
+
+def test_a_page_that_cannot_check_a_digest_boots_and_fetches_no_snapshot(new_page, site_url):
+    """A page served over http: from another host than localhost has neither digests nor
+    Cache Storage: its worker is served here with a first line that takes them away."""
+    page, recorder = new_page()
+    worker = (SITE / "worker.js").read_text(encoding="utf-8")
+    insecure = (
+        "Object.defineProperty(Crypto.prototype, 'subtle', { get: () => undefined });\n"
+        "delete WorkerGlobalScope.prototype.caches;\n"
+    )
+    page.route(
+        f"{site_url}/worker.js",
+        lambda route: route.fulfill(content_type="text/javascript", body=insecure + worker),
+    )
+    names = stage_names(visit(page, site_url))
+    assert {"boot", "import"} <= set(names) and "restore" not in names
+    assert f"{site_url}/{SNAPSHOT}" not in recorder.requests
+    assert_chunks_as_in_python(page)
+    assert recorder.failed == [] and recorder.errors == []
+
+
+# How a shipped snapshot is spoiled: its bytes from the good ones (None: no file at all).
+def spoiled_snapshot(good: bytes, how: str) -> bytes | None:
+    length = struct.unpack_from("<I", good)[0]
+    memory = 4 + length
+    header = json.loads(good[4:memory])
+    spoiled = bytearray(good)
+    if how == "missing (404)":
+        return None
+    if how == "an HTML page in its place":  # what a server answering every path with one sends
+        return b"<!doctype html><title>Not here</title>"
+    if how == "cut short":
+        return good[: len(good) // 2]
+    if how == "a byte of its memory changed":
+        spoiled[(memory + len(good)) // 2] ^= 0x5A
+    elif how == "made for another site (stale)":
+        header["key"] = "0" * len(header["key"])
+    elif how == "made by another Pyodide":
+        # Pyodide's own header: magic, offset, JSON length, padding, then its build id;
+        # the digest made anew, so only Pyodide can find this one out.
+        spoiled[memory + 16] ^= 0xFF
+        header["sha256"] = hashlib.sha256(spoiled[memory:]).hexdigest()
+    text = json.dumps(header, separators=(",", ":")).encode().ljust(length)
+    assert len(text) == length
+    spoiled[4:memory] = text
+    return bytes(spoiled)
+
+
+@contextmanager
+def site_shipping(folder: Path, snapshot: bytes | None) -> Iterator[str]:
+    """The built site, served from `folder` (links to its files) with `snapshot` as its
+    shipped snapshot, gzip-encoded to a browser (None: none); yields the origin."""
+    for path in SITE.rglob("*"):
+        relative = path.relative_to(SITE).as_posix()
+        if path.is_file() and not relative.startswith(SNAPSHOT):
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).symlink_to(path)
+    if snapshot is not None:
+        (folder / SNAPSHOT).write_bytes(snapshot)
+        (folder / f"{SNAPSHOT}.gz").write_bytes(gzip.compress(snapshot, compresslevel=1))
+    with served({"/": folder, "/_test/": PAGES}) as origin:
+        yield origin
+
+
+SHIPPED_SPOILED = [
+    "missing (404)",
+    "an HTML page in its place",
+    "cut short",
+    "a byte of its memory changed",
+    "made for another site (stale)",
+    "made by another Pyodide",
+]
+
+
+@pytest.mark.parametrize("how", SHIPPED_SPOILED)
+def test_a_shipped_snapshot_that_will_not_restore_falls_back_to_a_boot_then_a_kept_one(
+    new_page, tmp_path, how
+):
+    good = (SITE / SNAPSHOT).read_bytes()
+    with site_shipping(tmp_path, spoiled_snapshot(good, how)) as origin:
+        page, recorder = new_page()
+        recorder.origin = origin
+        stages = visit(page, origin)
+        names = stage_names(stages)
+        assert f"{origin}/{SNAPSHOT}" in recorder.requests
+        assert {"boot", "import"} <= set(names) and names[-1] == "ready"
+        # Pyodide finds its own fault only once the restore has begun.
+        started = how == "made by another Pyodide"
+        order = LATER_VISIT[:3] + FIRST_VISIT[2:] if started else FIRST_VISIT
+        assert is_subsequence(names, order), names
+        fractions = [stage["fraction"] for stage in stages]
+        assert fractions == sorted(fractions) and fractions[-1] == 1
+        assert_chunks_as_in_python(page)
+        # The boot kept a snapshot, which the next visit restores, fetching no shipped one.
+        kept(page)
+        requested = len(recorder.requests)
+        assert "restore" in stage_names(visit(page, origin))
+        assert f"{origin}/{SNAPSHOT}" not in recorder.requests[requested:]
+        assert recorder.foreign() == [] and recorder.errors == []
 
 
 # Before the playground's scripts: each text the loading line shows, with the bar's value then.
@@ -227,6 +412,7 @@ def test_the_playgrounds_loading_bar_follows_the_bytes_and_the_stages(browser, s
     values = [value for _, value in seen]
     downloads = [t for t in texts if re.fullmatch(r"Downloading Python: .+ of .+ MB", t)]
     assert len(downloads) >= 3
-    assert {"Starting Python (Pyodide 314.0.7)…", "Importing chunker…"} <= set(texts)
+    # A first visit: the snapshot the site ships is restored, chunker already imported.
+    assert {"Restoring Python, chunker already imported…", "Installing chunker…"} <= set(texts)
     assert values == sorted(values) and seen[-1] == ["Ready", 1]
     assert values[0] < 0.5

@@ -7,6 +7,11 @@ from typing import Any
 # Booting Pyodide takes seconds alone; a loaded CI machine can take several times that.
 BOOT_TIMEOUT_MS = 120_000
 
+# How the recorder sees the snapshot's plain file dropped by a worker whose server sends files
+# as they are (worker-snapshot.js's fetchShipped then fetches its gzip copy): when the file had
+# not all come yet, a request aborted. Not a failure of the page.
+SNAPSHOT_DROPPED = "/pyodide/chunker-snapshot.bin: net::ERR_ABORTED"
+
 # Evaluated with BOOT_TIMEOUT_MS; answers the progress stages the facade reported.
 LOAD_FACADE = """async (timeoutMs) => {
   const { loadChunker } = await import('/chunker.js');

@@ -12,7 +12,15 @@ import { fileURLToPath } from 'node:url';
 
 // What the worker loads: its script and its modules, its imports, Pyodide and the wheel; and
 // the compressed copies beside the scripts (worker.js.br, ...), for a server that sends those.
-const LOADED = ['worker.js', 'worker-progress.js', 'worker-snapshot.js', 'bundle.js', 'pyodide', 'wheels'];
+const LOADED = [
+  'worker.js',
+  'worker-progress.js',
+  'worker-python.js',
+  'worker-snapshot.js',
+  'bundle.js',
+  'pyodide',
+  'wheels',
+];
 const USAGE = 'usage: chunker-web-copy FOLDER   (a folder of its own, e.g. public/chunker-web)';
 
 const installed = dirname(fileURLToPath(import.meta.url));
