@@ -49,9 +49,9 @@ from chunker.text.records import (
     BoundaryType,
     Chunk,
     ChunkColumns,
-    ChunkDraft,
-    shift_columns,
-    shifted,
+    ChunkRows,
+    add_rows,
+    records,
 )
 from chunker.text.sourcemap import PieceMap, Source, after, joined, to_input
 from chunker.text.structure import (
@@ -208,15 +208,19 @@ class SemanticChunker:
             >>> SemanticChunker().chunk("Hello.")[0].text
             'Hello.\\n'
         """
-        chunks = self._cut(text, metadata, None)
-        if self.max_tokens is None and self.tokenizer is None:
-            return chunks
+        with collector_paused():
+            written = self._rows(text, metadata)
+            if self.max_tokens is None and self.tokenizer is None:
+                return records(text, written, metadata)
         # Imported on first use: a page that never counts tokens does not load them.
         from chunker.text.budget import fit_chunks
         from chunker.tokens import Budget
 
         budget = Budget.of(self.max_tokens, self.tokenizer)
-        return chunks if budget is None else fit_chunks(chunks, text, budget)
+        assert budget is not None  # a tokenizer or max_tokens is given
+        fitted, counts = fit_chunks(written, text, budget)
+        with collector_paused():
+            return records(text, fitted, metadata, counts)
 
     def chunk_columns(
         self,
@@ -248,13 +252,13 @@ class SemanticChunker:
                 "chunk_columns does not count tokens: use chunk() for max_tokens or tokenizer",
             )
         columns = ChunkColumns() if into is None else into
-        self._cut(text, metadata, columns)
+        with collector_paused():
+            add_rows(columns, self._rows(text, metadata))
         return columns
 
-    def _cut(
-        self, text: str, metadata: Mapping[str, Any] | None, columns: ChunkColumns | None
-    ) -> list[Chunk]:
-        """`chunk`, or with `columns` given, the chunks added to it instead (none answered)."""
+    def _rows(self, text: str, metadata: Mapping[str, Any] | None) -> ChunkRows:
+        """The chunks of `text`, as rows (`records.ChunkRows`): what `chunk` and
+        `chunk_columns` read."""
         require_text("text", text)
         if metadata is not None and not isinstance(metadata, Mapping):
             raise ArgumentTypeError(
@@ -262,42 +266,39 @@ class SemanticChunker:
                 "metadata must be a mapping or None, "
                 f"got {type(metadata).__name__} {metadata!r:.80}",
             )
+        written = ChunkRows()
         if is_blank(text):
-            return []
+            return written
         mark = bom_length(text)
         if not mark:
-            return self._cut_text(text, metadata, columns)
+            self._cut_text(text, written)
+            return written
         # No part of the text: what follows it is cut, its places shifted past it.
-        first = len(columns) if columns is not None else 0
-        chunks = self._cut_text(text[mark:], metadata, columns)
-        if columns is not None:
-            shift_columns(columns, first, mark)
-        return shifted(chunks, mark)
+        self._cut_text(text[mark:], written)
+        written.shift(mark)
+        return written
 
-    def _cut_text(
-        self, text: str, metadata: Mapping[str, Any] | None, columns: ChunkColumns | None
-    ) -> list[Chunk]:
-        """`_cut` for a text holding more than white space, taken as it is (after the
-        byte-order mark `_cut` found, if any)."""
-        with collector_paused():
-            structure, long, repeated = split_by_structure(
-                text,
-                self.target_size,
-                self.max_size,
-                self.preserve_code_blocks,
-                self.respect_headings,
+    def _cut_text(self, text: str, written: ChunkRows) -> None:
+        """The rows of a text holding more than white space, taken as it is (after the
+        byte-order mark `_rows` found, if any), added to `written`."""
+        structure, long, repeated = split_by_structure(
+            text,
+            self.target_size,
+            self.max_size,
+            self.preserve_code_blocks,
+            self.respect_headings,
+        )
+        # Segments come in the input's order but for one case: the original repeats the text
+        # before a code block left open after it, which step 1 gives as the same segment
+        # again, last (`repeated`). `ordered` counts the segments before that repeat.
+        segments = self._split_long(text, structure[:-1] if repeated else structure, long)
+        ordered = len(segments)
+        if repeated:  # as long as the segment it repeats
+            repeats = len(structure) - 3
+            segments += self._split_long(
+                text, structure[-1:], {0: long[repeats]} if repeats in long else {}
             )
-            # Segments come in the input's order but for one case: the original repeats the text
-            # before a code block left open after it, which step 1 gives as the same segment
-            # again, last (`repeated`). `ordered` counts the segments before that repeat.
-            segments = self._split_long(text, structure[:-1] if repeated else structure, long)
-            ordered = len(segments)
-            if repeated:  # as long as the segment it repeats
-                repeats = len(structure) - 3
-                segments += self._split_long(
-                    text, structure[-1:], {0: long[repeats]} if repeats in long else {}
-                )
-            return self._build(text, segments, ordered, metadata, columns)
+        self._build(text, segments, ordered, written)
 
     def _split_long(
         self, text: str, structure: list[Segment], long: dict[int, int]
@@ -428,21 +429,13 @@ class SemanticChunker:
             position = SPACES_RE.match(text, end).end()
         return results
 
-    def _build(
-        self,
-        text: str,
-        segments: list[Segment],
-        ordered: int,
-        metadata: Mapping[str, Any] | None,
-        columns: ChunkColumns | None,
-    ) -> list[Chunk]:
+    def _build(self, text: str, segments: list[Segment], ordered: int, written: ChunkRows) -> None:
         """Steps 3 and 4: add each short paragraph, sentence or fixed part to the segment
         before, then make each segment of `text` a chunk that starts with the end of the one
-        before: a record each, or with `columns` given, its fields added there.
+        before, a row each in `written` (`records.ChunkRows`).
 
-        `segments[:ordered]` are in the input's order (see `chunk`)."""
+        `segments[:ordered]` are in the input's order (see `_cut_text`)."""
         overlap = reach = self.overlap  # `reach`: the overlap's length (see below)
-        last_chars = slice(-reach, None)  # made once, not once a chunk
         # With `overlap_boundary` "word" or "sentence", each overlap is shorter when it would
         # start inside a word or sentence (imported then alone: the page loads what it uses).
         starts_at = self.overlap_boundary
@@ -451,28 +444,23 @@ class SemanticChunker:
             from chunker.text.overlap import lead_length
 
             measure = lead_length
-        chunks: list[Chunk] = []
+        rows, unplaced = written.rows, written.texts
         starts = _chunk_starts(segments, self.min_size)
         stops = starts[1:]
         stops.append(len(segments))
-        lead, lead_span = "", None  # the next chunk's overlap and where it came from
-        # Where `lead` lies in the input, `text[lead_at:lead_to]`, when it is the input's own
-        # characters there (else `lead_at` is -1; an empty lead lies anywhere). A segment with
-        # an int source is one slice of the input, but for the line feed step 1 adds after the
-        # input's last line: a text reaching past `length`.
+        # The next chunk's overlap and where it came from. It is `text[lead_at:lead_to]` when
+        # it is the input's own characters there (an empty one lies anywhere), cut only for a
+        # chunk whose text is not placed; else `lead_at` is -1 and it is `lead`. A segment
+        # with an int source is one slice of the input, but for the line feed step 1 adds
+        # after the input's last line: a text reaching past `length`.
+        lead, lead_span = "", None
         lead_at = lead_to = 0
         length = len(text)
-        if columns is not None:
-            offsets, spans, places = columns.offsets, columns.spans, columns.places
-            boundaries, overlap_spans = columns.boundaries, columns.overlap_spans
-            texts = columns.texts
         # This loop runs once a chunk. Its facts are found once: the chunk's own text, as
         # `own`, or as `text[own_from:own_to]` when it is one slice of the input (`own_from`
-        # -1 when it is not), then one of two writers takes them: a record, or the facade's
-        # columns (`chunk_columns`), which makes none. The common case, a chunk of one
-        # segment cut from the input, cuts no text but the chunk's, one slice when the
-        # overlap lies just before it (tests/bench/core.py, SemanticChunker).
-        for index, (start, stop) in enumerate(zip(starts, stops)):
+        # -1 when it is not); its row places its text where it can, and no text is cut but
+        # one not placed.
+        for start, stop in zip(starts, stops):
             # segments[start:stop] make a chunk.
             cut, offset, boundary, span_start, span_end, source = segments[start]
             if stop - start == 1:
@@ -502,39 +490,28 @@ class SemanticChunker:
                 else:
                     span = _hull(group)
 
-            # The writers: `lead` and `lead_span` are still the chunk before's.
-            if columns is None:
-                # A draft, not Chunk(...): this runs once per chunk (see records.py).
-                chunk = ChunkDraft()
-                if own_from < 0:
-                    whole = lead + own
-                elif lead_to == own_from and lead_at >= 0:
-                    # The overlap, then its own text: one slice of the input, and the next
-                    # overlap cut from it, not from the input (see below).
-                    whole = text[lead_at:own_to]
-                else:
-                    whole = lead + text[own_from:own_to]
-                chunk.text = whole
-                chunk.index = index
-                chunk.start_offset = offset
-                chunk.end_offset = offset + own_length
-                chunk.boundary_type = boundary
-                chunk.metadata = metadata
-                chunk.span = span
-                chunk.overlap_span = lead_span
-                chunk.__class__ = Chunk
-                chunks.append(chunk)
+            # `lead` and `lead_span` are still the chunk before's.
+            if own_from >= 0 and lead_at >= 0:
+                rows.append(
+                    (
+                        lead_at,
+                        lead_to,
+                        own_from,
+                        own_to,
+                        offset,
+                        offset + own_length,
+                        boundary,
+                        span,
+                        lead_span,
+                    )
+                )
             else:
-                offsets += (offset, offset + own_length)
-                boundaries.append(boundary)
-                spans += span
-                overlap_spans += lead_span or _NO_SPAN
-                if own_from >= 0 and lead_at >= 0:
-                    places += (lead_at, lead_to, own_from, own_to)
-                else:
-                    places += _NOT_PLACED
-                    texts.append(lead + (own if own_from < 0 else text[own_from:own_to]))
-                whole = ""
+                rows.append(
+                    (-1, -1, -1, -1, offset, offset + own_length, boundary, span, lead_span)
+                )
+                if lead_at >= 0:
+                    lead = text[lead_at:lead_to]
+                unplaced.append(lead + (own if own_from < 0 else text[own_from:own_to]))
 
             if not overlap:
                 continue
@@ -547,24 +524,20 @@ class SemanticChunker:
                 if not reach:  # no boundary among the last `overlap` characters: no overlap
                     lead, lead_span, lead_at, lead_to = "", None, 0, 0
                     continue
-                last_chars = slice(-reach, None)
-            # The next chunk's overlap: the last `reach` characters of this one's own
-            # text, placed from its first text (`str.lstrip` gives the same string when
-            # there is no white space to strip) to the end of this chunk's span.
-            if own_from >= 0:  # one slice of the input: read off
+            # The next chunk's overlap: the last `reach` characters of this one's own text,
+            # placed from its first text to the end of this chunk's span.
+            if own_from >= 0:  # one slice of the input: placed, not cut
                 lead_to = own_to
-                # Cut from the chunk's text when there is one: a slice of a wider text (one
-                # emoji makes a text four bytes a character) costs a scan for its widest
-                # character and a narrowing, a slice of the chunk's text does not
-                # (tests/bench/core.py, SemanticChunker).
-                if own_length > reach:
-                    lead_at = own_to - reach
-                    lead = whole[last_chars] if whole else text[lead_at:own_to]
-                else:
-                    lead_at = own_from
-                    lead = whole[-own_length:] if whole else text[own_from:own_to]
-                tail = lead.lstrip(JS_WHITESPACE)
-                lead_span = (own_to - len(tail), span_end) if tail else None
+                lead_at = own_to - reach if own_length > reach else own_from
+                # Where its text starts: most often at its first character or the next,
+                # which a look tells; else a search.
+                first = lead_at
+                if first < own_to and text[first] in _WHITE:
+                    first += 1
+                    if first < own_to and text[first] in _WHITE:
+                        found = TEXT_RE.search(text, first, own_to)
+                        first = own_to if found is None else found.start()
+                lead_span = (first, span_end) if first < own_to else None
                 continue
             lead = own[-reach:]
             tail = lead.lstrip(JS_WHITESPACE)
@@ -592,13 +565,10 @@ class SemanticChunker:
             lead_at = lead_to - len(lead)
             if lead_to > length or lead_at < lead_to - last_length:
                 lead_at = -1
-        return chunks
 
 
-# `ChunkColumns.places` of a chunk whose text is not the input's own characters, and its
-# `overlap_spans` when it has none.
-_NOT_PLACED = (-1, -1, -1, -1)
-_NO_SPAN = (-1, -1)
+# The white space characters, to look one up.
+_WHITE = frozenset(JS_WHITESPACE)
 
 
 def _chunk_starts(segments: list[Segment], min_size: int) -> list[int]:

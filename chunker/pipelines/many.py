@@ -35,9 +35,10 @@ from chunker.text.records import (
     BoundaryType,
     Chunk,
     ChunkColumns,
-    ChunkDraft,
+    ChunkRows,
     DocumentChunk,
     DocumentChunkDraft,
+    records,
 )
 
 if TYPE_CHECKING:
@@ -485,61 +486,38 @@ def _batch_columns(recipe: Recipe, batch: list[tuple[Any, str]]) -> _BatchColumn
 
 
 def _records_of_columns(batch: list[tuple[Any, str]], answer: _BatchColumns) -> list[ChunkedText]:
-    """The `Chunk`s of a batch that `_batch_columns` describes, made as drafts (records.py
-    says why), read column by column with strides: one pass over the batch's chunks."""
+    """The `Chunk`s of a batch that `_batch_columns` describes: its columns read back into
+    rows (`records.ChunkRows`) a column at a time, then each text's records made of them."""
     ends, offset_column, boundaries, span_column, overlap_column, place_column, unplaced = answer
     # Lists, not the arrays: a list's slices and items are read faster.
     offsets, spans, overlaps, places = (
         column.tolist() for column in (offset_column, span_column, overlap_column, place_column)
     )
-    rows = zip(
-        offsets[0::2],
-        offsets[1::2],
-        boundaries,
-        spans[0::2],
-        spans[1::2],
-        overlaps[0::2],
-        overlaps[1::2],
-        places[0::4],
-        places[1::4],
-        places[2::4],
-        places[3::4],
+    rows = list(
+        zip(
+            places[0::4],
+            places[1::4],
+            places[2::4],
+            places[3::4],
+            offsets[0::2],
+            offsets[1::2],
+            boundaries,
+            zip(spans[0::2], spans[1::2]),
+            [
+                None if start < 0 else (start, end)
+                for start, end in zip(overlaps[0::2], overlaps[1::2])
+            ],
+        )
     )
     rest = iter(unplaced)
     results: list[ChunkedText] = []
     done = 0
     for (key, text), end in zip(batch, ends):
-        chunks = []
-        # `range` first: zip stops there without taking a row of the next text.
-        for index, (
-            start,
-            stop,
-            boundary,
-            span_start,
-            span_end,
-            overlap_from,
-            overlap_to,
-            lead_from,
-            lead_to,
-            own_from,
-            own_to,
-        ) in zip(range(end - done), rows):
-            chunk = ChunkDraft()
-            if lead_from < 0:
-                chunk.text = next(rest)
-            else:
-                chunk.text = text[lead_from:lead_to] + text[own_from:own_to]
-            chunk.index = index
-            chunk.start_offset = start
-            chunk.end_offset = stop
-            chunk.boundary_type = boundary
-            chunk.metadata = None
-            chunk.span = (span_start, span_end)
-            chunk.overlap_span = None if overlap_from < 0 else (overlap_from, overlap_to)
-            chunk.__class__ = Chunk
-            chunks.append(chunk)
+        written = ChunkRows()
+        written.rows = rows[done:end]
+        written.texts = list(islice(rest, places[4 * done : 4 * end : 4].count(-1)))
+        results.append(_chunked_text(key, tuple(records(text, written))))
         done = end
-        results.append(_chunked_text(key, tuple(chunks)))
     return results
 
 
@@ -560,22 +538,34 @@ def _fields(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Any]:
 
 
 def _records_of_fields(recipe: Recipe) -> Callable[[str, Any], tuple[Any, ...]]:
-    """What makes `_fields`' rows records again, as drafts (records.py says why)."""
-    record = _record_of(recipe)
-    draft = ChunkDraft if record is Chunk else DocumentChunkDraft
-    names = record.__slots__
+    """What makes `_fields`' rows records again, each with its count: `Chunk`s by
+    `records.records`, `DocumentChunk`s as drafts (records.py says why)."""
+    if _record_of(recipe) is DocumentChunk:
+        names = DocumentChunk.__slots__
 
-    def records(text: str, rows: Any) -> tuple[Any, ...]:
-        chunks = []
-        for row in rows:
-            chunk = draft()
-            for name, value in zip(names, row):
-                setattr(chunk, name, value)
-            chunk.__class__ = record
-            chunks.append(chunk)
-        return tuple(chunks)
+        def documents(text: str, rows: Any) -> tuple[Any, ...]:
+            chunks = []
+            for row in rows:
+                chunk = DocumentChunkDraft()
+                for name, value in zip(names, row):
+                    setattr(chunk, name, value)
+                chunk.__class__ = DocumentChunk
+                chunks.append(chunk)
+            return tuple(chunks)
 
-    return records
+        return documents
+
+    def chunks(text: str, rows: Any) -> tuple[Any, ...]:
+        written = ChunkRows()
+        written.rows = [
+            (-1, -1, -1, -1, start, end, boundary, span, overlap)
+            for _, _, start, end, boundary, _, span, overlap, _ in rows
+        ]
+        written.texts = [row[0] for row in rows]
+        metadata = rows[0][5] if rows else None  # one object on every chunk of a text
+        return tuple(records(text, written, metadata, [row[-1] for row in rows]))
+
+    return chunks
 
 
 def _record_of(recipe: Recipe) -> type[Chunk] | type[DocumentChunk]:

@@ -32,7 +32,13 @@ from chunker.base.whitespace import (
     tight_span,
 )
 from chunker.text.levels import BUDGET_LEVELS
-from chunker.text.records import BoundaryType, Chunk, DocumentChunk
+from chunker.text.records import (
+    BoundaryType,
+    Chunk,
+    ChunkRows,
+    DocumentChunk,
+    records,
+)
 
 if TYPE_CHECKING:
     from chunker.tokens import Budget, TokenCounter
@@ -252,43 +258,49 @@ class _Places:
         return self.input_starts[run] + at - self.own_starts[run]
 
 
-def fit_chunks(chunks: list[Chunk], text: str, budget: Budget) -> list[Chunk]:
-    """`SemanticChunker`'s chunks of `text` within `budget`, each with its `token_count`."""
+def fit_chunks(written: ChunkRows, text: str, budget: Budget) -> tuple[ChunkRows, list[int]]:
+    """`SemanticChunker`'s chunks of `text` (`written`) within `budget`, and each one's
+    `token_count`: what `records.records` makes them of."""
     count = budget.counter()
     max_tokens = budget.max_tokens
-    out: list[Chunk] = []
-    for chunk in chunks:
+    out = ChunkRows()
+    rows, texts = out.rows, out.texts
+    counts: list[int] = []
+    for whole, row in zip(written.chunk_texts(text), written.rows):
+        start, end, boundary, span, overlap = row[4:]
         # Its text is its overlap, then its own text, as long as its offsets say.
-        split = len(chunk.text) - (chunk.end_offset - chunk.start_offset)
-        lead, own = chunk.text[:split], chunk.text[split:]
-        fitted = (
-            None if max_tokens is None else fit_pieces(lead, own, chunk.text, count, max_tokens)
-        )
+        split = len(whole) - (end - start)
+        lead, own = whole[:split], whole[split:]
+        fitted = None if max_tokens is None else fit_pieces(lead, own, whole, count, max_tokens)
         if fitted is None:
-            out.append(replace(chunk, index=len(out), token_count=count(chunk.text)))
+            rows.append(_NOT_PLACED + row[4:])
+            texts.append(whole)
+            counts.append(count(whole))
             continue
-        places = _Places(own, text, chunk.span)
+        places = _Places(own, text, span)
         last = len(fitted.pieces) - 1
         for number, (piece_text, piece) in enumerate(zip(fitted.texts, fitted.pieces)):
             own_start = piece.start if number or not fitted.with_lead else 0
             own_end = piece.end
             lo = TEXT_RE.search(own, own_start, own_end)
             hi = LAST_TEXT_RE.match(own, lo.start(), own_end).end() if lo else own_end
-            span = places.of(lo.start() if lo else own_start, hi)
-            out.append(
-                Chunk(
-                    text=piece_text,
-                    index=len(out),
-                    start_offset=chunk.start_offset + own_start,
-                    end_offset=chunk.start_offset + own_end,
-                    boundary_type=chunk.boundary_type if number == last else piece.boundary,
-                    metadata=chunk.metadata,
-                    span=span,
-                    overlap_span=chunk.overlap_span if number == 0 and fitted.with_lead else None,
-                    token_count=piece.tokens,
+            rows.append(
+                (
+                    *_NOT_PLACED,
+                    start + own_start,
+                    start + own_end,
+                    boundary if number == last else piece.boundary,
+                    places.of(lo.start() if lo else own_start, hi),
+                    overlap if number == 0 and fitted.with_lead else None,
                 )
             )
-    return out
+            texts.append(piece_text)
+            counts.append(piece.tokens)
+    return out, counts
+
+
+# A row's place when its text crosses as text (`records.ChunkRow`).
+_NOT_PLACED = (-1, -1, -1, -1)
 
 
 def fit_document_chunks(
@@ -339,24 +351,26 @@ def fit_embedded(
     """
     from chunker.tokens import Budget
 
-    if start is not None:  # the slice, as the chunk's text: its own text as its span's
-        own_start, end = chunk.span
-        if isinstance(chunk, Chunk):
-            lead = chunk.overlap_span if start < own_start else None
-            chunk = replace(
-                chunk,
-                text=text[start:end],
-                start_offset=own_start,
-                end_offset=end,
-                overlap_span=lead,
-            )
-        else:
-            chunk = replace(chunk, content=text[start:end])
+    if isinstance(chunk, Chunk):
+        whole, own_start, end = chunk.text, chunk.start_offset, chunk.end_offset
+        overlap = chunk.overlap_span
+        if start is not None:  # the slice, as the chunk's text: its own text as its span's
+            own_start, end = chunk.span
+            whole = text[start:end]
+            overlap = overlap if start < own_start else None
+        written = ChunkRows()
+        written.rows.append(
+            (*_NOT_PLACED, own_start, end, chunk.boundary_type, chunk.span, overlap)
+        )
+        written.texts.append(whole)
+    elif start is not None:
+        chunk = replace(chunk, content=text[start : chunk.span[1]])
     count = budget.count
     framed = budget if frame is None else Budget(budget.max_tokens, lambda t: count(frame(t)))
     try:
         if isinstance(chunk, Chunk):
-            return fit_chunks([chunk], text, framed)
+            fitted, counts = fit_chunks(written, text, framed)
+            return records(text, fitted, chunk.metadata, counts)
         return fit_document_chunks([chunk], text, framed)
     except ArgumentValueError:
         if frame is None or budget.max_tokens is None:

@@ -13,18 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, TypeVar
+from itertools import chain
+from typing import Any, Literal
 
 __all__ = [
     "BoundaryType",
     "Chunk",
     "DocumentChunk",
-    "ChunkColumns",
-    "ChunkDraft",
+    "ChunkRow",
+    "ChunkRows",
+    "records",
     "DocumentChunkDraft",
-    "chunk_texts",
     "shifted",
-    "shift_columns",
+    "ChunkColumns",
+    "add_rows",
+    "chunk_texts",
 ]
 
 BoundaryType = Literal["heading", "paragraph", "sentence", "code-block", "fixed"]
@@ -110,6 +113,174 @@ class DocumentChunk:
         return out
 
 
+# The row a chunker writes for each `Chunk`, its fields as the record holds them (but its
+# index, its place, and its metadata, the call's): where its text lies in the input,
+# `lead_from, lead_to, own_from, own_to` (-1 four times when it is not one slice of the
+# input: see `ChunkColumns.places`), `start_offset`, `end_offset`, `boundary_type`, `span`,
+# `overlap_span`.
+ChunkRow = tuple[
+    int, int, int, int, int, int, BoundaryType, tuple[int, int], "tuple[int, int] | None"
+]
+
+
+# Plain and slotted, not dataclasses (the module docstring says why): one is made a call.
+class ChunkRows:
+    """`SemanticChunker`'s chunks as it writes them, a `ChunkRow` each, in order (`rows`),
+    and the texts of those whose text is not one slice of the input, in order (`texts`):
+    what `records` makes records of, and `add_rows` the facade's columns of."""
+
+    __slots__ = ("rows", "texts")
+
+    def __init__(self) -> None:
+        self.rows: list[ChunkRow] = []
+        self.texts: list[str] = []
+
+    def chunk_texts(self, text: str) -> list[str]:
+        """Every chunk's text, in order, from `text` (the input these rows were cut from), as
+        `records` cuts them."""
+        unplaced = iter(self.texts)
+        return [
+            next(unplaced)
+            if lead_from < 0
+            else text[lead_from:own_to]
+            if lead_to == own_from
+            else text[lead_from:lead_to] + text[own_from:own_to]
+            for lead_from, lead_to, own_from, own_to, *_ in self.rows
+        ]
+
+    def shift(self, by: int) -> None:
+        """Move every place in the input `by` characters later: the chunks of a text that
+        stands in the input after `by` characters that are no part of it (a byte-order mark:
+        whitespace.bom_length)."""
+        moved: list[ChunkRow] = []
+        for lead_from, lead_to, own_from, own_to, start, end, boundary, span, overlap in self.rows:
+            # Placed, the four are places; else -1 each, which stay.
+            placed = by if lead_from >= 0 else 0
+            moved.append(
+                (
+                    lead_from + placed,
+                    lead_to + placed,
+                    own_from + placed,
+                    own_to + placed,
+                    start + by,
+                    end + by,
+                    boundary,
+                    (span[0] + by, span[1] + by),
+                    None if overlap is None else (overlap[0] + by, overlap[1] + by),
+                )
+            )
+        self.rows = moved
+
+
+def records(
+    text: str,
+    written: ChunkRows,
+    metadata: Mapping[str, Any] | None = None,
+    token_counts: list[int] | None = None,
+) -> list[Chunk]:
+    """The records of the chunks a chunker `written` of `text`, numbered from 0: the one place
+    `Chunk`s are made. Each one's text is cut from `text` where its row places it, and its
+    metadata is `metadata` (the same object on every chunk). With `token_counts` (a budget
+    counted them), each chunk's `token_count`; else None.
+
+    Chunkers make tens of thousands of records from a large text, and a frozen dataclass's
+    `__init__` sets each field through `object.__setattr__`, which then dominates. A record is
+    made here as a draft instead (`_ChunkDraft`): a subclass of its record that adds no slot
+    and lets attributes be set, filled with ordinary attribute stores, then turned into the
+    frozen record in place by assigning `__class__`. Python allows it because the layouts are
+    the same, and as the draft adds nothing to its record's layout it checks that without
+    comparing the slots' names, which a plain twin with the same slots made it do
+    (tests/bench/core.py, every chunker). The draft takes both `object.__setattr__` and
+    `object.__delattr__`: they share one C slot, and with the record's frozen `__delattr__`
+    left in place every store went through Python. `token_count` is stored only when
+    counted (`_UnsetIsNone`), after the loop that fills the drafts: a check a record in it
+    made it measurably slower.
+    """
+    chunks: list[Any] = []
+    # Sealed as records at once, or, with counts to set, after them.
+    sealed = Chunk if token_counts is None else _ChunkDraft
+    unplaced = iter(written.texts)
+    for index, (
+        lead_from,
+        lead_to,
+        own_from,
+        own_to,
+        start,
+        end,
+        boundary,
+        span,
+        overlap,
+    ) in enumerate(written.rows):
+        chunk = _ChunkDraft()
+        if lead_from < 0:
+            chunk.text = next(unplaced)
+        elif lead_to == own_from:  # the overlap just before its own text: one slice
+            chunk.text = text[lead_from:own_to]
+        else:
+            chunk.text = text[lead_from:lead_to] + text[own_from:own_to]
+        chunk.index = index
+        chunk.start_offset = start
+        chunk.end_offset = end
+        chunk.boundary_type = boundary
+        chunk.metadata = metadata
+        chunk.span = span
+        chunk.overlap_span = overlap
+        chunk.__class__ = sealed
+        chunks.append(chunk)
+    if token_counts is not None:
+        for chunk, count in zip(chunks, token_counts):
+            chunk.token_count = count
+            chunk.__class__ = Chunk
+    return chunks
+
+
+class _UnsetIsNone:
+    """A slot read as None until set: `token_count`, which `records` and the engine's drafts
+    leave unset unless a budget counted the tokens, so that their loops store nothing more."""
+
+    __slots__ = ("slot",)
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot
+
+    def __get__(self, record: object, owner: type | None = None) -> Any:
+        if record is None:
+            return self
+        try:
+            return self.slot.__get__(record, owner)
+        except AttributeError:
+            return None
+
+    def __set__(self, record: object, value: Any) -> None:
+        self.slot.__set__(record, value)
+
+    def __delete__(self, record: object) -> None:
+        self.slot.__delete__(record)
+
+
+for _record in (Chunk, DocumentChunk):
+    setattr(_record, "token_count", _UnsetIsNone(_record.__dict__["token_count"]))  # noqa: B010
+
+
+class _ChunkDraft(Chunk):
+    """A `Chunk` being made by `records`."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+class DocumentChunkDraft(DocumentChunk):
+    """A `DocumentChunk` being built; `draft.__class__ = DocumentChunk` makes it one (as
+    `records` makes a `Chunk`, and for the same reason)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
 # Plain and slotted, not a dataclass (the module docstring says why): made once a call.
 class ChunkColumns:
     """`SemanticChunker` chunks as columns, each a flat list of the chunks' fields in order,
@@ -149,11 +320,32 @@ class ChunkColumns:
         return f"<ChunkColumns: {len(self)} chunks, {len(self.texts)} not placed>"
 
 
+# `ChunkColumns.overlap_spans` of a chunk with no overlap.
+_NO_SPAN = (-1, -1)
+
+
+def add_rows(columns: ChunkColumns, written: ChunkRows) -> None:
+    """Add the chunks `written` to `columns`, after those they hold: each column read off the
+    rows at once (`zip` turns them into columns, `chain` flattens the pairs and fours)."""
+    if not written.rows:
+        return
+    lead_from, lead_to, own_from, own_to, starts, ends, boundaries, spans, overlaps = zip(
+        *written.rows
+    )
+    columns.offsets += chain.from_iterable(zip(starts, ends))
+    columns.boundaries += boundaries
+    columns.spans += chain.from_iterable(spans)
+    columns.overlap_spans += chain.from_iterable(
+        [_NO_SPAN if overlap is None else overlap for overlap in overlaps]
+    )
+    columns.places += chain.from_iterable(zip(lead_from, lead_to, own_from, own_to))
+    columns.texts += written.texts
+
+
 def chunk_texts(text: str, places: list[int], unplaced: list[str]) -> list[str]:
     """The chunks' texts that `ChunkColumns`' `places` and `texts` describe in `text`: where
-    a chunk's text lies in it, its two slices joined; else the next text not placed. The one
-    place that reads them (the facade's worker sends them, and the JavaScript side reads them
-    in chunker-replies.js)."""
+    a chunk's text lies in it, its two slices joined; else the next text not placed (the
+    facade's worker sends them, and the JavaScript side reads them in chunker-replies.js)."""
     rest = iter(unplaced)
     return [
         next(rest)
@@ -163,102 +355,13 @@ def chunk_texts(text: str, places: list[int], unplaced: list[str]) -> list[str]:
     ]
 
 
-_Record = TypeVar("_Record", Chunk, DocumentChunk)
-
-
-def shifted(chunks: list[_Record], by: int) -> list[_Record]:
-    """`chunks` with every place in the input (spans, offsets) `by` characters later: the
-    chunks of a text that stands in the input after `by` characters that are no part of it
-    (a byte-order mark: whitespace.bom_length)."""
-    return [_shifted(chunk, by) for chunk in chunks]
-
-
-def shift_columns(columns: ChunkColumns, first: int, by: int) -> None:
-    """Move every place of the chunks in `columns` from number `first` on `by` characters
-    later, as `shifted` moves records' (-1, for none, stays)."""
-    offsets, spans, overlaps = columns.offsets, columns.spans, columns.overlap_spans
-    for at in range(2 * first, len(offsets)):
-        offsets[at] += by
-        spans[at] += by
-        if overlaps[at] >= 0:
-            overlaps[at] += by
-    places = columns.places
-    for at in range(4 * first, len(places)):
-        if places[at] >= 0:
-            places[at] += by
-
-
-def _shifted(chunk: _Record, by: int) -> _Record:
-    start, end = chunk.span
-    if isinstance(chunk, DocumentChunk):
-        return replace(chunk, span=(start + by, end + by))
-    overlap = chunk.overlap_span
-    return replace(
-        chunk,
-        start_offset=chunk.start_offset + by,
-        end_offset=chunk.end_offset + by,
-        span=(start + by, end + by),
-        overlap_span=None if overlap is None else (overlap[0] + by, overlap[1] + by),
-    )
+def shifted(chunks: list[DocumentChunk], by: int) -> list[DocumentChunk]:
+    """`chunks` with every span `by` characters later: the chunks of a text that stands in
+    the input after `by` characters that are no part of it (a byte-order mark:
+    whitespace.bom_length)."""
+    return [replace(chunk, span=(chunk.span[0] + by, chunk.span[1] + by)) for chunk in chunks]
 
 
 def span_dict(span: tuple[int, int]) -> dict[str, int]:
     """A span in JSON: `{"start": s, "end": e}`."""
     return {"start": span[0], "end": span[1]}
-
-
-# Chunkers make tens of thousands of records from a large text, and a frozen dataclass's
-# `__init__` sets each field through `object.__setattr__`, which then dominates. A draft is a
-# subclass of its record that adds no slot and lets attributes be set: a hot loop fills one
-# with ordinary attribute stores, then assigns `__class__`, which turns it into the frozen
-# record in place. Python allows it because the layouts are the same, and as the draft adds
-# nothing to its record's layout it checks that without comparing the slots' names, which a
-# plain twin with the same slots made it do (tests/bench/core.py, every chunker). The draft
-# takes both `object.__setattr__` and `object.__delattr__`: they share one C slot, and with
-# the record's frozen `__delattr__` left in place every store went through Python.
-
-
-class _UnsetIsNone:
-    """A slot read as None until set: `token_count`, which the chunkers' drafts leave unset
-    (only a budget pass sets it), so their hot loops store nothing more."""
-
-    __slots__ = ("slot",)
-
-    def __init__(self, slot: Any) -> None:
-        self.slot = slot
-
-    def __get__(self, record: object, owner: type | None = None) -> Any:
-        if record is None:
-            return self
-        try:
-            return self.slot.__get__(record, owner)
-        except AttributeError:
-            return None
-
-    def __set__(self, record: object, value: Any) -> None:
-        self.slot.__set__(record, value)
-
-    def __delete__(self, record: object) -> None:
-        self.slot.__delete__(record)
-
-
-for _record in (Chunk, DocumentChunk):
-    setattr(_record, "token_count", _UnsetIsNone(_record.__dict__["token_count"]))  # noqa: B010
-
-
-class ChunkDraft(Chunk):
-    """A `Chunk` being built; `draft.__class__ = Chunk` makes it one."""
-
-    __slots__ = ()
-    __init__ = object.__init__
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
-
-
-class DocumentChunkDraft(DocumentChunk):
-    """A `DocumentChunk` being built; `draft.__class__ = DocumentChunk` makes it one."""
-
-    __slots__ = ()
-    __init__ = object.__init__
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
