@@ -15,6 +15,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 __all__ = [
     "Source",
@@ -40,9 +41,10 @@ class InputError(Exception):
     """An input that cannot be read; the message names it and says why."""
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
-    """One input: a file, or standard input already read."""
+class Source(NamedTuple):
+    """One input: a file, or standard input already read. A tuple, not a dataclass: a batch of
+    them is pickled to a worker process, and a frozen dataclass pickles through Python code
+    for each, several times slower (tests/bench/pipelines.py, `chunker chunk --jobs 2`)."""
 
     name: str
     """As given or found (`docs/a.md`), or `-` for standard input; written on each record."""
