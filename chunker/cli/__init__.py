@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunker.cli.flags import flag
 from chunker.cli.inputs import Decoding, Source, expand
@@ -34,7 +34,6 @@ from chunker.cli.parser import (
     snippet_options,
     turns_options,
 )
-from chunker.cli.since import Changes, SinceError, read_since
 from chunker.cli.tasks import (
     Done,
     Job,
@@ -49,6 +48,9 @@ from chunker.cli.tasks import (
 from chunker.pipelines.many import spread
 from chunker.pipelines.pool import WorkerError
 from chunker.recipe import Recipe, options_of
+
+if TYPE_CHECKING:
+    from chunker.cli.since import Changes
 
 __all__ = ["main"]
 
@@ -156,6 +158,8 @@ def _since(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Changes
     path = getattr(args, "since", None)
     if path is None:
         return None
+    from chunker.cli.since import SinceError, read_since  # its ids hash: only when asked
+
     try:
         return read_since(path)
     except SinceError as error:

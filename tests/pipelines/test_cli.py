@@ -731,14 +731,15 @@ def test_a_folder_is_walked_as_os_walk_walks_it(tmp_path, glob):
 
 def test_a_command_loads_only_what_it_runs(tmp_path: Path):
     # `chunk` on one file is mostly start-up: the other commands' modules (turns, snippets,
-    # evaluation) stay unread, and their flags unmade (parser.build_parser); `--help` still
-    # lists every command.
+    # evaluation) stay unread, and their flags unmade (parser.build_parser); so do `--since`'s
+    # and its ids' hashing, unless asked; `--help` still lists every command.
     path = tmp_path / "a.md"
     path.write_text(DOCUMENT, encoding="utf-8")
     script = (
         "import sys; from chunker.cli import main; code = main(['chunk', '--quiet', sys.argv[1]]);"
-        "print([m for m in ('chunker.turns', 'chunker.search.lexical', 'chunker.evaluation') "
-        "if m in sys.modules], file=sys.stderr); sys.exit(code)"
+        "print([m for m in ('chunker.turns', 'chunker.search.lexical', 'chunker.evaluation', "
+        "'chunker.cli.since', 'chunker.text.ids') if m in sys.modules], file=sys.stderr); "
+        "sys.exit(code)"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, str(path)], capture_output=True, env=ENV, timeout=120
