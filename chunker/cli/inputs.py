@@ -13,6 +13,7 @@ import codecs
 import os
 import stat
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import NamedTuple
@@ -20,11 +21,10 @@ from typing import NamedTuple
 __all__ = [
     "Source",
     "Decoding",
-    "Inputs",
+    "Listing",
     "InputError",
     "ERROR_HANDLERS",
     "encoding_name",
-    "expand",
     "read_text",
     "STDIN",
 ]
@@ -89,54 +89,61 @@ def encoding_name(name: str) -> str:
     return name
 
 
-@dataclass(frozen=True, slots=True)
-class Inputs:
-    """What the paths given name."""
+class Listing:
+    """The files named by `paths`, in order, as an iterable of `Source`s: a file as given
+    (whatever it is: the user's choice), a folder's regular files (those matching `glob`,
+    hidden ones skipped) recursively in sorted order, `-` for standard input.
 
-    sources: list[Source]
-    """The inputs to read, in order."""
-    problems: list[str]
-    """A message for each path that names nothing readable."""
-    skipped: list[str]
-    """A message for each entry of a folder skipped for not being a regular file (a
-    FIFO, which would wait for a writer forever; a socket; a device), for `--verbose`."""
+    Each path given is looked at as the listing is made (standard input read, a path that
+    names nothing kept in `problems`); a folder is walked as its files are taken, so that a
+    run over processes sends the first batches while the rest are listed (listed first, a
+    large folder kept the worker waiting, tests/bench/pipelines.py). Taken once."""
 
+    __slots__ = ("problems", "skipped", "_given", "_glob")
 
-def expand(paths: list[str], glob: str | None) -> Inputs:
-    """The files named by `paths`, in order: a file as given (whatever it is: the user's
-    choice), a folder's regular files (those matching `glob`, hidden ones skipped)
-    recursively in sorted order, `-` for standard input."""
-    inputs = Inputs([], [], [])
-    for given in paths:
-        if given == STDIN:
-            data = sys.stdin.buffer.read()
-            inputs.sources.append(Source(STDIN, len(data), data))
-            continue
-        path = Path(given)
-        if path.is_dir():
-            found = _folder_files(path, glob, inputs.skipped)
-            inputs.sources.extend(Source(name, size) for name, size in found)
-        elif path.exists():
-            inputs.sources.append(Source(given, _size(path)))
-        else:
-            inputs.problems.append(f"{given}: no such file or folder")
-    return inputs
+    def __init__(self, paths: list[str], glob: str | None) -> None:
+        self.problems: list[str] = []
+        """A message for each path that names nothing readable."""
+        self.skipped: list[str] = []
+        """A message for each entry of a folder skipped for not being a regular file (a
+        FIFO, which would wait for a writer forever; a socket; a device), for `--verbose`;
+        whole once every source is taken."""
+        self._given: list[Source | Path] = []  # a folder to walk, or an input
+        self._glob = glob
+        for given in paths:
+            if given == STDIN:
+                data = sys.stdin.buffer.read()
+                self._given.append(Source(STDIN, len(data), data))
+                continue
+            path = Path(given)
+            if path.is_dir():
+                self._given.append(path)
+            elif path.exists():
+                self._given.append(Source(given, _size(path)))
+            else:
+                self.problems.append(f"{given}: no such file or folder")
+
+    def __iter__(self) -> Iterator[Source]:
+        for given in self._given:
+            if isinstance(given, Source):
+                yield given
+            else:
+                for name, size in _folder_files(given, self._glob, self.skipped):
+                    yield Source(name, size)
 
 
 def _folder_files(
     folder: Path, glob: str | None, skipped: list[str] | None = None
-) -> list[tuple[str, int]]:
-    """The regular files under `folder` with their sizes: each folder's own files in sorted
-    order, then its subfolders' in sorted order (as `os.walk` gives them, which does not
-    follow a link to a folder; as `find -type f`, what is no regular file is skipped,
-    said in `skipped`), named as `folder` was given, with `/`. By `os.scandir` and
+) -> Iterator[tuple[str, int]]:
+    """The regular files under `folder` with their sizes, as they are found: each folder's
+    own files in sorted order, then its subfolders' in sorted order (as `os.walk` gives them,
+    which does not follow a link to a folder; as `find -type f`, what is no regular file is
+    skipped, said in `skipped`), named as `folder` was given, with `/`. By `os.scandir` and
     strings, not a `Path` per file, which cost as much as cutting a short file
     (tests/bench/pipelines.py, the command line's rows)."""
-    found: list[tuple[str, int]] = []
     root = folder.as_posix()
     start = "" if root == "." else root.rstrip("/") + "/"
-    _walk(root, start, "", glob, found, [] if skipped is None else skipped)
-    return found
+    return _walk(root, start, "", glob, [] if skipped is None else skipped)
 
 
 # What a folder's entry is, when it is no regular file or folder.
@@ -149,13 +156,8 @@ _KINDS = (
 
 
 def _walk(
-    path: str,
-    shown: str,
-    relative: str,
-    glob: str | None,
-    found: list[tuple[str, int]],
-    skipped: list[str],
-) -> None:
+    path: str, shown: str, relative: str, glob: str | None, skipped: list[str]
+) -> Iterator[tuple[str, int]]:
     try:
         with os.scandir(path) as listing:
             entries = sorted(listing, key=_name)
@@ -177,16 +179,16 @@ def _walk(
         try:
             status = entry.stat()  # through a link: a link to a file is read
         except OSError:
-            found.append((shown + name, 0))  # reading it will say what is wrong (a broken link)
+            yield shown + name, 0  # reading it will say what is wrong (a broken link)
             continue
         if not stat.S_ISREG(status.st_mode):
             kind = next((k for test, k in _KINDS if test(status.st_mode)), "a special file")
             skipped.append(f"{shown + name}: skipped: {kind}, not a regular file")
             continue
-        found.append((shown + name, status.st_size))
+        yield shown + name, status.st_size
     for entry in folders:
         name = entry.name
-        _walk(entry.path, shown + name + "/", relative + name + "/", glob, found, skipped)
+        yield from _walk(entry.path, shown + name + "/", relative + name + "/", glob, skipped)
 
 
 def _name(entry: os.DirEntry[str]) -> str:

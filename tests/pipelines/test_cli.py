@@ -259,7 +259,7 @@ def test_jobs_two_gives_the_same_bytes_as_jobs_one(tmp_path):
 def test_a_batch_is_answered_as_its_stretch_of_the_output(tmp_path, output_format):
     # A worker answers the bytes the output gets (the parent only puts them in order and
     # writes them), and why an input gave none; nothing the parent must format.
-    from chunker.cli.inputs import Decoding, expand
+    from chunker.cli.inputs import Decoding, Listing
     from chunker.cli.jsonl import ChunkLines
     from chunker.cli.tasks import Job, chunk_source, run_batch
     from chunker.recipe import Recipe
@@ -269,7 +269,7 @@ def test_a_batch_is_answered_as_its_stretch_of_the_output(tmp_path, output_forma
     (tmp_path / "3.md").write_bytes(b"# Caf\xe9\n\nLatin-1, not UTF-8.")
     done = run("chunk", "--jobs", "1", "--format", output_format, str(tmp_path))
     whole = done.stdout
-    sources = expand([str(tmp_path)], None).sources
+    sources = list(Listing([str(tmp_path)], None))
     job = Job(chunk_source, ChunkLines(Recipe("semantic", {})), Decoding(), output_format)
     first, second = run_batch(job, sources[:4]), run_batch(job, sources[4:])
     assert isinstance(first.data, bytes) and isinstance(second.data, bytes)
@@ -723,10 +723,27 @@ def test_a_folder_is_walked_as_os_walk_walks_it(tmp_path, glob):
     os.mkfifo(tree / "b" / "fifo.md")
     (tree / "link-to-fifo.md").symlink_to(tree / "b" / "fifo.md")
     for given in (tree, tmp_path / "tree" / ".." / "tree"):
-        assert _folder_files(given, glob) == _walked(given, glob)
+        assert list(_folder_files(given, glob)) == _walked(given, glob)
     documentation = Path("/usr/share/doc")
     if documentation.is_dir():  # thousands of real files and links
-        assert _folder_files(documentation, glob) == _walked(documentation, glob)
+        assert list(_folder_files(documentation, glob)) == _walked(documentation, glob)
+
+
+def test_a_folder_is_walked_as_its_files_are_taken(tmp_path):
+    # `--jobs N` sends its first batches while the rest is listed: a subfolder is read only
+    # when its files are reached; the paths given are looked at first, each at once.
+    from chunker.cli.inputs import Listing
+
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a.md").write_text("# A")
+    (tmp_path / "b" / "c.md").write_text("# C")
+    listing = Listing([str(tmp_path), str(tmp_path / "missing")], None)
+    assert listing.problems == [f"{tmp_path / 'missing'}: no such file or folder"]
+    taken = iter(listing)
+    first = next(taken)
+    (tmp_path / "b" / "d.md").write_text("# D")  # after the first was taken: still found
+    names = [first.name, *(source.name for source in taken)]
+    assert names == [f"{tmp_path}/a.md", f"{tmp_path}/b/c.md", f"{tmp_path}/b/d.md"]
 
 
 def test_a_command_loads_only_what_it_runs(tmp_path: Path):
