@@ -235,7 +235,7 @@ def _run(args: argparse.Namespace, job: Job) -> int:
     try:
         with open_output(args.output) as out:
             writer = RecordWriter(out, args.format, args.output)
-            for done in _done(sources, args.jobs, job):
+            for done in _done(iter(sources), args.jobs, job):
                 files = size = 0
                 for part in done:
                     for error in part.errors:
@@ -260,7 +260,7 @@ def _run(args: argparse.Namespace, job: Job) -> int:
 
 
 class _Taken:
-    """The sources as the run takes them, counted, and their names kept if asked
+    """The sources as the run takes them (once), counted, and their names kept if asked
     (`--since` tells the sources gone once all are taken)."""
 
     __slots__ = ("_sources", "count", "names")
@@ -270,15 +270,13 @@ class _Taken:
         self.count = 0
         self.names: list[str] | None = [] if keep_names else None
 
-    def __iter__(self) -> _Taken:
-        return self
-
-    def __next__(self) -> Source:
-        source = next(self._sources)
-        self.count += 1
-        if self.names is not None:
-            self.names.append(source.name)
-        return source
+    def __iter__(self) -> Iterator[Source]:
+        names = self.names
+        for source in self._sources:
+            self.count += 1
+            if names is not None:
+                names.append(source.name)
+            yield source
 
 
 def _done(sources: Iterator[Source], jobs: int | None, job: Job) -> Iterator[list[Done]]:
