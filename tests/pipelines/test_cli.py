@@ -749,13 +749,15 @@ def test_a_folder_is_walked_as_its_files_are_taken(tmp_path):
 def test_a_command_loads_only_what_it_runs(tmp_path: Path):
     # `chunk` on one file is mostly start-up: the other commands' modules (turns, snippets,
     # evaluation) stay unread, and their flags unmade (parser.build_parser); so do `--since`'s
-    # and its ids' hashing, unless asked; `--help` still lists every command.
+    # and its ids' hashing, unless asked, and the temporary file an `-o` file is written to;
+    # `--help` still lists every command.
     path = tmp_path / "a.md"
     path.write_text(DOCUMENT, encoding="utf-8")
     script = (
         "import sys; from chunker.cli import main; code = main(['chunk', '--quiet', sys.argv[1]]);"
         "print([m for m in ('chunker.turns', 'chunker.search.lexical', 'chunker.evaluation', "
-        "'chunker.cli.since', 'chunker.text.ids') if m in sys.modules], file=sys.stderr); "
+        "'chunker.cli.since', 'chunker.text.ids', 'tempfile') if m in sys.modules], "
+        "file=sys.stderr); "
         "sys.exit(code)"
     )
     done = subprocess.run(
