@@ -749,7 +749,7 @@ def test_a_folder_is_walked_as_its_files_are_taken(tmp_path):
 def test_a_command_loads_only_what_it_runs(tmp_path: Path):
     # `chunk` on one file is mostly start-up: the other commands' modules (turns, snippets,
     # evaluation) stay unread, and their flags unmade (parser.build_parser); so do `--since`'s
-    # and its ids' hashing, unless asked, and the temporary file an `-o` file is written to;
+    # and its ids' hashing, unless asked, and `tempfile`, which only an `-o` file needs;
     # `--help` still lists every command.
     path = tmp_path / "a.md"
     path.write_text(DOCUMENT, encoding="utf-8")
