@@ -612,10 +612,13 @@ def test_progress_shows_by_itself_on_a_terminal_only(corpus):
 
 
 def test_progress_counts_whole_batches(tmp_path):
-    # Files come back from the processes a batch at a time (many.batched's batches).
+    # Files come back from the processes a batch at a time (many.batched's batches). Enough
+    # text that the line, drawn at most every tenth of a second, is drawn before the end
+    # however fast the run (with a third of it, a run ended within the tenth and drew only
+    # its last line).
     paragraph = "A sentence of the corpus, long enough to cut. " * 20 + "\n\n"
     sizes = [
-        (tmp_path / f"{number:04}.md").write_text(f"# {number}\n\n" + paragraph * 10)
+        (tmp_path / f"{number:04}.md").write_text(f"# {number}\n\n" + paragraph * 30)
         for number in range(3000)
     ]
     ends = list(itertools.accumulate(len(batch) for batch in batched(sizes, int)))
