@@ -209,9 +209,14 @@ def _run(args: argparse.Namespace, job: Job) -> int:
     shown = not args.quiet and (args.progress or sys.stderr.isatty())
     listed: Iterator[Source] = iter(listing)
     files_in_all = bytes_in_all = 0
-    if shown or args.verbose:
-        # Listed whole first: the progress line's totals, and what is skipped said before
-        # any input's message. Else folders are walked as their files are taken.
+    workers = args.jobs is not None and args.jobs > 1
+    if shown or args.verbose or not workers:
+        # Listed whole first: the progress line's totals; what is skipped said before any
+        # input's message; and without `--jobs` N (one process, or the default's, which
+        # starts workers only after timing its first files), no worker waits for the first
+        # files, and a listing taken between cuts made the run slower
+        # (tests/bench/cli_jobs.py). Else folders are walked as their files are taken, and
+        # the workers start on the first.
         found = list(listed)
         files_in_all, bytes_in_all = len(found), sum(source.size for source in found)
         listed = iter(found)

@@ -95,9 +95,10 @@ class Listing:
     hidden ones skipped) recursively in sorted order, `-` for standard input.
 
     Each path given is looked at as the listing is made (standard input read, a path that
-    names nothing kept in `problems`); a folder is walked as its files are taken, so that a
-    run over processes sends the first batches while the rest are listed (listed first, a
-    large folder kept the worker waiting, tests/bench/pipelines.py). Taken once."""
+    names nothing kept in `problems`); a folder is walked as its files are taken, a few
+    hundred at a time, so that a run over processes sends the first batches while the rest
+    are listed (listed first, a large folder kept the worker waiting,
+    tests/bench/cli_jobs.py). Taken once."""
 
     __slots__ = ("problems", "skipped", "_given", "_glob")
 
@@ -146,6 +147,11 @@ def _folder_files(
     return _walk(root, start, "", glob, [] if skipped is None else skipped)
 
 
+# A folder walked as its files are taken gives them this many at a time: one at a time, each
+# looked up between two files cut, the listing cost more (tests/bench/cli_jobs.py); a few
+# hundred are found in little time beside the batches they make.
+_FOUND_TOGETHER = 256
+
 # What a folder's entry is, when it is no regular file or folder.
 _KINDS = (
     (stat.S_ISFIFO, "a FIFO"),
@@ -164,6 +170,7 @@ def _walk(
     except OSError:  # as os.walk: a folder that cannot be listed is passed over
         return
     folders = []
+    found: list[tuple[str, int]] = []
     for entry in entries:
         name = entry.name
         try:
@@ -179,13 +186,17 @@ def _walk(
         try:
             status = entry.stat()  # through a link: a link to a file is read
         except OSError:
-            yield shown + name, 0  # reading it will say what is wrong (a broken link)
+            found.append((shown + name, 0))  # reading it will say what is wrong (a broken link)
             continue
         if not stat.S_ISREG(status.st_mode):
             kind = next((k for test, k in _KINDS if test(status.st_mode)), "a special file")
             skipped.append(f"{shown + name}: skipped: {kind}, not a regular file")
             continue
-        yield shown + name, status.st_size
+        found.append((shown + name, status.st_size))
+        if len(found) == _FOUND_TOGETHER:
+            yield from found
+            found = []
+    yield from found
     for entry in folders:
         name = entry.name
         yield from _walk(entry.path, shown + name + "/", relative + name + "/", glob, skipped)
