@@ -289,7 +289,16 @@ def _done(sources: Iterator[Source], jobs: int | None, job: Job) -> Iterator[lis
     process, as `chunk_many` decides (`spread`: `--jobs` or, by default, from the input's
     size, the work's speed and the cores). Counted on the progress line as they come: a file
     of a batch counted alone would be credited with the whole batch's time."""
-    return spread(sources, jobs, _size_of, partial(run_one, job), run_batch, job, _answered)
+    return spread(
+        sources,
+        jobs,
+        _size_of,
+        partial(run_one, job),
+        run_batch,
+        job,
+        _answered,
+        batch_here=partial(run_batch, job),
+    )
 
 
 def _answered(batch: list[Source], done: Done) -> list[Done]:

@@ -15,9 +15,9 @@ writes JSON Lines to a file with `-o` (a process start included, from cached byt
 - CPU split: each command again, under a wrapper that times in CPU seconds, which a loaded
   machine stretches far less than wall time: `--jobs 1`'s process; and for `--jobs 2` the
   parent up to the worker's start (Python's start, the imports, the arguments, the first
-  batches listed), starting it, the parent's own cutting (`run_one`, reading included), the
-  rest of its work after (listing the rest, sending, taking the answers, writing), and the
-  worker's CPU. The parent's path is the longer on two free cores, so `--jobs 1` / parent
+  batches listed), starting it, the parent's own cutting (`run_one`, `run_batch`, reading
+  included), the rest of its work after (listing the rest, sending, taking the answers,
+  writing), and the worker's CPU. The parent's path is the longer on two free cores, so `--jobs 1` / parent
   bounds what `--jobs 2` gains there.
 
 With `--before`, the same rows for another checkout (a `git worktree` of an older commit), in
@@ -50,18 +50,22 @@ import json, resource, sys, time
 import chunker.cli as cli
 import chunker.pipelines.pool as pool
 marks = {"cutting": 0.0}
-run_one, start = cli.run_one, pool._Pool.__init__
-def timed_run_one(*args):
-    began = time.process_time()
-    try:
-        return run_one(*args)
-    finally:
-        marks["cutting"] += time.process_time() - began
+def timed(cut):
+    def timed_cut(*args):
+        began = time.process_time()
+        try:
+            return cut(*args)
+        finally:
+            marks["cutting"] += time.process_time() - began
+    return timed_cut
+start = pool._Pool.__init__
 def timed_start(self, *args):
     marks["worker_from"] = time.process_time()
     start(self, *args)
     marks["worker_to"] = time.process_time()
-cli.run_one, pool._Pool.__init__ = timed_run_one, timed_start
+# A file, or a batch, cut here (a worker's batch goes through the pool's own reference).
+cli.run_one, cli.run_batch = timed(cli.run_one), timed(cli.run_batch)
+pool._Pool.__init__ = timed_start
 code = cli.main(sys.argv[1:])
 marks["total"] = time.process_time()
 children = resource.getrusage(resource.RUSAGE_CHILDREN)

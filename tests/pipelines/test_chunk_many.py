@@ -399,6 +399,27 @@ def test_the_inputs_last_batches_stay_here_while_the_worker_has_as_many_queued(
     assert where == ["there", "there", "here", "here"]
 
 
+def test_a_batch_cut_here_can_be_answered_as_a_workers_is(monkeypatch):
+    # The command line cuts its own batches as a worker does (`batch_here`), each batch's
+    # output written at once, not a file at a time; the results are made alike.
+    monkeypatch.setattr(many, "BATCH_ITEMS", 1)
+    large = [["x" * many.BATCH_CHARS] for _ in range(8)]
+    done = many.spread(
+        iter(large),
+        2,
+        lambda batch: sum(map(len, batch)),
+        _here,
+        operator.concat,
+        ["there"],
+        lambda batch, answer: [(answer[0], item) for item in answer[1:]],
+        batch_here=lambda batch: ["here", *batch],
+    )
+    results = [result for results in done for result in results]
+    assert [batch for _, batch in results] == large  # in order, whoever did them
+    assert {where for where, _ in results} == {"here", "there"}
+    assert not multiprocessing.active_children()
+
+
 def _pipe_of(monkeypatch, pages):
     """Every worker's pipe as wide as ever, said to hold `pages` page buffers."""
     widen = pool._widen
