@@ -13,10 +13,11 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from itertools import chain
+from typing import TYPE_CHECKING, Any
 
 from chunker.cli.flags import flag
-from chunker.cli.inputs import Decoding, Source, expand
+from chunker.cli.inputs import Decoding, Listing, Source
 from chunker.cli.jsonl import ChunkLines
 from chunker.cli.output import (
     Discard,
@@ -34,7 +35,6 @@ from chunker.cli.parser import (
     snippet_options,
     turns_options,
 )
-from chunker.cli.since import Changes, SinceError, read_since
 from chunker.cli.tasks import (
     Done,
     Job,
@@ -49,6 +49,9 @@ from chunker.cli.tasks import (
 from chunker.pipelines.many import spread
 from chunker.pipelines.pool import WorkerError
 from chunker.recipe import Recipe, options_of
+
+if TYPE_CHECKING:
+    from chunker.cli.since import Changes
 
 __all__ = ["main"]
 
@@ -156,6 +159,8 @@ def _since(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Changes
     path = getattr(args, "since", None)
     if path is None:
         return None
+    from chunker.cli.since import SinceError, read_since  # its ids hash: only when asked
+
     try:
         return read_since(path)
     except SinceError as error:
@@ -199,29 +204,43 @@ def _check(
 
 def _run(args: argparse.Namespace, job: Job) -> int:
     glob = getattr(args, "glob", None)
-    inputs = expand(args.paths, glob)
-    sources, problems = inputs.sources, inputs.problems
-    if args.verbose:
-        for skipped in inputs.skipped:
-            print(f"chunker: {skipped}", file=sys.stderr)
-    if not sources and not problems:  # only folders, holding nothing to read
-        found = f"match --glob {glob!r}" if glob else "(hidden files are skipped)"
+    listing = Listing(args.paths, glob)
+    problems = listing.problems
+    shown = not args.quiet and (args.progress or sys.stderr.isatty())
+    listed: Iterator[Source] = iter(listing)
+    files_in_all = bytes_in_all = 0
+    workers = args.jobs is not None and args.jobs > 1
+    if shown or args.verbose or not workers:
+        # Listed whole first: the progress line's totals; what is skipped said before any
+        # input's message; and without `--jobs` N (one process, or the default's, which
+        # starts workers only after timing its first files), no worker waits for the first
+        # files, and a listing taken between cuts made the run slower
+        # (tests/bench/cli_jobs.py). Else folders are walked as their files are taken, and
+        # the workers start on the first.
+        found = list(listed)
+        files_in_all, bytes_in_all = len(found), sum(source.size for source in found)
+        listed = iter(found)
+        if args.verbose:
+            for skipped in listing.skipped:
+                print(f"chunker: {skipped}", file=sys.stderr)
+    first = next(listed, None)
+    if first is None and not problems:  # only folders, holding nothing to read
+        found_none = f"match --glob {glob!r}" if glob else "(hidden files are skipped)"
         where = ", ".join(args.paths)
         print(
-            f"chunker: no inputs: no files in {where} {found}{_not_written(args)}",
+            f"chunker: no inputs: no files in {where} {found_none}{_not_written(args)}",
             file=sys.stderr,
         )
         return 3
-    shown = not args.quiet and (args.progress or sys.stderr.isatty())
-    progress = Progress(len(sources), sum(s.size for s in sources), enabled=shown)
+    progress = Progress(files_in_all, bytes_in_all, enabled=shown)
     for problem in problems:
         progress.say(f"chunker: {problem}")
+    sources = _Taken(listed if first is None else chain([first], listed), job.since is not None)
     failed = len(problems)
-    total = len(sources) + len(problems)
     try:
         with open_output(args.output) as out:
             writer = RecordWriter(out, args.format, args.output)
-            for done in _done(sources, args.jobs, job):
+            for done in _done(iter(sources), args.jobs, job):
                 files = size = 0
                 for part in done:
                     for error in part.errors:
@@ -231,9 +250,10 @@ def _run(args: argparse.Namespace, job: Job) -> int:
                     files, size = files + part.files, size + part.size
                 progress.advance(files, size)
             if job.since is not None:
-                removed = job.since.rest({source.name for source in sources})
+                removed = job.since.rest(set(sources.names or ()))
                 writer.write(record_bytes(removed, args.format), len(removed))
             writer.close()
+            total = sources.count + len(problems)
             if failed == total:  # an earlier -o file is worth more than an empty one
                 raise Discard
     finally:
@@ -244,12 +264,41 @@ def _run(args: argparse.Namespace, job: Job) -> int:
     return 1 if failed else 0
 
 
-def _done(sources: list[Source], jobs: int | None, job: Job) -> Iterator[list[Done]]:
+class _Taken:
+    """The sources as the run takes them (once), counted, and their names kept if asked
+    (`--since` tells the sources gone once all are taken)."""
+
+    __slots__ = ("_sources", "count", "names")
+
+    def __init__(self, sources: Iterator[Source], keep_names: bool) -> None:
+        self._sources = sources
+        self.count = 0
+        self.names: list[str] | None = [] if keep_names else None
+
+    def __iter__(self) -> Iterator[Source]:
+        names = self.names
+        for source in self._sources:
+            self.count += 1
+            if names is not None:
+                names.append(source.name)
+            yield source
+
+
+def _done(sources: Iterator[Source], jobs: int | None, job: Job) -> Iterator[list[Done]]:
     """The inputs done, in order, a file at a time here or a batch at a time from a worker
     process, as `chunk_many` decides (`spread`: `--jobs` or, by default, from the input's
     size, the work's speed and the cores). Counted on the progress line as they come: a file
     of a batch counted alone would be credited with the whole batch's time."""
-    return spread(iter(sources), jobs, _size_of, partial(run_one, job), run_batch, job, _answered)
+    return spread(
+        sources,
+        jobs,
+        _size_of,
+        partial(run_one, job),
+        run_batch,
+        job,
+        _answered,
+        batch_here=partial(run_batch, job),
+    )
 
 
 def _answered(batch: list[Source], done: Done) -> list[Done]:

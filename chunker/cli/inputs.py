@@ -13,17 +13,18 @@ import codecs
 import os
 import stat
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 __all__ = [
     "Source",
     "Decoding",
-    "Inputs",
+    "Listing",
     "InputError",
     "ERROR_HANDLERS",
     "encoding_name",
-    "expand",
     "read_text",
     "STDIN",
 ]
@@ -40,9 +41,10 @@ class InputError(Exception):
     """An input that cannot be read; the message names it and says why."""
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
-    """One input: a file, or standard input already read."""
+class Source(NamedTuple):
+    """One input: a file, or standard input already read. A tuple, not a dataclass: a batch of
+    them is pickled to a worker process, and a frozen dataclass pickles through Python code
+    for each, several times slower (tests/bench/pipelines.py, `chunker chunk --jobs 2`)."""
 
     name: str
     """As given or found (`docs/a.md`), or `-` for standard input; written on each record."""
@@ -87,55 +89,68 @@ def encoding_name(name: str) -> str:
     return name
 
 
-@dataclass(frozen=True, slots=True)
-class Inputs:
-    """What the paths given name."""
+class Listing:
+    """The files named by `paths`, in order, as an iterable of `Source`s: a file as given
+    (whatever it is: the user's choice), a folder's regular files (those matching `glob`,
+    hidden ones skipped) recursively in sorted order, `-` for standard input.
 
-    sources: list[Source]
-    """The inputs to read, in order."""
-    problems: list[str]
-    """A message for each path that names nothing readable."""
-    skipped: list[str]
-    """A message for each entry of a folder skipped for not being a regular file (a
-    FIFO, which would wait for a writer forever; a socket; a device), for `--verbose`."""
+    Each path given is looked at as the listing is made (standard input read, a path that
+    names nothing kept in `problems`); a folder is walked as its files are taken, a few
+    hundred at a time, so that a run over processes sends the first batches while the rest
+    are listed (listed first, a large folder kept the worker waiting,
+    tests/bench/cli_jobs.py). Taken once."""
 
+    __slots__ = ("problems", "skipped", "_given", "_glob")
 
-def expand(paths: list[str], glob: str | None) -> Inputs:
-    """The files named by `paths`, in order: a file as given (whatever it is: the user's
-    choice), a folder's regular files (those matching `glob`, hidden ones skipped)
-    recursively in sorted order, `-` for standard input."""
-    inputs = Inputs([], [], [])
-    for given in paths:
-        if given == STDIN:
-            data = sys.stdin.buffer.read()
-            inputs.sources.append(Source(STDIN, len(data), data))
-            continue
-        path = Path(given)
-        if path.is_dir():
-            found = _folder_files(path, glob, inputs.skipped)
-            inputs.sources.extend(Source(name, size) for name, size in found)
-        elif path.exists():
-            inputs.sources.append(Source(given, _size(path)))
-        else:
-            inputs.problems.append(f"{given}: no such file or folder")
-    return inputs
+    def __init__(self, paths: list[str], glob: str | None) -> None:
+        self.problems: list[str] = []
+        """A message for each path that names nothing readable."""
+        self.skipped: list[str] = []
+        """A message for each entry of a folder skipped for not being a regular file (a
+        FIFO, which would wait for a writer forever; a socket; a device), for `--verbose`;
+        whole once every source is taken."""
+        self._given: list[Source | Path] = []  # a folder to walk, or an input
+        self._glob = glob
+        for given in paths:
+            if given == STDIN:
+                data = sys.stdin.buffer.read()
+                self._given.append(Source(STDIN, len(data), data))
+                continue
+            path = Path(given)
+            if path.is_dir():
+                self._given.append(path)
+            elif path.exists():
+                self._given.append(Source(given, _size(path)))
+            else:
+                self.problems.append(f"{given}: no such file or folder")
+
+    def __iter__(self) -> Iterator[Source]:
+        for given in self._given:
+            if isinstance(given, Source):
+                yield given
+            else:
+                for name, size in _folder_files(given, self._glob, self.skipped):
+                    yield Source(name, size)
 
 
 def _folder_files(
     folder: Path, glob: str | None, skipped: list[str] | None = None
-) -> list[tuple[str, int]]:
-    """The regular files under `folder` with their sizes: each folder's own files in sorted
-    order, then its subfolders' in sorted order (as `os.walk` gives them, which does not
-    follow a link to a folder; as `find -type f`, what is no regular file is skipped,
-    said in `skipped`), named as `folder` was given, with `/`. By `os.scandir` and
+) -> Iterator[tuple[str, int]]:
+    """The regular files under `folder` with their sizes, as they are found: each folder's
+    own files in sorted order, then its subfolders' in sorted order (as `os.walk` gives them,
+    which does not follow a link to a folder; as `find -type f`, what is no regular file is
+    skipped, said in `skipped`), named as `folder` was given, with `/`. By `os.scandir` and
     strings, not a `Path` per file, which cost as much as cutting a short file
     (tests/bench/pipelines.py, the command line's rows)."""
-    found: list[tuple[str, int]] = []
     root = folder.as_posix()
     start = "" if root == "." else root.rstrip("/") + "/"
-    _walk(root, start, "", glob, found, [] if skipped is None else skipped)
-    return found
+    return _walk(root, start, "", glob, [] if skipped is None else skipped)
 
+
+# A folder walked as its files are taken gives them this many at a time: one at a time, each
+# looked up between two files cut, the listing cost more (tests/bench/cli_jobs.py); a few
+# hundred are found in little time beside the batches they make.
+_FOUND_TOGETHER = 256
 
 # What a folder's entry is, when it is no regular file or folder.
 _KINDS = (
@@ -147,19 +162,15 @@ _KINDS = (
 
 
 def _walk(
-    path: str,
-    shown: str,
-    relative: str,
-    glob: str | None,
-    found: list[tuple[str, int]],
-    skipped: list[str],
-) -> None:
+    path: str, shown: str, relative: str, glob: str | None, skipped: list[str]
+) -> Iterator[tuple[str, int]]:
     try:
         with os.scandir(path) as listing:
             entries = sorted(listing, key=_name)
     except OSError:  # as os.walk: a folder that cannot be listed is passed over
         return
     folders = []
+    found: list[tuple[str, int]] = []
     for entry in entries:
         name = entry.name
         try:
@@ -182,9 +193,13 @@ def _walk(
             skipped.append(f"{shown + name}: skipped: {kind}, not a regular file")
             continue
         found.append((shown + name, status.st_size))
+        if len(found) == _FOUND_TOGETHER:
+            yield from found
+            found = []
+    yield from found
     for entry in folders:
         name = entry.name
-        _walk(entry.path, shown + name + "/", relative + name + "/", glob, found, skipped)
+        yield from _walk(entry.path, shown + name + "/", relative + name + "/", glob, skipped)
 
 
 def _name(entry: os.DirEntry[str]) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
@@ -93,6 +92,8 @@ def _stream(stream: BinaryIO, name: str) -> Iterator[BinaryIO]:
 @contextmanager
 def _replacing(target: str) -> Iterator[BinaryIO]:
     """A temporary file beside `target`, put in its place if the block completes."""
+    import tempfile  # for a file only: standard output, the common pipe, needs none
+
     path = Path(os.path.realpath(target))  # through a symlink: its file replaced, the link kept
     mode = _mode_for(path)
     with writing(target):

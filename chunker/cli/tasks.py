@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunker.cli.inputs import Decoding, InputError, Source, read_text
 from chunker.cli.jsonl import ChunkLines
 from chunker.cli.output import record_bytes
-from chunker.cli.since import Changes
+
+if TYPE_CHECKING:
+    from chunker.cli.since import Changes
 
 __all__ = [
     "Outcome",

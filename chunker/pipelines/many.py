@@ -307,14 +307,16 @@ def spread(
     shared: Shared,
     made: Callable[[list[Item], Answer], list[Result]],
     unsendable: Callable[[], Exception | None] = _sendable,
+    batch_here: Callable[[list[Item]], Answer] | None = None,
 ) -> Iterator[list[Result]]:
     """Each item's result, in input order, in lists as they are done: `[here(item)]` for an
     item done in this process alone (a batch's results held until its last item was done
     made `chunk_many` slower than a plain loop, tests/bench/pipelines.py); over processes, a
-    batch's (`batched`) at once,
-    `[here(item) for item in batch]` where this process cut it (`pool.map_in_order`: it
-    cuts too), `made(batch, work(shared, batch))` where a worker did. `size`: an item's
-    characters.
+    batch's (`batched`) at once, `made(batch, work(shared, batch))` where a worker did, and
+    where this process cut it (`pool.map_in_order`: it cuts too)
+    `made(batch, batch_here(batch))` if `batch_here` is given (the command line: a batch's
+    output written at once, not a file at a time), else `[here(item) for item in batch]`.
+    `size`: an item's characters.
 
     The one place `jobs` is decided. Given: that many processes (1: this one), unless the
     input is one batch (a process would only wait for it). None: this process alone if it
@@ -353,6 +355,10 @@ def spread(
         map_in_order,  # processes: not in the browser, which never gets here
     )
 
+    if batch_here is not None:
+        for batch, answer, _ in map_in_order(work, chain(head, batches), cores, shared, batch_here):
+            yield made(batch, answer)
+        return
     each_here = partial(_each, here)
     for batch, answer, done_here in map_in_order(
         work, chain(head, batches), cores, shared, each_here

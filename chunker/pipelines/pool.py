@@ -123,6 +123,30 @@ class _Pool(Generic[Item, Result]):
         limit = (len(self.workers) + 1) * BATCHES_AHEAD
         exhausted = False
 
+        # Read from `items` and not yet numbered: looked ahead at to see the input's end
+        # coming, within `limit` (taken, not yet yielded, as the numbered ones).
+        ahead: deque[Item] = deque()
+        ended = False
+
+        def take() -> Item:
+            return ahead.popleft() if ahead else next(items, _END)
+
+        def more_than(count: int) -> bool:
+            """Whether more than `count` items are left to number (yes if `limit` leaves
+            no room to look)."""
+            nonlocal ended
+            while len(ahead) <= count:
+                if ended:
+                    return False
+                if next_sent + len(ahead) - next_out >= limit:
+                    return True
+                item = next(items, _END)
+                if item is _END:
+                    ended = True
+                    return False
+                ahead.append(item)
+            return True
+
         def take_here(number: int, item: Item) -> None:
             try:
                 waiting[number] = (item, here(item), True, False)
@@ -133,9 +157,15 @@ class _Pool(Generic[Item, Result]):
             refused = False  # an item too large to wait in a busy worker's pipe, cut here
             while not exhausted and next_sent - next_out < limit:
                 worker = min(self.workers, key=_load)
-                if len(worker.in_flight) >= QUEUED_A_WORKER:
+                queued = len(worker.in_flight)
+                if queued >= QUEUED_A_WORKER:
                     break
-                item = next(items, _END)
+                # The input's last items stay here while the worker has as many to cut: sent
+                # to it, this process would wait, idle, as it cut them one after another
+                # (tests/bench/cli_jobs.py).
+                if queued and not more_than(queued):
+                    break
+                item = take()
                 if item is _END:
                     exhausted = True
                     break
@@ -159,7 +189,7 @@ class _Pool(Generic[Item, Result]):
             # unwaited; after a refused item it has cut one, and reads first.
             busy = not exhausted and next_sent - next_out < limit
             if busy and not refused:
-                item = next(items, _END)
+                item = take()
                 if item is _END:
                     exhausted = True
                 else:

@@ -259,7 +259,7 @@ def test_jobs_two_gives_the_same_bytes_as_jobs_one(tmp_path):
 def test_a_batch_is_answered_as_its_stretch_of_the_output(tmp_path, output_format):
     # A worker answers the bytes the output gets (the parent only puts them in order and
     # writes them), and why an input gave none; nothing the parent must format.
-    from chunker.cli.inputs import Decoding, expand
+    from chunker.cli.inputs import Decoding, Listing
     from chunker.cli.jsonl import ChunkLines
     from chunker.cli.tasks import Job, chunk_source, run_batch
     from chunker.recipe import Recipe
@@ -269,7 +269,7 @@ def test_a_batch_is_answered_as_its_stretch_of_the_output(tmp_path, output_forma
     (tmp_path / "3.md").write_bytes(b"# Caf\xe9\n\nLatin-1, not UTF-8.")
     done = run("chunk", "--jobs", "1", "--format", output_format, str(tmp_path))
     whole = done.stdout
-    sources = expand([str(tmp_path)], None).sources
+    sources = list(Listing([str(tmp_path)], None))
     job = Job(chunk_source, ChunkLines(Recipe("semantic", {})), Decoding(), output_format)
     first, second = run_batch(job, sources[:4]), run_batch(job, sources[4:])
     assert isinstance(first.data, bytes) and isinstance(second.data, bytes)
@@ -612,10 +612,13 @@ def test_progress_shows_by_itself_on_a_terminal_only(corpus):
 
 
 def test_progress_counts_whole_batches(tmp_path):
-    # Files come back from the processes a batch at a time (many.batched's batches).
+    # Files come back from the processes a batch at a time (many.batched's batches). Enough
+    # text that the line, drawn at most every tenth of a second, is drawn before the end
+    # however fast the run (with a third of it, a run ended within the tenth and drew only
+    # its last line).
     paragraph = "A sentence of the corpus, long enough to cut. " * 20 + "\n\n"
     sizes = [
-        (tmp_path / f"{number:04}.md").write_text(f"# {number}\n\n" + paragraph * 10)
+        (tmp_path / f"{number:04}.md").write_text(f"# {number}\n\n" + paragraph * 30)
         for number in range(3000)
     ]
     ends = list(itertools.accumulate(len(batch) for batch in batched(sizes, int)))
@@ -723,22 +726,42 @@ def test_a_folder_is_walked_as_os_walk_walks_it(tmp_path, glob):
     os.mkfifo(tree / "b" / "fifo.md")
     (tree / "link-to-fifo.md").symlink_to(tree / "b" / "fifo.md")
     for given in (tree, tmp_path / "tree" / ".." / "tree"):
-        assert _folder_files(given, glob) == _walked(given, glob)
+        assert list(_folder_files(given, glob)) == _walked(given, glob)
     documentation = Path("/usr/share/doc")
     if documentation.is_dir():  # thousands of real files and links
-        assert _folder_files(documentation, glob) == _walked(documentation, glob)
+        assert list(_folder_files(documentation, glob)) == _walked(documentation, glob)
+
+
+def test_a_folder_is_walked_as_its_files_are_taken(tmp_path):
+    # `--jobs N` sends its first batches while the rest is listed: a subfolder is read only
+    # when its files are reached; the paths given are looked at first, each at once.
+    from chunker.cli.inputs import Listing
+
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a.md").write_text("# A")
+    (tmp_path / "b" / "c.md").write_text("# C")
+    listing = Listing([str(tmp_path), str(tmp_path / "missing")], None)
+    assert listing.problems == [f"{tmp_path / 'missing'}: no such file or folder"]
+    taken = iter(listing)
+    first = next(taken)
+    (tmp_path / "b" / "d.md").write_text("# D")  # after the first was taken: still found
+    names = [first.name, *(source.name for source in taken)]
+    assert names == [f"{tmp_path}/a.md", f"{tmp_path}/b/c.md", f"{tmp_path}/b/d.md"]
 
 
 def test_a_command_loads_only_what_it_runs(tmp_path: Path):
     # `chunk` on one file is mostly start-up: the other commands' modules (turns, snippets,
-    # evaluation) stay unread, and their flags unmade (parser.build_parser); `--help` still
-    # lists every command.
+    # evaluation) stay unread, and their flags unmade (parser.build_parser); so do `--since`'s
+    # and its ids' hashing, unless asked, and `tempfile`, which only an `-o` file needs;
+    # `--help` still lists every command.
     path = tmp_path / "a.md"
     path.write_text(DOCUMENT, encoding="utf-8")
     script = (
         "import sys; from chunker.cli import main; code = main(['chunk', '--quiet', sys.argv[1]]);"
-        "print([m for m in ('chunker.turns', 'chunker.search.lexical', 'chunker.evaluation') "
-        "if m in sys.modules], file=sys.stderr); sys.exit(code)"
+        "print([m for m in ('chunker.turns', 'chunker.search.lexical', 'chunker.evaluation', "
+        "'chunker.cli.since', 'chunker.text.ids', 'tempfile') if m in sys.modules], "
+        "file=sys.stderr); "
+        "sys.exit(code)"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, str(path)], capture_output=True, env=ENV, timeout=120
