@@ -7,13 +7,13 @@ and its text as joined are those of the string edited as slices."""
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.node_lines import node_answering
 from support.paths import ROOT
 
 MODULE = ROOT / "web" / "chunker-blocks.js"
@@ -58,17 +58,8 @@ for await (const line of createInterface({ input: process.stdin })) {
 @pytest.fixture(scope="module")
 def node() -> Iterator[Any]:
     """A Node process answering cases one line each."""
-    process = subprocess.Popen(
-        ["node", "--input-type=module", "-e", RUNNER, MODULE.as_uri()],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-        errors="surrogatepass",
-    )
-    yield process
-    process.stdin.close()
-    process.wait(timeout=30)
+    with node_answering(RUNNER, MODULE) as process:
+        yield process
 
 
 PIECES = st.sampled_from(["a", "ab\n", "😀", "x😀y", "\ud83d", "\ude00", "東京 "])

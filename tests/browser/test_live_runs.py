@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.node_lines import node_answering
 from support.paths import ROOT
 
 MODULE = ROOT / "web" / "chunker-runs.js"
@@ -88,16 +89,8 @@ for await (const line of createInterface({ input: process.stdin })) {
 @pytest.fixture(scope="module")
 def node() -> Iterator[Any]:
     """A Node process answering cases one line each."""
-    process = subprocess.Popen(
-        ["node", "--input-type=module", "-e", RUNNER, MODULE.as_uri()],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-    )
-    yield process
-    process.stdin.close()
-    process.wait(timeout=30)
+    with node_answering(RUNNER, MODULE) as process:
+        yield process
 
 
 def run(node: Any, chunks: list[dict[str, Any]], steps: list[dict[str, Any]]) -> list[Any]:
