@@ -400,15 +400,18 @@ class SemanticChunker:
         """Step 2's last level: every `target_size` characters, back to a space more than
         `min_size` characters in if there is one."""
         results: list[Segment] = []
+        target_size, min_size = self.target_size, self.min_size
         position = 0
         length = len(text)
         while position < length:
-            end = min(position + self.target_size, length)
+            end = position + target_size
             if end < length:
                 # Only a space more than min_size characters in counts, so search just there.
-                space = text.rfind(" ", position + self.min_size + 1, end + 1)
+                space = text.rfind(" ", position + min_size + 1, end + 1)
                 if space != -1:
                     end = space
+            else:
+                end = length
             part = tight_span(text, position, end)  # the part, trimmed
             if part is not None:
                 part_start, part_end = part
