@@ -160,9 +160,11 @@ def segment_text(text: str, segment: Segment) -> str:
 
 def span_end(text: str, text_at: int, stop: int) -> int:
     """Where the span of `text[:stop]`, which holds text at `text_at`, ends: past its last
-    text. Most segments end with a line feed or a blank line after their text: a look at the
-    last characters finds it for less than the pattern, which walks back over longer white
-    space (tests/bench/core.py, SemanticChunker)."""
+    text. Each segment step 1 cuts has its span's end found here, one call a segment.
+
+    Most segments end with a line feed or a blank line after their text: a look at the last
+    characters finds it for less than the pattern, which walks back over longer white space
+    (tests/bench/core.py, SemanticChunker)."""
     if text[stop - 1] in JS_WHITESPACE:
         stop -= 1
         if text[stop - 1] in JS_WHITESPACE:
@@ -231,8 +233,7 @@ def split_by_structure(
                 text_at = start if boundary == "heading" else first_text(start)
                 if text_at < at:
                     # Inlined `add`, as most segments end here: text[at - 1] is the line feed
-                    # before the blank line, and the span ends at it when text stands before
-                    # it (tests/bench/core.py, SemanticChunker).
+                    # before the blank line.
                     end = span_end(text, text_at, at - 1)
                     if at - start > max_size:
                         long[len(segments)] = least - 1 - start
@@ -253,13 +254,8 @@ def split_by_structure(
         kept = gathered_at < special_at
         if kept:
             # Inlined `add`, as a heading or fence ends most segments: text[special_at - 1]
-            # is the line feed before that line, and one more look most often finds text
-            # before a blank line (tests/bench/core.py, SemanticChunker).
-            end = special_at - 1  # `span_end`, inline
-            if text[end - 1] in JS_WHITESPACE:
-                end -= 1
-                if text[end - 1] in JS_WHITESPACE:
-                    end = LAST_TEXT_RE.match(text, gathered_at, end).end()
+            # is the line feed before that line.
+            end = span_end(text, gathered_at, special_at - 1)
             if special_at - start > max_size:
                 long[len(segments)] = least - 1 - start
             segments.append((special_at, start, boundary, gathered_at, end, start))
@@ -271,12 +267,7 @@ def split_by_structure(
             next_heading += 1
             heading_at = headings[next_heading]
             while heading_at < opener_at and heading_at - start <= target_size:
-                # `span_end`, inline: the loop runs once a segment of most (see above).
-                end = heading_at - 1
-                if text[end - 1] in JS_WHITESPACE:
-                    end -= 1
-                    if text[end - 1] in JS_WHITESPACE:
-                        end = LAST_TEXT_RE.match(text, start, end).end()
+                end = span_end(text, start, heading_at - 1)
                 if heading_at - start > max_size:  # not searched: max_size < target_size
                     long[len(segments)] = NOT_FOUND
                 segments.append((heading_at, start, "heading", start, end, start))
