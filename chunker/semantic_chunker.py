@@ -53,7 +53,7 @@ from chunker.text.records import (
     add_rows,
     records,
 )
-from chunker.text.sourcemap import PieceMap, Source, after, joined, to_input
+from chunker.text.sourcemap import PieceMap, Source, after, input_span, joined, to_input
 from chunker.text.structure import (
     BOUNDARY,
     NOT_FOUND,
@@ -400,23 +400,22 @@ class SemanticChunker:
         """Step 2's last level: every `target_size` characters, back to a space more than
         `min_size` characters in if there is one."""
         results: list[Segment] = []
+        target_size, min_size = self.target_size, self.min_size
         position = 0
         length = len(text)
         while position < length:
-            end = min(position + self.target_size, length)
+            end = position + target_size
             if end < length:
                 # Only a space more than min_size characters in counts, so search just there.
-                space = text.rfind(" ", position + self.min_size + 1, end + 1)
+                space = text.rfind(" ", position + min_size + 1, end + 1)
                 if space != -1:
                     end = space
+            else:
+                end = length
             part = tight_span(text, position, end)  # the part, trimmed
             if part is not None:
                 part_start, part_end = part
-                if source.__class__ is int:
-                    span_start, span_end = source + part_start, source + part_end
-                else:
-                    span_start = to_input(source, part_start)
-                    span_end = to_input(source, part_end - 1) + 1
+                span_start, span_end = input_span(source, part_start, part_end)
                 segment: HeldSegment = (
                     text[part_start:part_end],
                     offset + position,
@@ -603,8 +602,8 @@ def _segment(text: str, offset: int, boundary: BoundaryType, source: Source) -> 
     if part is None:
         at = to_input(source, 0)
         return text, offset, boundary, at, at, source
-    start = to_input(source, part[0])
-    return text, offset, boundary, start, to_input(source, part[1] - 1) + 1, source
+    span_start, span_end = input_span(source, part[0], part[1])
+    return text, offset, boundary, span_start, span_end, source
 
 
 def _hull(group: list[Segment]) -> tuple[int, int]:

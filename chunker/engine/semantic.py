@@ -17,7 +17,7 @@ from chunker.base.validation import ArgumentTypeError, ArgumentValueError
 from chunker.base.whitespace import WS_CLASS, is_blank, tight_span
 from chunker.engine.fixed import fixed_chunks
 from chunker.text.records import DocumentChunk
-from chunker.text.sourcemap import after, joined, to_input
+from chunker.text.sourcemap import after, input_span, joined
 
 __all__ = ["SPLIT_THRESHOLD", "sentences_before_capitals", "group_by_similarity", "check_vectors"]
 
@@ -141,12 +141,10 @@ def group_by_similarity(
         text_source = after(source, trimmed[0])
         if len(text) > chunk_size * MAX_GROUP_FACTOR:
             # Spans in `text`, placed in the input by its source (this group alone).
-            for part in fixed_chunks(text, chunk_size, chunk_overlap, len(chunks)):
-                start, end = part.span
-                span = to_input(text_source, start), to_input(text_source, end - 1) + 1
-                chunks.append(replace(part, span=span))
+            parts = fixed_chunks(text, chunk_size, chunk_overlap, len(chunks))
+            chunks += [replace(part, span=input_span(text_source, *part.span)) for part in parts]
         else:
-            span = to_input(text_source, 0), to_input(text_source, len(text) - 1) + 1
+            span = input_span(text_source, 0, len(text))
             chunks.append(DocumentChunk(text, len(chunks), span=span))
     return chunks
 

@@ -13,7 +13,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import final
 
-__all__ = ["PieceMap", "Source", "to_input", "after", "joined"]
+__all__ = ["PieceMap", "Source", "to_input", "input_span", "after", "joined"]
 
 
 # Final, so that `type(source) is PieceMap` tells a type checker, in both branches, which of
@@ -58,6 +58,20 @@ def to_input(source: Source, position: int) -> int:
     if type(source) is PieceMap:
         return source.to_input(position)
     return source + position
+
+
+def input_span(source: Source, start: int, end: int) -> tuple[int, int]:
+    """Where the characters `start` to `end` of a text with `source` stand in the input, the
+    first and the last of them in a piece (not a joiner's white space): from the first's
+    place to just past the last's.
+
+    Example:
+        >>> input_span(PieceMap([0, 4], [10, 20]), 1, 5)  # "b. c" of "ab. " + "cd"
+        (11, 21)
+    """
+    if type(source) is PieceMap:
+        return source.to_input(start), source.to_input(end - 1) + 1
+    return source + start, source + end
 
 
 def after(source: Source, position: int) -> Source:

@@ -49,27 +49,29 @@ __all__ = [
     "split_by_structure",
 ]
 
-# A piece of the input on its way to becoming a chunk: its text; where it starts by the
-# original's count (its offset); its type; its span's start and end (equal, at the start of
-# its white space, when it holds white space alone); where its characters are in the input.
+# A segment: a piece of the input on its way to becoming a chunk. A plain tuple of six
+# fields, read by the name of each field's place (`segment[SPAN_END]`) or unpacked in this
+# order:
+TEXT: Final = 0  # its text, or where it ends when it is the input from SOURCE on (below)
+OFFSET: Final = 1  # where it starts by the original's count
+BOUNDARY: Final = 2  # its type: "heading", "paragraph", "code-block", "sentence", "fixed"
+SPAN_START: Final = 3  # where its first text is in the input
+SPAN_END: Final = 4  # just past its last (both at its start when it holds white space alone)
+SOURCE: Final = 5  # where its characters are in the input (sourcemap.py)
 # A text that is the input from its source (an int) to some point is that point, an int:
 # cut when its chunk is built, the text is not held from step 1 to step 4 beside the chunks
 # made from it (tests/bench/core.py, SemanticChunker at 10 MB). `segment_text` cuts it.
 # The two shapes apart, so that a type checker knows a segment whose first field is an int
-# has an int source (`isinstance(segment[0], int)` tells it which shape a segment has):
+# has an int source (`isinstance(segment[TEXT], int)` tells it which shape a segment has):
 CutSegment = tuple[int, int, BoundaryType, int, int, int]
 HeldSegment = tuple[str, int, BoundaryType, int, int, Source]
 Segment = CutSegment | HeldSegment
-# The fields' places, by name. Plain tuples read by these indexes, not a NamedTuple: one is
-# made a segment and read a few times, and a NamedTuple's call costs several times a
-# tuple's display, its attributes more than an index (tests/bench/core.py, SemanticChunker;
-# the hot loops unpack a segment in this order instead).
-TEXT: Final = 0
-OFFSET: Final = 1
-BOUNDARY: Final = 2
-SPAN_START: Final = 3
-SPAN_END: Final = 4
-SOURCE: Final = 5
+# Not a NamedTuple: steps 1 and 2 make one a segment, and a tuple subclass, made by its
+# call, by `tuple.__new__` or all at once after step 1, costs several times a tuple's
+# display; read by index or unpacked, it misses the interpreter's fast paths for a tuple
+# (tests/bench/core.py, SemanticChunker).
+# Its span's ends are found in one place each: `span_end` for a segment cut from the
+# input, `sourcemap.input_span` for a text step 2 holds.
 
 _WS_IN_LINE = WS_CLASS.replace("\\n", "")
 
@@ -160,9 +162,11 @@ def segment_text(text: str, segment: Segment) -> str:
 
 def span_end(text: str, text_at: int, stop: int) -> int:
     """Where the span of `text[:stop]`, which holds text at `text_at`, ends: past its last
-    text. Most segments end with a line feed or a blank line after their text: a look at the
-    last characters finds it for less than the pattern, which walks back over longer white
-    space (tests/bench/core.py, SemanticChunker)."""
+    text. Each segment step 1 cuts has its span's end found here, one call a segment.
+
+    Most segments end with a line feed or a blank line after their text: a look at the last
+    characters finds it for less than the pattern, which walks back over longer white space
+    (tests/bench/core.py, SemanticChunker)."""
     if text[stop - 1] in JS_WHITESPACE:
         stop -= 1
         if text[stop - 1] in JS_WHITESPACE:
@@ -231,8 +235,7 @@ def split_by_structure(
                 text_at = start if boundary == "heading" else first_text(start)
                 if text_at < at:
                     # Inlined `add`, as most segments end here: text[at - 1] is the line feed
-                    # before the blank line, and the span ends at it when text stands before
-                    # it (tests/bench/core.py, SemanticChunker).
+                    # before the blank line.
                     end = span_end(text, text_at, at - 1)
                     if at - start > max_size:
                         long[len(segments)] = least - 1 - start
@@ -253,13 +256,8 @@ def split_by_structure(
         kept = gathered_at < special_at
         if kept:
             # Inlined `add`, as a heading or fence ends most segments: text[special_at - 1]
-            # is the line feed before that line, and one more look most often finds text
-            # before a blank line (tests/bench/core.py, SemanticChunker).
-            end = special_at - 1  # `span_end`, inline
-            if text[end - 1] in JS_WHITESPACE:
-                end -= 1
-                if text[end - 1] in JS_WHITESPACE:
-                    end = LAST_TEXT_RE.match(text, gathered_at, end).end()
+            # is the line feed before that line.
+            end = span_end(text, gathered_at, special_at - 1)
             if special_at - start > max_size:
                 long[len(segments)] = least - 1 - start
             segments.append((special_at, start, boundary, gathered_at, end, start))
@@ -271,12 +269,7 @@ def split_by_structure(
             next_heading += 1
             heading_at = headings[next_heading]
             while heading_at < opener_at and heading_at - start <= target_size:
-                # `span_end`, inline: the loop runs once a segment of most (see above).
-                end = heading_at - 1
-                if text[end - 1] in JS_WHITESPACE:
-                    end -= 1
-                    if text[end - 1] in JS_WHITESPACE:
-                        end = LAST_TEXT_RE.match(text, start, end).end()
+                end = span_end(text, start, heading_at - 1)
                 if heading_at - start > max_size:  # not searched: max_size < target_size
                     long[len(segments)] = NOT_FOUND
                 segments.append((heading_at, start, "heading", start, end, start))
