@@ -26,7 +26,6 @@ __all__ = [
     "DocumentRow",
     "document_row",
     "document_records",
-    "DocumentChunkDraft",
     "ChunkColumns",
     "add_rows",
     "chunk_texts",
@@ -336,16 +335,6 @@ def document_records(
             row.token_count = tokens
             row.__class__ = sealed
     return drafts
-
-
-class DocumentChunkDraft(DocumentChunk):
-    """A `DocumentChunk` being built; `draft.__class__ = DocumentChunk` makes it one (as
-    `records` makes a `Chunk`, and for the same reason)."""
-
-    __slots__ = ()
-    __init__ = object.__init__
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
 
 
 # Plain and slotted, not a dataclass (the module docstring says why): made once a call.
