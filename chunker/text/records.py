@@ -236,7 +236,7 @@ def records(
 
 
 class _UnsetIsNone:
-    """A slot read as None until set: `token_count`, which `records` and the engine's drafts
+    """A slot read as None until set: `token_count`, which `records` and `document_records`
     leave unset unless a budget counted the tokens, so that their loops store nothing more."""
 
     __slots__ = ("slot",)
@@ -316,12 +316,12 @@ def document_records(
     `token_counts` when given (a budget counted them): the one place `DocumentChunk`s are
     made. The rows become the records, in place, and the list holding them is the answer.
 
-    A row is the draft `records` makes a `Chunk` of (and for the same reason): a subclass of
-    its record that adds no slot and lets attributes be set, turned into the frozen record
-    by assigning `__class__`. The strategies fill the rows themselves, as they cut, rather
-    than write the fields elsewhere for this loop to copy: a second store of every field
-    and a second pass over them cost more than the record's own stores
-    (tests/bench/core.py, fixed).
+    A row is a draft, as `records` makes each `Chunk` (its docstring says why): a subclass
+    of its record that adds no slot and lets attributes be set, turned into the frozen
+    record by assigning `__class__`. The strategies fill the rows as they cut, rather than
+    write the fields elsewhere (tuples, columns) for a loop here to copy into drafts: that
+    second store of every field, and the pass over them, cost more than the record's own
+    stores (tests/bench/core.py, fixed).
     """
     drafts: list[Any] = rows  # the checker's view: rows, then records
     sealed = DocumentChunk
