@@ -20,7 +20,7 @@ from chunker.engine.fixed import fixed_chunks
 from chunker.engine.hierarchical import hierarchical_chunks
 from chunker.engine.layout import layout_chunks
 from chunker.engine.semantic import check_vectors, group_by_similarity, sentences_before_capitals
-from chunker.text.records import DocumentChunk, shifted
+from chunker.text.records import DocumentChunk, DocumentRow, document_records, document_row
 
 if TYPE_CHECKING:
     from chunker.base.limits import Boundaries
@@ -34,8 +34,9 @@ ChunkingStrategy = Literal["fixed", "semantic", "hierarchical", "layout"]
 EmbedFn = Callable[[list[str]], Sequence[Sequence[float]]]
 AsyncEmbedFn = Callable[[list[str]], Awaitable[Sequence[Sequence[float]]]]
 
-# Each strategy without embeddings; `semantic` runs as `fixed` when it has none to use.
-_WITHOUT_EMBEDDINGS: dict[ChunkingStrategy, Callable[[str, int, int], list[DocumentChunk]]] = {
+# Each strategy without embeddings, adding a row a chunk to the list given; `semantic` runs as
+# `fixed` when it has none to use.
+_WITHOUT_EMBEDDINGS: dict[ChunkingStrategy, Callable[[str, int, int, list[DocumentRow]], None]] = {
     "fixed": fixed_chunks,
     "semantic": fixed_chunks,
     "hierarchical": hierarchical_chunks,
@@ -195,31 +196,37 @@ class _Request:
         """The sentences to pass to `embed_fn`, or None when this call embeds nothing."""
         return self.sentences if self.sentences and len(self.sentences) > 1 else None
 
-    def without_embeddings(self) -> list[DocumentChunk]:
+    def without_embeddings(self) -> list[DocumentRow]:
+        rows: list[DocumentRow] = []
         if self.sentences and len(self.sentences) == 1:
             # One sentence is one chunk, whatever its length; none falls back to fixed.
             start = self.starts[0]
             span = tight_span(self.text, start, start + len(self.sentences[0]))
             assert span is not None  # blank sentences are dropped
-            return self._placed([DocumentChunk(self.text[span[0] : span[1]], 0, span=span)])
-        if self.boundaries == "content":  # `fixed`'s alone (checked as made)
-            return self._placed(
-                fixed_chunks(self.text, self.chunk_size, self.chunk_overlap, boundaries="content")
-            )
-        run = _WITHOUT_EMBEDDINGS[self.strategy]
-        return self._placed(run(self.text, self.chunk_size, self.chunk_overlap))
+            rows.append(document_row(self.text[span[0] : span[1]], None, None, span))
+        elif self.boundaries == "content":  # `fixed`'s alone (checked as made)
+            fixed_chunks(self.text, self.chunk_size, self.chunk_overlap, rows, boundaries="content")
+        else:
+            run = _WITHOUT_EMBEDDINGS[self.strategy]
+            run(self.text, self.chunk_size, self.chunk_overlap, rows)
+        return self._placed(rows)
 
-    def with_embeddings(self, sentences: list[str], vectors: Any) -> list[DocumentChunk]:
+    def with_embeddings(self, sentences: list[str], vectors: Any) -> list[DocumentRow]:
         checked = check_vectors(vectors, len(sentences))
-        return self._placed(
-            group_by_similarity(
-                sentences, self.starts, checked, self.chunk_size, self.chunk_overlap
-            )
+        rows: list[DocumentRow] = []
+        group_by_similarity(
+            sentences, self.starts, checked, self.chunk_size, self.chunk_overlap, rows
         )
+        return self._placed(rows)
 
-    def _placed(self, chunks: list[DocumentChunk]) -> list[DocumentChunk]:
-        """The chunks of `text` placed in `content`."""
-        return shifted(chunks, self.mark) if self.mark else chunks
+    def _placed(self, rows: list[DocumentRow]) -> list[DocumentRow]:
+        """The rows of `text`'s chunks placed in `content`."""
+        if not self.mark:
+            return rows
+        for row in rows:
+            start, end = row.span
+            row.span = start + self.mark, end + self.mark
+        return rows
 
 
 def _budget(max_tokens: Any, tokenizer: Any) -> Budget | None:
@@ -232,15 +239,13 @@ def _budget(max_tokens: Any, tokenizer: Any) -> Budget | None:
     return Budget.of(max_tokens, tokenizer)
 
 
-def _within(
-    chunks: list[DocumentChunk], content: str, budget: Budget | None
-) -> list[DocumentChunk]:
-    """`chunks` of `content` within `budget`, if there is one."""
+def _within(rows: list[DocumentRow], content: str, budget: Budget | None) -> list[DocumentChunk]:
+    """The records of the chunks of `content` `rows` describe, within `budget` if there is one."""
     if budget is None:
-        return chunks
+        return document_records(rows)
     from chunker.text.budget import fit_document_chunks
 
-    return fit_document_chunks(chunks, content, budget)
+    return fit_document_chunks(rows, content, budget)
 
 
 def _close(awaitable: Any) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chunker.base.whitespace import JS_WHITESPACE, LAST_WHITESPACE_RE, WS_CLASS
 from chunker.engine.content_windows import content_window_ends
-from chunker.text.records import DocumentChunk, DocumentChunkDraft
+from chunker.text.records import DocumentRow
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -34,13 +34,14 @@ def fixed_chunks(
     content: str,
     chunk_size: int,
     chunk_overlap: int,
-    start_index: int = 0,
+    rows: list[DocumentRow],
     metadata: Mapping[str, Any] | None = None,
     heading: str | None = None,
     offset: int = 0,
     boundaries: str = "position",
-) -> list[DocumentChunk]:
-    """Cut `content` into windows of at most `chunk_size` characters, trimmed.
+) -> None:
+    """Cut `content` into windows of at most `chunk_size` characters, trimmed, a row each
+    added to `rows` (`records.document_records` numbers them).
 
     A window ends at the last white space within `chunk_size` characters, or is cut hard when
     there is none; the next starts `chunk_overlap` characters before that end. The original
@@ -56,37 +57,30 @@ def fixed_chunks(
     With `boundaries` "content", the windows end where the text's words choose instead
     (content_windows.py), each still starting `chunk_overlap` characters before the end before.
     """
-    chunks: list[DocumentChunk] = []
-    index = start_index
     start = 0
     find_ends = content_window_ends if boundaries == "content" else _window_ends
     for end in find_ends(content, chunk_size, chunk_overlap):
         window = content[start:end]
         part = window.strip(JS_WHITESPACE)
         if part:
-            # A draft (see records.py): a call per window would cost as much as the record.
-            chunk = DocumentChunkDraft()
-            chunk.content = part
-            chunk.index = index
-            chunk.heading = heading
-            chunk.metadata = None if metadata is None else dict(metadata)
+            row = DocumentRow()
+            row.content = part
+            row.heading = heading
+            row.metadata = None if metadata is None else dict(metadata)
             if part is not window:
                 # The part ends where the window's trailing white space starts, which
                 # `rstrip` tells with no search, and copies nothing when there is none, as
                 # for most of these windows (tests/bench/core.py, fixed).
                 stop = start + len(window.rstrip(JS_WHITESPACE)) + offset
-                chunk.span = stop - len(part), stop
+                row.span = stop - len(part), stop
             elif offset:
-                chunk.span = start + offset, end + offset
+                row.span = start + offset, end + offset
             else:
                 # Most windows start and end on text, and CPython's `strip` then returns
                 # the window itself: the span is the window's (tests/bench/core.py, fixed).
-                chunk.span = start, end
-            chunk.__class__ = DocumentChunk
-            chunks.append(chunk)
-            index += 1
+                row.span = start, end
+            rows.append(row)
         start = end - chunk_overlap if end > chunk_overlap else end
-    return chunks
 
 
 def _window_ends(content: str, size: int, overlap: int) -> list[int]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from chunker.base.whitespace import JS_WHITESPACE, LINE_TERMINATORS, WS_CLASS, tight_span
 from chunker.engine.fixed import fixed_chunks
-from chunker.text.records import DocumentChunk, DocumentChunkDraft
+from chunker.text.records import DocumentRow
 
 __all__ = ["hierarchical_chunks"]
 
@@ -29,13 +29,15 @@ HEADING_RE = re.compile(
 _NAME = 3  # the group of the heading's text
 
 
-def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[DocumentChunk]:
-    """Cut `content` at its headings; a section over `chunk_size` is cut with `fixed`.
+def hierarchical_chunks(
+    content: str, chunk_size: int, chunk_overlap: int, rows: list[DocumentRow]
+) -> None:
+    """Cut `content` at its headings, a row a chunk added to `rows`; a section over
+    `chunk_size` is cut with `fixed`.
 
     A section's span is its body's, trimmed; a section with no body holds its heading, and
     takes the heading's span (empty, where the heading's text would start, if it is blank).
     """
-    chunks: list[DocumentChunk] = []
     # The text before the first heading, then for each heading the groups above and the
     # rest of its body, up to the next heading.
     parts = HEADING_RE.split(content)
@@ -43,15 +45,15 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
         # Untrimmed, as the original: white space alone makes a chunk, its span empty at 0.
         if content:
             span = tight_span(content, 0, len(content)) or (0, 0)
-            _add_section(chunks, content, 0, span, None, {}, chunk_size, chunk_overlap)
-        return chunks
+            _add_section(rows, content, 0, span, None, {}, chunk_size, chunk_overlap)
+        return
     pieces = iter(parts)
     before = next(pieces)
     preamble = before.strip(JS_WHITESPACE)
     if preamble:
         at = len(before) - len(before.lstrip(JS_WHITESPACE))
         span = at, at + len(preamble)
-        _add_section(chunks, preamble, at, span, None, {}, chunk_size, chunk_overlap)
+        _add_section(rows, preamble, at, span, None, {}, chunk_size, chunk_overlap)
     at = len(before)  # where the next heading starts
     levels: list[int] = []  # the levels of the open ancestors
     names: list[str] = []  # and their headings
@@ -70,35 +72,30 @@ def hierarchical_chunks(content: str, chunk_size: int, chunk_overlap: int) -> li
         names.append(name)
         text = body.rstrip(JS_WHITESPACE)  # `line` took the white space before it
         if len(text) > chunk_size:
-            chunks += fixed_chunks(
-                text, chunk_size, chunk_overlap, len(chunks), metadata, name, body_at
-            )
+            fixed_chunks(text, chunk_size, chunk_overlap, rows, metadata, name, body_at)
             continue
-        # The short section's chunk built here, not in `_add_section`: a call per section
+        # The short section's row written here, not in `_add_section`: a call per section
         # costs more than these lines (tests/bench/core.py, hierarchical).
-        chunk = DocumentChunkDraft()
-        chunk.index = len(chunks)
-        chunk.heading = name
-        chunk.metadata = metadata
+        row = DocumentRow()
+        row.heading = name
+        row.metadata = metadata
         if text:
-            chunk.content = text
-            chunk.span = body_at, body_at + len(text)
+            row.content = text
+            row.span = body_at, body_at + len(text)
         else:
             # A heading with no body becomes a chunk holding the heading itself.
-            chunk.content = name
+            row.content = name
             # Where its text starts, found again: a group for it in every heading cost more.
             heading_at = body_at - len(line)
             heading = HEADING_RE.match(content, heading_at)
             assert heading is not None  # a heading starts there
             name_at = heading.start(_NAME)
-            chunk.span = name_at, name_at + len(name)
-        chunk.__class__ = DocumentChunk
-        chunks.append(chunk)
-    return chunks
+            row.span = name_at, name_at + len(name)
+        rows.append(row)
 
 
 def _add_section(
-    chunks: list[DocumentChunk],
+    rows: list[DocumentRow],
     text: str,
     text_at: int,
     span: tuple[int, int],
@@ -107,20 +104,16 @@ def _add_section(
     chunk_size: int,
     chunk_overlap: int,
 ) -> None:
-    """Append the section's chunk, or its `fixed` chunks when it is over `chunk_size`; `text`
-    starts at `text_at` in the input, and `span` is the chunk's when it is one."""
+    """Add the section's row, or its `fixed` rows when it is over `chunk_size`; `text` starts
+    at `text_at` in the input, and `span` is the chunk's when it is one."""
     if len(text) <= chunk_size:
-        chunk = DocumentChunkDraft()
+        row = DocumentRow()
         # A heading with no body becomes a chunk holding the heading itself.
-        chunk.content = text or heading or ""
-        chunk.index = len(chunks)
-        chunk.heading = heading
-        chunk.metadata = metadata or None
-        chunk.span = span
-        chunk.__class__ = DocumentChunk
-        chunks.append(chunk)
+        row.content = text or heading or ""
+        row.heading = heading
+        row.metadata = metadata or None
+        row.span = span
+        rows.append(row)
     else:
         # Sub-chunks carry the metadata even when empty, as the original's do.
-        chunks += fixed_chunks(
-            text, chunk_size, chunk_overlap, len(chunks), metadata, heading, text_at
-        )
+        fixed_chunks(text, chunk_size, chunk_overlap, rows, metadata, heading, text_at)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal, cast
 
 from chunker.base.whitespace import JS_WHITESPACE, tight_span
 from chunker.engine.fixed import fixed_chunks
-from chunker.text.records import DocumentChunk, DocumentChunkDraft
+from chunker.text.records import DocumentRow
 
 if TYPE_CHECKING:
     from chunker.base.whitespace import MatchingPattern
@@ -27,22 +27,22 @@ TABLE_RE: MatchingPattern = cast("MatchingPattern", re.compile(r"[^\n]*(?:\n[^\n
 Kind = Literal["code", "table", "prose"]
 
 
-def layout_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[DocumentChunk]:
-    """Keep each code block and table as one chunk; cut the prose between them.
+def layout_chunks(
+    content: str, chunk_size: int, chunk_overlap: int, rows: list[DocumentRow]
+) -> None:
+    """Keep each code block and table as one chunk; cut the prose between them. A row a chunk
+    is added to `rows`.
 
     A block's span is its lines trimmed; prose is trimmed before `fixed` cuts it.
     """
-    chunks: list[DocumentChunk] = []
     for kind, start, end in _blocks(content):
         if kind == "prose":
             text = content[start:end]
-            chunks += fixed_chunks(text, chunk_size, chunk_overlap, len(chunks), offset=start)
+            fixed_chunks(text, chunk_size, chunk_overlap, rows, offset=start)
         else:
             text = content[start:end]
-            # A draft (see records.py): the frozen record's `__init__` costs more.
-            block = DocumentChunkDraft()
+            block = DocumentRow()
             block.content = text
-            block.index = len(chunks)
             block.heading = None
             block.metadata = {"type": kind}
             # A block mostly starts and ends on text, and CPython's `strip` then returns the
@@ -50,11 +50,10 @@ def layout_chunks(content: str, chunk_size: int, chunk_overlap: int) -> list[Doc
             if text.strip(JS_WHITESPACE) is text:
                 block.span = start, end
             else:
-                block.span = tight_span(content, start, end)
-                assert block.span is not None  # a block holds its fence, a table a "|"
-            block.__class__ = DocumentChunk
-            chunks.append(block)
-    return chunks
+                span = tight_span(content, start, end)
+                assert span is not None  # a block holds its fence, a table a "|"
+                block.span = span
+            rows.append(block)
 
 
 def _blocks(content: str) -> list[tuple[Kind, int, int]]:

@@ -9,14 +9,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from numbers import Real
 from typing import Any
 
 from chunker.base.validation import ArgumentTypeError, ArgumentValueError
 from chunker.base.whitespace import WS_CLASS, is_blank, tight_span
 from chunker.engine.fixed import fixed_chunks
-from chunker.text.records import DocumentChunk
+from chunker.text.records import DocumentRow, document_row
 from chunker.text.sourcemap import after, input_span, joined
 
 __all__ = ["SPLIT_THRESHOLD", "sentences_before_capitals", "group_by_similarity", "check_vectors"]
@@ -117,8 +116,10 @@ def group_by_similarity(
     vectors: list[list[float]],
     chunk_size: int,
     chunk_overlap: int,
-) -> list[DocumentChunk]:
-    """Join neighbouring sentences while their similarity stays at or above the threshold.
+    rows: list[DocumentRow],
+) -> None:
+    """Join neighbouring sentences while their similarity stays at or above the threshold,
+    a row a chunk added to `rows`.
 
     `starts` are where the sentences are in the input; a chunk's span runs from its first
     sentence's text to its last's (the input's white space between them, where the chunk
@@ -129,7 +130,6 @@ def group_by_similarity(
         if _cosine(vectors[index - 1], vectors[index]) < SPLIT_THRESHOLD:
             groups.append([])
         groups[-1].append(index)
-    chunks: list[DocumentChunk] = []
     for group in groups:
         whole = " ".join([sentences[number] for number in group])
         lengths = [len(sentences[number]) for number in group]
@@ -141,12 +141,13 @@ def group_by_similarity(
         text_source = after(source, trimmed[0])
         if len(text) > chunk_size * MAX_GROUP_FACTOR:
             # Spans in `text`, placed in the input by its source (this group alone).
-            parts = fixed_chunks(text, chunk_size, chunk_overlap, len(chunks))
-            chunks += [replace(part, span=input_span(text_source, *part.span)) for part in parts]
+            parts: list[DocumentRow] = []
+            fixed_chunks(text, chunk_size, chunk_overlap, parts)
+            for part in parts:
+                part.span = input_span(text_source, *part.span)
+            rows += parts
         else:
-            span = input_span(text_source, 0, len(text))
-            chunks.append(DocumentChunk(text, len(chunks), span=span))
-    return chunks
+            rows.append(document_row(text, None, None, input_span(text_source, 0, len(text))))
 
 
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:

@@ -37,7 +37,9 @@ from chunker.text.records import (
     ChunkColumns,
     ChunkRows,
     DocumentChunk,
-    DocumentChunkDraft,
+    DocumentRow,
+    document_records,
+    document_row,
     records,
 )
 
@@ -427,31 +429,14 @@ def _batch_chars(batch: list[tuple[Any, str]]) -> int:
 
 
 def _cut_text(cut: Callable[[str], list[Any]], pair: tuple[Any, str]) -> ChunkedText:
-    return _chunked_text(pair[0], tuple(cut(pair[1])))
-
-
-class _ChunkedTextDraft(ChunkedText):
-    """A `ChunkedText` being built (records.py's drafts say why: made once a text)."""
-
-    __slots__ = ()
-    __init__ = object.__init__
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
-
-
-def _chunked_text(key: Any, chunks: tuple[Any, ...]) -> ChunkedText:
-    result = _ChunkedTextDraft()
-    result.id = key
-    result.chunks = chunks
-    result.__class__ = ChunkedText
-    return result  # type: ignore[no-any-return]  # a draft reads as Any (object's __init__)
+    return ChunkedText(pair[0], tuple(cut(pair[1])))
 
 
 def _made_of_each(
     record: Callable[[str, Any], tuple[Any, ...]], batch: list[tuple[Any, str]], answers: list[Any]
 ) -> list[ChunkedText]:
     """A batch's results from a worker's answer for each of its texts."""
-    return [_chunked_text(key, record(text, answer)) for (key, text), answer in zip(batch, answers)]
+    return [ChunkedText(key, record(text, answer)) for (key, text), answer in zip(batch, answers)]
 
 
 # What a worker answers for a batch cut by `SemanticChunker`: its texts' `ChunkColumns`, one
@@ -522,7 +507,7 @@ def _records_of_columns(batch: list[tuple[Any, str]], answer: _BatchColumns) -> 
         written = ChunkRows()
         written.rows = rows[done:end]
         written.texts = list(islice(rest, places[4 * done : 4 * end : 4].count(-1)))
-        results.append(_chunked_text(key, tuple(records(text, written))))
+        results.append(ChunkedText(key, tuple(records(text, written))))
         done = end
     return results
 
@@ -545,19 +530,15 @@ def _fields(recipe: Recipe, batch: list[tuple[Any, str]]) -> list[Any]:
 
 def _records_of_fields(recipe: Recipe) -> Callable[[str, Any], tuple[Any, ...]]:
     """What makes `_fields`' rows records again, each with its count: `Chunk`s by
-    `records.records`, `DocumentChunk`s as drafts (records.py says why)."""
+    `records.records`, `DocumentChunk`s by `records.document_records`."""
     if _record_of(recipe) is DocumentChunk:
-        names = DocumentChunk.__slots__
 
         def documents(text: str, rows: Any) -> tuple[Any, ...]:
-            chunks = []
-            for row in rows:
-                chunk = DocumentChunkDraft()
-                for name, value in zip(names, row):
-                    setattr(chunk, name, value)
-                chunk.__class__ = DocumentChunk
-                chunks.append(chunk)
-            return tuple(chunks)
+            written = [
+                document_row(content, heading, metadata, span)
+                for content, _, heading, metadata, span, _ in rows
+            ]
+            return tuple(document_records(written, [row[-1] for row in rows]))
 
         return documents
 
@@ -586,14 +567,12 @@ def _engine_row(text: str, chunk: Any) -> tuple[Any, ...]:
 
 
 def _records_of_engine(text: str, answer: Any) -> tuple[DocumentChunk, ...]:
-    chunks: list[DocumentChunk] = []
-    for index, (start, end, content, heading, metadata) in enumerate(answer):
-        chunk = DocumentChunkDraft()
-        chunk.content = text[start:end] if content is None else content
-        chunk.index = index
-        chunk.heading = heading
-        chunk.metadata = metadata
-        chunk.span = (start, end)
-        chunk.__class__ = DocumentChunk
-        chunks.append(chunk)
-    return tuple(chunks)
+    rows: list[DocumentRow] = []
+    for start, end, content, heading, metadata in answer:
+        row = DocumentRow()
+        row.content = text[start:end] if content is None else content
+        row.heading = heading
+        row.metadata = metadata
+        row.span = start, end
+        rows.append(row)
+    return tuple(document_records(rows))

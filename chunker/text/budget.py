@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from chunker.base.validation import ArgumentValueError
@@ -37,6 +36,9 @@ from chunker.text.records import (
     Chunk,
     ChunkRows,
     DocumentChunk,
+    DocumentRow,
+    document_records,
+    document_row,
     records,
 )
 
@@ -303,34 +305,28 @@ def fit_chunks(written: ChunkRows, text: str, budget: Budget) -> tuple[ChunkRows
 _NOT_PLACED = (-1, -1, -1, -1)
 
 
-def fit_document_chunks(
-    chunks: list[DocumentChunk], text: str, budget: Budget
-) -> list[DocumentChunk]:
-    """`ChunkingEngine`'s chunks of `text` within `budget`, each with its `token_count`."""
+def fit_document_chunks(rows: list[DocumentRow], text: str, budget: Budget) -> list[DocumentChunk]:
+    """The records of `ChunkingEngine`'s chunks of `text` (`rows`, as its strategies wrote
+    them) within `budget`, each with its `token_count`."""
     count = budget.counter()
     max_tokens = budget.max_tokens
-    out: list[DocumentChunk] = []
-    for chunk in chunks:
-        content = chunk.content
+    out: list[DocumentRow] = []
+    counts: list[int] = []
+    for row in rows:
+        content = row.content
         fitted = None if max_tokens is None else fit_pieces("", content, content, count, max_tokens)
         if fitted is None:
-            out.append(replace(chunk, index=len(out), token_count=count(content)))
+            out.append(row)
+            counts.append(count(content))
             continue
-        places = _Places(content, text, chunk.span)
+        places = _Places(content, text, row.span)
         for piece_text, piece in zip(fitted.texts, fitted.pieces):
             lo = TEXT_RE.search(content, piece.start, piece.end)
             hi = LAST_TEXT_RE.match(content, lo.start(), piece.end).end() if lo else piece.end
-            out.append(
-                DocumentChunk(
-                    content=piece_text,
-                    index=len(out),
-                    heading=chunk.heading,
-                    metadata=chunk.metadata,
-                    span=places.of(lo.start() if lo else piece.start, hi),
-                    token_count=piece.tokens,
-                )
-            )
-    return out
+            span = places.of(lo.start() if lo else piece.start, hi)
+            out.append(document_row(piece_text, row.heading, row.metadata, span))
+            counts.append(piece.tokens)
+    return document_records(out, counts)
 
 
 def fit_embedded(
@@ -363,15 +359,16 @@ def fit_embedded(
             (*_NOT_PLACED, own_start, end, chunk.boundary_type, chunk.span, overlap)
         )
         written.texts.append(whole)
-    elif start is not None:
-        chunk = replace(chunk, content=text[start : chunk.span[1]])
+    else:
+        content = chunk.content if start is None else text[start : chunk.span[1]]
+        row = document_row(content, chunk.heading, chunk.metadata, chunk.span)
     count = budget.count
     framed = budget if frame is None else Budget(budget.max_tokens, lambda t: count(frame(t)))
     try:
         if isinstance(chunk, Chunk):
             fitted, counts = fit_chunks(written, text, framed)
             return records(text, fitted, chunk.metadata, counts)
-        return fit_document_chunks([chunk], text, framed)
+        return fit_document_chunks([row], text, framed)
     except ArgumentValueError:
         if frame is None or budget.max_tokens is None:
             raise

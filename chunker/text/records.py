@@ -12,9 +12,9 @@ which Pyodide pays as it starts, so a page pays only for the records of what it 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 __all__ = [
     "BoundaryType",
@@ -23,8 +23,9 @@ __all__ = [
     "ChunkRow",
     "ChunkRows",
     "records",
-    "DocumentChunkDraft",
-    "shifted",
+    "DocumentRow",
+    "document_row",
+    "document_records",
     "ChunkColumns",
     "add_rows",
     "chunk_texts",
@@ -235,7 +236,7 @@ def records(
 
 
 class _UnsetIsNone:
-    """A slot read as None until set: `token_count`, which `records` and the engine's drafts
+    """A slot read as None until set: `token_count`, which `records` and `document_records`
     leave unset unless a budget counted the tokens, so that their loops store nothing more."""
 
     __slots__ = ("slot",)
@@ -271,14 +272,69 @@ class _ChunkDraft(Chunk):
     __delattr__ = object.__delattr__
 
 
-class DocumentChunkDraft(DocumentChunk):
-    """A `DocumentChunk` being built; `draft.__class__ = DocumentChunk` makes it one (as
-    `records` makes a `Chunk`, and for the same reason)."""
+class DocumentRow(DocumentChunk):
+    """A `DocumentChunk` as a strategy of `ChunkingEngine` writes it: a row of the record's
+    fields, set one by one (`row.content = ...`; all but `index` and `token_count`), which
+    `document_records` makes the record in place."""
 
     __slots__ = ()
-    __init__ = object.__init__
     __setattr__ = object.__setattr__
     __delattr__ = object.__delattr__
+    if TYPE_CHECKING:
+        # For the checker, the fields a strategy sets, settable on a row.
+        content: str
+        heading: str | None
+        metadata: Mapping[str, Any] | None
+        span: tuple[int, int]
+
+        def __init__(self) -> None: ...
+
+    else:
+        __init__ = object.__init__
+
+
+def document_row(
+    content: str,
+    heading: str | None,
+    metadata: Mapping[str, Any] | None,
+    span: tuple[int, int],
+) -> DocumentRow:
+    """A row from its fields, for the places that write a row or two rather than one a
+    window."""
+    row = DocumentRow()
+    row.content = content
+    row.heading = heading
+    row.metadata = metadata
+    row.span = span
+    return row
+
+
+def document_records(
+    rows: list[DocumentRow], token_counts: list[int] | None = None
+) -> list[DocumentChunk]:
+    """The records of the chunks `rows` describe, numbered from 0, each with its count from
+    `token_counts` when given (a budget counted them): the one place `DocumentChunk`s are
+    made. The rows become the records, in place, and the list holding them is the answer.
+
+    A row is a draft, as `records` makes each `Chunk` (its docstring says why): a subclass
+    of its record that adds no slot and lets attributes be set, turned into the frozen
+    record by assigning `__class__`. The strategies fill the rows as they cut, rather than
+    write the fields elsewhere (tuples, columns) for a loop here to copy into drafts: that
+    second store of every field, and the pass over them, cost more than the record's own
+    stores (tests/bench/core.py, fixed).
+    """
+    drafts: list[Any] = rows  # the checker's view: rows, then records
+    sealed = DocumentChunk
+    if token_counts is None:
+        for index, row in enumerate(drafts):
+            row.index = index
+            row.__class__ = sealed
+    else:
+        for index, (row, tokens) in enumerate(zip(drafts, token_counts)):
+            row.index = index
+            row.token_count = tokens
+            row.__class__ = sealed
+    return drafts
 
 
 # Plain and slotted, not a dataclass (the module docstring says why): made once a call.
@@ -353,13 +409,6 @@ def chunk_texts(text: str, places: list[int], unplaced: list[str]) -> list[str]:
         else text[places[four] : places[four + 1]] + text[places[four + 2] : places[four + 3]]
         for four in range(0, len(places), 4)
     ]
-
-
-def shifted(chunks: list[DocumentChunk], by: int) -> list[DocumentChunk]:
-    """`chunks` with every span `by` characters later: the chunks of a text that stands in
-    the input after `by` characters that are no part of it (a byte-order mark:
-    whitespace.bom_length)."""
-    return [replace(chunk, span=(chunk.span[0] + by, chunk.span[1] + by)) for chunk in chunks]
 
 
 def span_dict(span: tuple[int, int]) -> dict[str, int]:
