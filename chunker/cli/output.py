@@ -139,7 +139,8 @@ def record_bytes(records: list[str], format: str) -> bytes:
     runs). Made where the records are, a worker process for most."""
     if format == "json":
         return encoded(",\n".join(records))
-    return encoded("\n".join(records) + "\n")
+    # The last line feed joined in, not added to the joined text: that would copy it whole.
+    return encoded("\n".join([*records, ""]))
 
 
 class RecordWriter:
