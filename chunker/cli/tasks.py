@@ -54,6 +54,14 @@ class Done:
     size: int
     """The inputs' bytes (`Source.size`), for the progress line."""
 
+    def __reduce__(self) -> tuple[type[Done], tuple[Any, ...]]:
+        # Its bytes out of band: a worker writes them to its pipe as they are, and the parent
+        # reads them into the bytes it writes out (pool.py), where a pickle of them would copy
+        # them in and out again.
+        from pickle import PickleBuffer  # in a worker, where multiprocessing imported it
+
+        return Done, (PickleBuffer(self.data), self.records, self.errors, self.files, self.size)
+
 
 @dataclass(frozen=True, slots=True)
 class TurnsJob:

@@ -13,6 +13,11 @@ dies with its parent (Linux's parent-death signal; elsewhere at its next read of
 pipe), and is sent a batch while busy only if it fits in its pipe beside those it may leave
 unread (`_Worker.offer`), so the parent never waits on a worker that waits for the parent to
 read its answer.
+
+A worker's answer crosses as a pickle, but for the buffers the pickle hands out of band
+(protocol 5's `PickleBuffer`, such as the command line's output bytes: `tasks.Done`), which are
+written to the pipe as they are and read into the objects the parent keeps: not copied into
+the pickle, and out of it again (`_send_answer`, `_Worker.receive`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import mmap
 import os
 import signal
+import struct
 import sys
 import threading
 from collections import deque
@@ -49,6 +55,11 @@ QUEUED_A_WORKER = 3
 
 # The unit of a pipe's room (`_Worker.offer`).
 _PAGE_BYTES = mmap.PAGESIZE
+
+# An answer's frame on its pipe: the length of its pickle and the number of its out-of-band
+# buffers, then each buffer's length, then the pickle, then the buffers.
+_FRAME = struct.Struct("=QI")
+_LENGTH = struct.Struct("=Q")
 
 # How long stopping waits for workers told to end before it kills them.
 _GRACE_SECONDS = 2.0
@@ -264,7 +275,7 @@ class _Worker:
     def receive(self) -> tuple[int, Any, Any, bool]:
         """The oldest item in flight, its outcome, and whether that is an exception."""
         try:
-            failed, outcome = self.results.recv()
+            failed, outcome = _received(self.results.fileno())
         except (EOFError, OSError):
             raise self._ended() from None
         number, item, _ = self.in_flight.popleft()
@@ -354,6 +365,7 @@ def _serve(
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is no worker's
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held by the parent as it started us
     _die_with_parent(parent)
+    answers = results.fileno()
     while True:
         try:
             item = tasks.recv()
@@ -364,10 +376,58 @@ def _serve(
         except Exception as error:
             answer = (True, error)
         try:
-            results.send(answer)
+            _send_answer(answers, answer)
         except OSError:  # the parent is gone or stopped listening
             break
     os._exit(0)  # no atexit, no flushing of what the parent's stdio held when it forked
+
+
+def _send_answer(descriptor: int, answer: tuple[bool, Any]) -> None:
+    """Write `answer` to the pipe `descriptor` as a frame (`_FRAME`), its out-of-band
+    buffers as they are."""
+    import io
+    from multiprocessing.reduction import ForkingPickler
+
+    buffers: list[memoryview] = []
+    pickled = io.BytesIO()
+    ForkingPickler(pickled, 5, True, lambda buffer: buffers.append(buffer.raw())).dump(answer)
+    head = _FRAME.pack(pickled.tell(), len(buffers)) + b"".join(
+        _LENGTH.pack(buffer.nbytes) for buffer in buffers
+    )
+    parts: list[Any] = [head, pickled.getbuffer(), *buffers]
+    while parts:  # a pipe takes as much as it has room for
+        written = os.writev(descriptor, parts)
+        while parts and written >= len(parts[0]):
+            written -= len(parts.pop(0))
+        if written:
+            parts[0] = memoryview(parts[0])[written:]
+
+
+def _received(descriptor: int) -> tuple[bool, Any]:
+    """The answer framed on the pipe `descriptor` by `_send_answer`, its buffers read into the
+    bytes its objects hold; EOFError if the pipe ends first."""
+    import pickle
+
+    pickle_length, count = _FRAME.unpack(_read_exactly(descriptor, _FRAME.size))
+    lengths = struct.unpack(f"={count}Q", _read_exactly(descriptor, _LENGTH.size * count))
+    pickled = _read_exactly(descriptor, pickle_length)
+    buffers = [_read_exactly(descriptor, length) for length in lengths]
+    return pickle.loads(pickled, buffers=buffers)  # type: ignore[no-any-return]
+
+
+def _read_exactly(descriptor: int, size: int) -> bytes:
+    data = os.read(descriptor, size)
+    if len(data) == size:
+        return data  # the whole frame was in the pipe: no copy but the read's
+    parts = [data]
+    left = size - len(data)
+    while left:
+        if not data:
+            raise EOFError
+        data = os.read(descriptor, left)
+        parts.append(data)
+        left -= len(data)
+    return b"".join(parts)
 
 
 def _die_with_parent(parent: int | None) -> None:

@@ -7,9 +7,11 @@ import itertools
 import multiprocessing
 import operator
 import os
+import pickle
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -418,6 +420,46 @@ def test_a_batch_cut_here_can_be_answered_as_a_workers_is(monkeypatch):
     assert [batch for _, batch in results] == large  # in order, whoever did them
     assert {where for where, _ in results} == {"here", "there"}
     assert not multiprocessing.active_children()
+
+
+class _OutOfBand:
+    """An answer whose bytes a pickle hands out of band, as the command line's are."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def __reduce__(self):
+        return _OutOfBand, (pickle.PickleBuffer(self.data),)
+
+
+def _out_of_band(shared, batch):
+    return _OutOfBand(bytes(range(256)) * (len(batch[0]) // 256))
+
+
+def test_an_answers_out_of_band_bytes_cross_as_they_are_larger_than_the_pipe():
+    # Written to the pipe beside their pickle, not in it: several times the pipe's buffer, so
+    # the parent reads them in pieces (and cuts its own batches meanwhile).
+    batches = [["x" * (3 << 20)]] * 4
+    answers = pool.map_in_order(_out_of_band, iter(batches), 2, None, lambda batch: None)
+    received = [answer.data for _, answer, here in answers if not here]
+    assert received and all(data == bytes(range(256)) * (3 << 12) for data in received)
+    assert not multiprocessing.active_children()
+
+
+def test_an_answer_frame_gives_its_pickle_and_its_buffers_back_read_in_pieces():
+    reader, writer = os.pipe()
+    answer = (False, [_OutOfBand(b"a" * 200_000), "in band", _OutOfBand(b"")])
+    sender = threading.Thread(target=pool._send_answer, args=(writer, answer))
+    sender.start()  # the pipe holds less than the frame: the writer waits for the reader
+    try:
+        failed, (first, text, empty) = pool._received(reader)
+    finally:
+        sender.join()
+        os.close(writer)
+    assert (failed, first.data, text, empty.data) == (False, b"a" * 200_000, "in band", b"")
+    with pytest.raises(EOFError):  # the pipe ended
+        pool._received(reader)
+    os.close(reader)
 
 
 def _pipe_of(monkeypatch, pages):

@@ -287,6 +287,22 @@ def test_a_batch_is_answered_as_its_stretch_of_the_output(tmp_path, output_forma
     assert first.size == sum(source.size for source in sources[:4])
 
 
+def test_a_batchs_output_bytes_cross_to_the_parent_out_of_band(tmp_path):
+    # Not copied into the answer's pickle and out of it again: the worker writes them to the
+    # pipe as they are (pool.py), and the parent gets the bytes it writes out.
+    import pickle
+
+    from chunker.cli.tasks import Done
+
+    done = Done(b'{"source": "a.md"}\n' * 1000, 1000, ("b.md: not UTF-8",), 2, 40)
+    buffers: list[pickle.PickleBuffer] = []
+    pickled = pickle.dumps(done, protocol=5, buffer_callback=buffers.append)
+    assert [bytes(buffer.raw()) for buffer in buffers] == [done.data]
+    assert len(pickled) < 200
+    back = pickle.loads(pickled, buffers=[done.data])
+    assert back == done and back.data is done.data
+
+
 def test_a_bad_file_is_named_and_the_others_go_on(corpus):
     (corpus / "bad.md").write_bytes(b"# Caf\xe9\n\nLatin-1, not UTF-8.")
     missing = corpus / "missing.md"
