@@ -9,10 +9,10 @@ terminates what still runs, waits a bounded time and kills what is left, with SI
 SIGTERM held back until it is done (docs/processes.md).
 
 A worker ignores SIGINT (Ctrl-C reaches the whole process group; the parent alone decides),
-dies with its parent (Linux's parent-death signal; elsewhere at its next read of the closed
-pipe), and is sent a batch while busy only if it fits in its pipe beside those it may leave
-unread (`_Worker.offer`), so the parent never waits on a worker that waits for the parent to
-read its answer.
+ends with its parent (on Linux as soon as the parent ends, `_exit_with_parent`; elsewhere at
+its next read of the closed pipe), and is sent a batch while busy only if it fits in its pipe
+beside those it may leave unread (`_Worker.offer`), so the parent never waits on a worker that
+waits for the parent to read its answer.
 
 A worker's answer crosses as a pickle, but for the buffers the pickle hands out of band
 (protocol 5's `PickleBuffer`, such as the command line's output bytes: `tasks.Done`), which are
@@ -99,9 +99,6 @@ class _Pool(Generic[Item, Result]):
 
         context = multiprocessing.get_context()
         method = context.get_start_method()
-        # The process a worker's parent should be, to die with: this one, but for a fork
-        # server's worker (Python 3.14's default on Linux), a child of the server.
-        parent = None if method == "forkserver" else os.getpid()
         self.workers: list[_Worker] = []
         if method != "fork":
             _helpers_started(method)
@@ -112,7 +109,7 @@ class _Pool(Generic[Item, Result]):
                 _widen(results_in)
                 process = context.Process(
                     target=_serve,
-                    args=(tasks_out, results_in, function, shared, parent),
+                    args=(tasks_out, results_in, function, shared),
                     daemon=True,  # multiprocessing ends it at exit, should all else fail
                 )
                 process.start()
@@ -357,14 +354,13 @@ def _serve(
     results: Connection,
     function: Callable[[Any, Any], Any],
     shared: Any,
-    parent: int | None,
 ) -> None:
     """A worker's life: each item read, `function(shared, item)` or its exception answered,
     until the parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is no worker's
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held by the parent as it started us
-    _die_with_parent(parent)
+    _exit_with_parent()
     answers = results.fileno()
     while True:
         try:
@@ -380,6 +376,32 @@ def _serve(
         except OSError:  # the parent is gone or stopped listening
             break
     os._exit(0)  # no atexit, no flushing of what the parent's stdio held when it forked
+
+
+def _exit_with_parent() -> None:
+    """On Linux, end this worker as soon as the process that started it ends, even by SIGKILL,
+    which it cannot act on: multiprocessing's parent sentinel is a pipe whose writing end that
+    process holds (under a fork server too: the run, not the server), and a thread waits for
+    its hang-up. (Under `fork` a worker started later also holds the ends of those started
+    before it: it ends first, and they follow.) Linux's parent-death signal would do it as
+    well, but only through ctypes, which took a worker longer to import than the rest of its
+    start (tests/bench/cli_jobs.py)."""
+    if not sys.platform.startswith("linux"):
+        return  # a worker ends at its next read of the closed pipe
+    from multiprocessing import parent_process
+
+    parent = parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_at_hang_up, args=(parent.sentinel,), daemon=True).start()
+
+
+def _exit_at_hang_up(sentinel: int) -> None:
+    import select
+
+    watch = select.poll()
+    watch.register(sentinel, 0)  # no event asked: a hang-up (or an error) is told anyway
+    watch.poll()
+    os._exit(1)
 
 
 def _send_answer(descriptor: int, answer: tuple[bool, Any]) -> None:
@@ -428,22 +450,3 @@ def _read_exactly(descriptor: int, size: int) -> bytes:
         parts.append(data)
         left -= len(data)
     return b"".join(parts)
-
-
-def _die_with_parent(parent: int | None) -> None:
-    """Ask Linux to send this process SIGKILL when its parent dies (as by SIGKILL), so no
-    worker outlives it; elsewhere a worker ends at its next read of the closed pipe.
-
-    `parent` is the process that started this one, which it checks is still its parent once
-    the signal is asked for (that process may have died before). None: a fork server started
-    it, and is its parent; the server ends as soon as the process that uses it does, so the
-    signal comes then (a server gone before the call is not seen; the pipe still ends it)."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-
-    with suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if parent is not None and os.getppid() != parent:  # it died before the call
-            os._exit(1)
