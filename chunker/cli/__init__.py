@@ -5,6 +5,7 @@ the core never imports it. Exit codes: `parser.EXIT_CODES`."""
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import io
 import os
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from chunker.cli.flags import flag
 from chunker.cli.inputs import Decoding, Listing, Source
@@ -53,7 +54,7 @@ from chunker.recipe import Recipe, options_of
 if TYPE_CHECKING:
     from chunker.cli.since import Changes
 
-__all__ = ["main"]
+__all__ = ["main", "command"]
 
 
 class _Interrupted(BaseException):
@@ -64,6 +65,25 @@ class _Interrupted(BaseException):
     def __init__(self, number: int) -> None:
         super().__init__(number)
         self.number = number
+
+
+def command() -> NoReturn:
+    """`chunker` as a program (the console script, `python -m chunker`): `main` on the
+    process's arguments, then the process ends with its exit code."""
+    code = main()
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        sys.exit(code)  # a tracer or a profiler (coverage, cProfile) reports as Python exits
+    # Ended at once, its exit handlers run and its output flushed: the interpreter's own
+    # teardown (a last collection, and every object freed; after worker processes, each page
+    # they shared written to again) took as long as cutting a few hundred short files
+    # (tests/bench/cli_jobs.py).
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(code)  # Python's exit says what failed, as it always did
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

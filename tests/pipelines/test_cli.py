@@ -303,6 +303,47 @@ def test_a_batchs_output_bytes_cross_to_the_parent_out_of_band(tmp_path):
     assert back == done and back.data is done.data
 
 
+# The command as its console script runs it, with an exit handler and an object whose
+# finalizer Python's own teardown would run; under a tracer (as coverage runs it) if asked.
+PROGRAM = """
+import atexit, os, sys
+
+class Kept:
+    def __del__(self, write=os.write):  # its own reference: the teardown clears modules
+        write(1, b"torn down\\n")
+
+kept = Kept()
+atexit.register(print, "exit handler", flush=True)
+if sys.argv.pop(1) == "traced":
+    sys.settrace(lambda *_: None)
+from chunker.cli import command
+
+command()
+"""
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_the_program_ends_after_its_exit_handlers_without_pythons_teardown(tmp_path, traced):
+    (tmp_path / "a.md").write_text(DOCUMENT)
+    inputs = [str(tmp_path / "a.md"), str(tmp_path / "missing.md")]
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM, "traced" if traced else "plain", "chunk", *inputs],
+        capture_output=True,
+        env=ENV,
+        timeout=120,
+    )
+    assert done.returncode == 1  # the missing file's, as ever
+    assert b"missing.md: no such file or folder" in done.stderr
+    *records, last = done.stdout.decode().splitlines()
+    if traced:  # the tracer reports in Python's teardown: it runs
+        assert [records.pop(), last] == ["exit handler", "torn down"]
+    else:
+        assert last == "exit handler"
+    assert [json.loads(line)["source"] for line in records] == [str(tmp_path / "a.md")] * len(
+        records
+    )
+
+
 def test_a_bad_file_is_named_and_the_others_go_on(corpus):
     (corpus / "bad.md").write_bytes(b"# Caf\xe9\n\nLatin-1, not UTF-8.")
     missing = corpus / "missing.md"
