@@ -10,7 +10,6 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
-from pathlib import Path
 from typing import BinaryIO, TextIO
 
 __all__ = [
@@ -94,11 +93,11 @@ def _replacing(target: str) -> Iterator[BinaryIO]:
     """A temporary file beside `target`, put in its place if the block completes."""
     import tempfile  # for a file only: standard output, the common pipe, needs none
 
-    path = Path(os.path.realpath(target))  # through a symlink: its file replaced, the link kept
+    path = os.path.realpath(target)  # through a symlink: its file replaced, the link kept
     mode = _mode_for(path)
     with writing(target):
         handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".part"
+            dir=os.path.dirname(path), prefix=f".{os.path.basename(path)}.", suffix=".part"
         )
     file = os.fdopen(handle, "wb")
     try:
@@ -195,11 +194,11 @@ def _failed(name: str, error: OSError) -> OutputError:
     return OutputError(f"cannot write {name}: {error.strerror or error}")
 
 
-def _mode_for(path: Path) -> int:
+def _mode_for(path: str) -> int:
     """The permissions `path` gets: those it has (as `>` keeps them), or for a new file what
     the umask leaves of 0o666, as for any file the user makes (not mkstemp's private 0o600)."""
     try:
-        return stat.S_IMODE(path.stat().st_mode)
+        return stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
         umask = os.umask(0)  # the only way to read it; set back at once (no threads yet)
         os.umask(umask)

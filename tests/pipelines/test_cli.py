@@ -16,6 +16,8 @@ import time
 from pathlib import Path, PurePath
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.paths import ROOT
 
 import chunker
@@ -782,11 +784,20 @@ def test_a_folder_is_walked_as_os_walk_walks_it(tmp_path, glob):
     (tree / "broken.md").symlink_to(tree / "nowhere")
     os.mkfifo(tree / "b" / "fifo.md")
     (tree / "link-to-fifo.md").symlink_to(tree / "b" / "fifo.md")
-    for given in (tree, tmp_path / "tree" / ".." / "tree"):
-        assert list(_folder_files(given, glob)) == _walked(given, glob)
+    for folder in (tree, tmp_path / "tree" / ".." / "tree"):
+        assert list(_folder_files(folder, glob)) == _walked(folder, glob)
     documentation = Path("/usr/share/doc")
     if documentation.is_dir():  # thousands of real files and links
         assert list(_folder_files(documentation, glob)) == _walked(documentation, glob)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="/.a\\", max_size=9))
+def test_a_folder_is_named_as_pathlib_names_it(given_path):
+    # The records' sources are the folder's name as pathlib writes it, without pathlib.
+    from chunker.cli.inputs import _posix_name
+
+    assert _posix_name(given_path) == PurePath(given_path).as_posix()
 
 
 def test_a_folder_is_walked_as_its_files_are_taken(tmp_path):
