@@ -318,6 +318,7 @@ def _done(sources: Iterator[Source], jobs: int | None, job: Job) -> Iterator[lis
         job,
         _answered,
         batch_here=partial(run_batch, job),
+        own_process=True,
     )
 
 
