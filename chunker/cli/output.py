@@ -21,6 +21,7 @@ __all__ = [
     "OutputError",
     "RecordWriter",
     "record_bytes",
+    "runs_joined",
     "Progress",
     "shown",
 ]
@@ -140,6 +141,11 @@ def record_bytes(records: list[str], format: str) -> bytes:
         return encoded(",\n".join(records))
     # The last line feed joined in, not added to the joined text: that would copy it whole.
     return encoded("\n".join([*records, ""]))
+
+
+def runs_joined(runs: list[bytes], format: str) -> bytes:
+    """Runs of records as `record_bytes` makes them, in `format`, as one run."""
+    return (b",\n" if format == "json" else b"").join(runs)
 
 
 class RecordWriter:

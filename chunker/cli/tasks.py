@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from chunker.cli.inputs import Decoding, InputError, Source, read_text
 from chunker.cli.jsonl import ChunkLines
-from chunker.cli.output import record_bytes
+from chunker.cli.output import record_bytes, runs_joined
 
 if TYPE_CHECKING:
     from chunker.cli.since import Changes
@@ -97,8 +97,12 @@ class Job:
 
 def run_batch(job: Job, batch: list[Source]) -> Done:
     """A command's task over a batch of inputs (what goes to a worker process at once), each
-    read first: one that cannot be gives its error instead of records."""
-    records: list[str] = []
+    read first: one that cannot be gives its error instead of records. Each input's records
+    become bytes alone (`record_bytes`), and those are put together: a batch's records joined
+    as one text first took that text's widest character for all of it, and twice as long
+    to encode (tests/bench/cli_jobs.py)."""
+    runs: list[bytes] = []
+    records = 0
     errors: list[str] = []
     size = 0
     for source in batch:
@@ -111,11 +115,14 @@ def run_batch(job: Job, batch: list[Source]) -> Done:
         outcome = job.task(job.shared, source, text)
         if outcome.error is not None:
             errors.append(outcome.error)
-        elif job.since is not None:
-            records += job.since.lines(source.name, outcome.records)
-        else:
-            records += outcome.records
-    return Done(record_bytes(records, job.format), len(records), tuple(errors), len(batch), size)
+            continue
+        lines = outcome.records
+        if job.since is not None:
+            lines = job.since.lines(source.name, lines)
+        if lines:
+            runs.append(record_bytes(lines, job.format))
+            records += len(lines)
+    return Done(runs_joined(runs, job.format), records, tuple(errors), len(batch), size)
 
 
 def run_one(job: Job, source: Source) -> Done:
