@@ -12,7 +12,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 from functools import partial
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -100,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_evaluate(parser, args)
         if args.jobs is not None and args.jobs < 1:
             parser.error(f"argument --jobs: must be at least 1, got {args.jobs}")
-        job = replace(_plan(parser, args), since=_since(parser, args))
+        job = _plan(parser, args)._replace(since=_since(parser, args))
         signal.signal(signal.SIGTERM, _on_interrupt)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (`&`)
             signal.signal(signal.SIGINT, _on_interrupt)

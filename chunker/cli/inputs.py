@@ -14,7 +14,6 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 __all__ = [
@@ -53,9 +52,9 @@ class Source(NamedTuple):
     """Standard input's bytes (a file is read where it is cut, possibly in another process)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Decoding:
-    """How the inputs' bytes become text: `--encoding` and `--errors`, as `bytes.decode`."""
+class Decoding(NamedTuple):
+    """How the inputs' bytes become text: `--encoding` and `--errors`, as `bytes.decode`. A
+    tuple, not a dataclass, as the classes of tasks.py are, and for their reason."""
 
     encoding: str = "utf-8"
     errors: str = "strict"

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chunker.cli.inputs import Decoding, InputError, Source, read_text
 from chunker.cli.jsonl import ChunkLines
@@ -31,8 +30,12 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+# Tuples, not dataclasses: each class is made as the command line starts, before a worker
+# can, and a dataclass cost several times as much to make, its methods compiled from source
+# (tests/bench/cli_jobs.py).
+
+
+class Outcome(NamedTuple):
     """What one input gave: its records, or why it gave none."""
 
     source: Source
@@ -41,8 +44,7 @@ class Outcome:
     error: str | None = None
 
 
-@dataclass(slots=True)  # not frozen: made for every input, and a frozen one is made slower
-class Done:
+class Done(NamedTuple):
     """Inputs done, in order, as a worker answers them: their records as the output's bytes
     (`record_bytes`), and why those that gave none did not."""
 
@@ -63,23 +65,20 @@ class Done:
         return Done, (PickleBuffer(self.data), self.records, self.errors, self.files, self.size)
 
 
-@dataclass(frozen=True, slots=True)
-class TurnsJob:
+class TurnsJob(NamedTuple):
     """`chunk_turns`' options, checked by the command line before any input is read."""
 
     options: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class SnippetJob:
+class SnippetJob(NamedTuple):
     """The query's words and `snippet_around`'s options."""
 
     words: list[str]
     options: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
+class Job(NamedTuple):
     """A command's work on each input: what a worker process is sent once."""
 
     task: Callable[[Any, Source, str], Outcome]
