@@ -130,6 +130,9 @@ class _Pool(Generic[Item, Result]):
 
             context = multiprocessing.get_context(method)
             _helpers_started(method)
+        else:  # what forked workers take first (wire.py), imported once for all
+            import pickle  # noqa: F401
+            import select  # noqa: F401
         with _signals_held():  # a Ctrl-C now would leave a worker half started
             for _ in range(jobs):
                 if context is None:
