@@ -5,16 +5,16 @@ the core never imports it. Exit codes: `parser.EXIT_CODES`."""
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import io
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 from functools import partial
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from chunker.cli.flags import flag
 from chunker.cli.inputs import Decoding, Listing, Source
@@ -53,7 +53,7 @@ from chunker.recipe import Recipe, options_of
 if TYPE_CHECKING:
     from chunker.cli.since import Changes
 
-__all__ = ["main"]
+__all__ = ["main", "command"]
 
 
 class _Interrupted(BaseException):
@@ -64,6 +64,25 @@ class _Interrupted(BaseException):
     def __init__(self, number: int) -> None:
         super().__init__(number)
         self.number = number
+
+
+def command() -> NoReturn:
+    """`chunker` as a program (the console script, `python -m chunker`): `main` on the
+    process's arguments, then the process ends with its exit code."""
+    code = main()
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        sys.exit(code)  # a tracer or a profiler (coverage, cProfile) reports as Python exits
+    # Ended at once, its exit handlers run and its output flushed: the interpreter's own
+    # teardown (a last collection, and every object freed; after worker processes, each page
+    # they shared written to again) took as long as cutting a few hundred short files
+    # (tests/bench/cli_jobs.py).
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(code)  # Python's exit says what failed, as it always did
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -80,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_evaluate(parser, args)
         if args.jobs is not None and args.jobs < 1:
             parser.error(f"argument --jobs: must be at least 1, got {args.jobs}")
-        job = replace(_plan(parser, args), since=_since(parser, args))
+        job = _plan(parser, args)._replace(since=_since(parser, args))
         signal.signal(signal.SIGTERM, _on_interrupt)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (`&`)
             signal.signal(signal.SIGINT, _on_interrupt)
@@ -298,6 +317,7 @@ def _done(sources: Iterator[Source], jobs: int | None, job: Job) -> Iterator[lis
         job,
         _answered,
         batch_here=partial(run_batch, job),
+        own_process=True,
     )
 
 

@@ -13,9 +13,7 @@ import codecs
 import os
 import stat
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path, PurePath
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 __all__ = [
@@ -54,9 +52,9 @@ class Source(NamedTuple):
     """Standard input's bytes (a file is read where it is cut, possibly in another process)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Decoding:
-    """How the inputs' bytes become text: `--encoding` and `--errors`, as `bytes.decode`."""
+class Decoding(NamedTuple):
+    """How the inputs' bytes become text: `--encoding` and `--errors`, as `bytes.decode`. A
+    tuple, not a dataclass, as the classes of tasks.py are, and for their reason."""
 
     encoding: str = "utf-8"
     errors: str = "strict"
@@ -109,20 +107,25 @@ class Listing:
         """A message for each entry of a folder skipped for not being a regular file (a
         FIFO, which would wait for a writer forever; a socket; a device), for `--verbose`;
         whole once every source is taken."""
-        self._given: list[Source | Path] = []  # a folder to walk, or an input
+        self._given: list[Source | str] = []  # a folder to walk, or an input
         self._glob = glob
         for given in paths:
             if given == STDIN:
                 data = sys.stdin.buffer.read()
                 self._given.append(Source(STDIN, len(data), data))
                 continue
-            path = Path(given)
-            if path.is_dir():
-                self._given.append(path)
-            elif path.exists():
-                self._given.append(Source(given, _size(path)))
-            else:
+            name = _posix_name(given)
+            if os.path.isdir(name):
+                self._given.append(name)
+                continue
+            try:
+                size = os.stat(name).st_size
+            except (FileNotFoundError, NotADirectoryError):
                 self.problems.append(f"{given}: no such file or folder")
+            except OSError:  # there, but not to be looked at: reading it will say why
+                self._given.append(Source(given, 0))
+            else:
+                self._given.append(Source(given, size))
 
     def __iter__(self) -> Iterator[Source]:
         for given in self._given:
@@ -133,18 +136,40 @@ class Listing:
                     yield Source(name, size)
 
 
+def _posix_name(given: str) -> str:
+    """`given` as pathlib writes it (`PurePath(given).as_posix()`): with `/`, no part `.`,
+    no empty part (`a//b/` is `a/b`), `.` for nothing, two leading slashes kept and more made
+    one. Without pathlib where `/` is the separator: its import cost every run's start
+    (tests/bench/cli_jobs.py)."""
+    if os.sep != "/":
+        from pathlib import PurePath
+
+        return PurePath(given).as_posix()
+    root = "//" if given[:2] == "//" and given[2:3] != "/" else "/" if given[:1] == "/" else ""
+    return root + "/".join(part for part in given.split("/") if part not in ("", ".")) or "."
+
+
 def _folder_files(
-    folder: Path, glob: str | None, skipped: list[str] | None = None
+    folder: str | os.PathLike[str], glob: str | None, skipped: list[str] | None = None
 ) -> Iterator[tuple[str, int]]:
     """The regular files under `folder` with their sizes, as they are found: each folder's
     own files in sorted order, then its subfolders' in sorted order (as `os.walk` gives them,
     which does not follow a link to a folder; as `find -type f`, what is no regular file is
-    skipped, said in `skipped`), named as `folder` was given, with `/`. By `os.scandir` and
-    strings, not a `Path` per file, which cost as much as cutting a short file
-    (tests/bench/pipelines.py, the command line's rows)."""
-    root = folder.as_posix()
+    skipped, said in `skipped`), named as `folder` was given, with `/` (`_posix_name`). By
+    `os.scandir` and strings, not a `Path` per file, which cost as much as cutting a short
+    file (tests/bench/pipelines.py, the command line's rows)."""
+    root = _posix_name(os.fspath(folder))
     start = "" if root == "." else root.rstrip("/") + "/"
-    return _walk(root, start, "", glob, [] if skipped is None else skipped)
+    return _walk(root, start, "", _matcher(glob), [] if skipped is None else skipped)
+
+
+def _matcher(glob: str | None) -> Callable[[str], bool] | None:
+    """Whether a file's path under the folder matches `glob`, as `PurePath.match` says."""
+    if glob is None:
+        return None
+    from pathlib import PurePath  # only for a --glob: its import costs every run's start
+
+    return lambda relative: PurePath(relative).match(glob)
 
 
 # A folder walked as its files are taken gives them this many at a time: one at a time, each
@@ -162,7 +187,11 @@ _KINDS = (
 
 
 def _walk(
-    path: str, shown: str, relative: str, glob: str | None, skipped: list[str]
+    path: str,
+    shown: str,
+    relative: str,
+    matches: Callable[[str], bool] | None,
+    skipped: list[str],
 ) -> Iterator[tuple[str, int]]:
     try:
         with os.scandir(path) as listing:
@@ -181,7 +210,7 @@ def _walk(
             if not name.startswith(".") and not entry.is_symlink():
                 folders.append(entry)
             continue
-        if name.startswith(".") or (glob is not None and not PurePath(relative + name).match(glob)):
+        if name.startswith(".") or (matches is not None and not matches(relative + name)):
             continue
         try:
             status = entry.stat()  # through a link: a link to a file is read
@@ -199,18 +228,11 @@ def _walk(
     yield from found
     for entry in folders:
         name = entry.name
-        yield from _walk(entry.path, shown + name + "/", relative + name + "/", glob, skipped)
+        yield from _walk(entry.path, shown + name + "/", relative + name + "/", matches, skipped)
 
 
 def _name(entry: os.DirEntry[str]) -> str:
     return entry.name
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0  # reading it will say what is wrong
 
 
 def read_text(source: Source, decoding: Decoding) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -41,10 +40,19 @@ EXIT_CODES = {
     "quietly, as a tool that SIGPIPE ends",
 }
 
-EPILOG = "exit codes:\n" + "\n".join(
-    textwrap.fill(text, 79, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
-    for code, text in EXIT_CODES.items()
-)
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose help ends with the exit codes (`EXIT_CODES`), written only
+    when help is: wrapped by textwrap, whose import cost every run's start."""
+
+    def format_help(self) -> str:
+        import textwrap
+
+        self.epilog = "exit codes:\n" + "\n".join(
+            textwrap.fill(text, 79, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
+            for code, text in EXIT_CODES.items()
+        )
+        return super().format_help()
 
 
 # Options whose values are names, not numbers (`--tokenizer cl100k_base`).
@@ -192,21 +200,19 @@ def build_parser(
     are listed with their help alone. Making them all imports the turns, snippet and
     evaluation modules and reads their signatures, a large part of a run of the command line
     on one file (timed as such in tests/bench/NOTES.md, 2026-12-03)."""
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = _Parser(
         prog="chunker",
         description="Cut text files into chunks, transcripts into passages, or find snippets; "
         "JSON records out.",
-        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"chunker {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    made = {}
+    made: dict[str, argparse.ArgumentParser] = {}
     for name, summary in COMMANDS.items():
         made[name] = command = commands.add_parser(
             name,
             help=summary,
-            epilog=EPILOG,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         if only is None or only == name:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chunker.cli.inputs import Decoding, InputError, Source, read_text
 from chunker.cli.jsonl import ChunkLines
-from chunker.cli.output import record_bytes
+from chunker.cli.output import record_bytes, runs_joined
 
 if TYPE_CHECKING:
     from chunker.cli.since import Changes
@@ -31,8 +30,12 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+# Tuples, not dataclasses: each class is made as the command line starts, before a worker
+# can, and a dataclass cost several times as much to make, its methods compiled from source
+# (tests/bench/cli_jobs.py).
+
+
+class Outcome(NamedTuple):
     """What one input gave: its records, or why it gave none."""
 
     source: Source
@@ -41,8 +44,7 @@ class Outcome:
     error: str | None = None
 
 
-@dataclass(slots=True)  # not frozen: made for every input, and a frozen one is made slower
-class Done:
+class Done(NamedTuple):
     """Inputs done, in order, as a worker answers them: their records as the output's bytes
     (`record_bytes`), and why those that gave none did not."""
 
@@ -54,24 +56,29 @@ class Done:
     size: int
     """The inputs' bytes (`Source.size`), for the progress line."""
 
+    def __reduce__(self) -> tuple[type[Done], tuple[Any, ...]]:
+        # Its bytes out of band: a worker writes them to its pipe as they are, and the parent
+        # reads them into the bytes it writes out (pool.py), where a pickle of them would copy
+        # them in and out again.
+        from pickle import PickleBuffer  # in a worker, where multiprocessing imported it
 
-@dataclass(frozen=True, slots=True)
-class TurnsJob:
+        return Done, (PickleBuffer(self.data), self.records, self.errors, self.files, self.size)
+
+
+class TurnsJob(NamedTuple):
     """`chunk_turns`' options, checked by the command line before any input is read."""
 
     options: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class SnippetJob:
+class SnippetJob(NamedTuple):
     """The query's words and `snippet_around`'s options."""
 
     words: list[str]
     options: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
+class Job(NamedTuple):
     """A command's work on each input: what a worker process is sent once."""
 
     task: Callable[[Any, Source, str], Outcome]
@@ -89,8 +96,12 @@ class Job:
 
 def run_batch(job: Job, batch: list[Source]) -> Done:
     """A command's task over a batch of inputs (what goes to a worker process at once), each
-    read first: one that cannot be gives its error instead of records."""
-    records: list[str] = []
+    read first: one that cannot be gives its error instead of records. Each input's records
+    become bytes alone (`record_bytes`), and those are put together: a batch's records joined
+    as one text first took that text's widest character for all of it, and twice as long
+    to encode (tests/bench/cli_jobs.py)."""
+    runs: list[bytes] = []
+    records = 0
     errors: list[str] = []
     size = 0
     for source in batch:
@@ -103,11 +114,14 @@ def run_batch(job: Job, batch: list[Source]) -> Done:
         outcome = job.task(job.shared, source, text)
         if outcome.error is not None:
             errors.append(outcome.error)
-        elif job.since is not None:
-            records += job.since.lines(source.name, outcome.records)
-        else:
-            records += outcome.records
-    return Done(record_bytes(records, job.format), len(records), tuple(errors), len(batch), size)
+            continue
+        lines = outcome.records
+        if job.since is not None:
+            lines = job.since.lines(source.name, lines)
+        if lines:
+            runs.append(record_bytes(lines, job.format))
+            records += len(lines)
+    return Done(runs_joined(runs, job.format), records, tuple(errors), len(batch), size)
 
 
 def run_one(job: Job, source: Source) -> Done:

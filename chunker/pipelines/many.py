@@ -217,21 +217,18 @@ def _unsendable(recipe: Recipe) -> ArgumentTypeError | None:
     return None if _start_method() == "fork" else recipe.unsendable()
 
 
-def _start_method() -> str:
-    """How multiprocessing starts a worker. One it does not fork (`spawn`, macOS's default;
-    `forkserver`, Linux's from Python 3.14) is sent what it runs by pickle, and first runs
-    this program's `__main__` again (`_unreadable_main`)."""
-    import multiprocessing  # only when processes may start: never in the browser
+def _start_method(own_process: bool = False) -> str:
+    """How worker processes start (`pool.start_method`). One not forked (`spawn`, macOS's
+    default; `forkserver`, Linux's from Python 3.14) is sent what it runs by pickle, and first
+    runs this program's `__main__` again (`_unreadable_main`)."""
+    from chunker.pipelines.pool import start_method  # only where processes may start
 
-    # Read without fixing it, which `get_start_method()` would do (a user's later
-    # `set_start_method` would fail): unset, the default is the first of them all.
-    method = multiprocessing.get_start_method(allow_none=True)
-    return method or multiprocessing.get_all_start_methods()[0]
+    return start_method(own_process)
 
 
-def _unstartable_main(jobs: int | None) -> ArgumentValueError | None:
+def _unstartable_main(jobs: int | None, own_process: bool = False) -> ArgumentValueError | None:
     """Why `jobs` worker processes cannot start for this program, or None if they can."""
-    method = _start_method()
+    method = _start_method(own_process)
     path = None if method == "fork" else _unreadable_main()
     if path is None:
         return None
@@ -310,6 +307,7 @@ def spread(
     made: Callable[[list[Item], Answer], list[Result]],
     unsendable: Callable[[], Exception | None] = _sendable,
     batch_here: Callable[[list[Item]], Answer] | None = None,
+    own_process: bool = False,
 ) -> Iterator[list[Result]]:
     """Each item's result, in input order, in lists as they are done: `[here(item)]` for an
     item done in this process alone (a batch's results held until its last item was done
@@ -329,7 +327,8 @@ def spread(
     (docs/processes.md). Workers that cannot be sent `shared` (`unsendable` says why; a
     caller with `jobs` given asks first) or cannot start for this program
     (`_unstartable_main`: given, that raises as they would start) leave None in this
-    process.
+    process. `own_process`: the caller owns its process (the command line), which decides
+    how workers start (`pool.start_method`).
     """
     cores = default_jobs() if jobs is None else jobs
     if jobs is None and cores > 1:
@@ -337,7 +336,7 @@ def spread(
         if pays is None:  # the input ended
             return
         # Checked only now, as processes would start: a check may pickle `shared`.
-        if not pays or unsendable() is not None or _unstartable_main(None) is not None:
+        if not pays or unsendable() is not None or _unstartable_main(None, own_process) is not None:
             cores = 1
     if cores == 1:
         for item in items:
@@ -350,20 +349,23 @@ def spread(
             yield [here(item)]
         return
     if jobs is not None:  # as processes would start, not before: a small input never needs them
-        problem = _unstartable_main(cores)
+        problem = _unstartable_main(cores, own_process)
         if problem is not None:
             raise problem
     from chunker.pipelines.pool import (
         map_in_order,  # processes: not in the browser, which never gets here
     )
 
+    method = _start_method(own_process)
     if batch_here is not None:
-        for batch, answer, _ in map_in_order(work, chain(head, batches), cores, shared, batch_here):
+        for batch, answer, _ in map_in_order(
+            work, chain(head, batches), cores, shared, batch_here, method
+        ):
             yield made(batch, answer)
         return
     each_here = partial(_each, here)
     for batch, answer, done_here in map_in_order(
-        work, chain(head, batches), cores, shared, each_here
+        work, chain(head, batches), cores, shared, each_here, method
     ):
         yield answer if done_here else made(batch, answer)
 

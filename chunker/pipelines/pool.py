@@ -8,11 +8,14 @@ Stopping, for any reason (the end, an error, Ctrl-C, the consumer leaving), clos
 terminates what still runs, waits a bounded time and kills what is left, with SIGINT and
 SIGTERM held back until it is done (docs/processes.md).
 
-A worker ignores SIGINT (Ctrl-C reaches the whole process group; the parent alone decides),
-dies with its parent (Linux's parent-death signal; elsewhere at its next read of the closed
-pipe), and is sent a batch while busy only if it fits in its pipe beside those it may leave
-unread (`_Worker.offer`), so the parent never waits on a worker that waits for the parent to
-read its answer.
+Workers are forked here (`os.fork`, `_Forked`) where that is how they start (`start_method`),
+without multiprocessing, whose import cost a run's start before its first worker could start
+(tests/bench/cli_jobs.py); multiprocessing starts them any other way. What crosses their
+pipes is framed by wire.py. A worker ignores SIGINT (Ctrl-C reaches the whole process group;
+the parent alone decides), ends with its parent (on Linux as soon as the parent ends,
+`_exit_with_parent`; elsewhere at its next read of the closed pipe), and is sent a batch while
+busy only if it fits in its pipe beside those it may leave unread (`_Worker.offer`), so the
+parent never waits on a worker that waits for the parent to read its answer.
 """
 
 from __future__ import annotations
@@ -26,13 +29,14 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from itertools import count, islice
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
+
+from chunker.pipelines import wire
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-    from multiprocessing.process import BaseProcess
+    from multiprocessing.context import BaseContext
 
-__all__ = ["WorkerError", "map_in_order", "BATCHES_AHEAD"]
+__all__ = ["WorkerError", "map_in_order", "start_method", "BATCHES_AHEAD"]
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -60,60 +64,85 @@ class WorkerError(RuntimeError):
     """A worker process ended without answering (killed, or out of memory)."""
 
 
+def start_method(own_process: bool = False) -> str:
+    """How worker processes start: as multiprocessing was told (`set_start_method`); else, for
+    a caller that owns its process (`own_process`: the command line, which runs no thread
+    that a fork could leave stuck), by `fork` on Linux, without importing multiprocessing;
+    else as multiprocessing does by default (`fork` on Linux before Python 3.14, a fork
+    server from it; `spawn` on macOS and Windows)."""
+    imported = sys.modules.get("multiprocessing")
+    if imported is not None:
+        # Read without fixing it, which `get_start_method()` would do (a user's later
+        # `set_start_method` would fail).
+        told: str | None = imported.get_start_method(allow_none=True)
+        if told is not None:
+            return told
+    if own_process and sys.platform.startswith("linux"):
+        return "fork"
+    import multiprocessing  # unset: the default is the first of them all
+
+    return multiprocessing.get_all_start_methods()[0]
+
+
 def map_in_order(
     function: Callable[[Any, Item], Result],
     items: Iterable[Item],
     jobs: int,
     shared: Any,
     here: Callable[[Item], Any],
+    method: str | None = None,
 ) -> Iterator[tuple[Item, Any, bool]]:
     """`(item, outcome, done_here)` for each item, in input order, over `jobs` processes:
-    this one and `jobs - 1` workers. A worker's outcome is `function(shared, item)`; when
-    every worker is busy, this process takes the next item itself, and its outcome is
-    `here(item)` (`done_here`): on two cores, a parent that only sends, receives and waits
-    left the second core half idle and was slower than one process (tests/bench/pipelines.py).
-    At most `jobs * BATCHES_AHEAD` items are taken and not yet yielded, so the input is read
-    only as fast as results are taken. An exception is raised here, for its item, after the
-    items before it."""
-    pool = _Pool(function, shared, jobs - 1)
+    this one and `jobs - 1` workers, started by `method` (default: `start_method()`). A
+    worker's outcome is `function(shared, item)`; when every worker is busy, this process
+    takes the next item itself, and its outcome is `here(item)` (`done_here`): on two cores, a
+    parent that only sends, receives and waits left the second core half idle and was slower
+    than one process (tests/bench/pipelines.py). At most `jobs * BATCHES_AHEAD` items are
+    taken and not yet yielded, so the input is read only as fast as results are taken. An
+    exception is raised here, for its item, after the items before it."""
+    pool = _Pool(function, shared, jobs - 1, method or start_method())
     try:
         yield from pool.run(iter(items), here)
     finally:
         pool.stop()
 
 
-class _Pool(Generic[Item, Result]):
-    def __init__(self, function: Callable[[Any, Item], Result], shared: Any, jobs: int) -> None:
-        import multiprocessing  # heavy, and absent in the browser, which never gets here
+class _Process(Protocol):
+    """What the pool asks of a worker's process: a `multiprocessing.Process`, or `_Forked`."""
 
-        context = multiprocessing.get_context()
-        method = context.get_start_method()
-        # The process a worker's parent should be, to die with: this one, but for a fork
-        # server's worker (Python 3.14's default on Linux), a child of the server.
-        parent = None if method == "forkserver" else os.getpid()
+    @property
+    def pid(self) -> int | None: ...
+    @property
+    def exitcode(self) -> int | None: ...
+    def join(self, timeout: float | None = None) -> None: ...
+    def terminate(self) -> None: ...
+    def kill(self) -> None: ...
+
+
+class _Pool(Generic[Item, Result]):
+    def __init__(
+        self, function: Callable[[Any, Item], Result], shared: Any, jobs: int, method: str
+    ) -> None:
         self.workers: list[_Worker] = []
+        context = None
         if method != "fork":
+            import multiprocessing  # heavy, and absent in the browser, which never gets here
+
+            context = multiprocessing.get_context(method)
             _helpers_started(method)
+        else:  # what forked workers take first (wire.py), imported once for all
+            import pickle  # noqa: F401
+            import select  # noqa: F401
         with _signals_held():  # a Ctrl-C now would leave a worker half started
             for _ in range(jobs):
-                tasks_out, tasks_in = context.Pipe(duplex=False)
-                results_out, results_in = context.Pipe(duplex=False)
-                _widen(results_in)
-                process = context.Process(
-                    target=_serve,
-                    args=(tasks_out, results_in, function, shared, parent),
-                    daemon=True,  # multiprocessing ends it at exit, should all else fail
-                )
-                process.start()
-                tasks_out.close()
-                results_in.close()
-                self.workers.append(_Worker(process, tasks_in, results_out))
+                if context is None:
+                    self.workers.append(_forked(function, shared, self.workers))
+                else:
+                    self.workers.append(_started(context, function, shared))
 
     def run(
         self, items: Iterator[Item], here: Callable[[Item], Any]
     ) -> Iterator[tuple[Item, Any, bool]]:
-        from multiprocessing.connection import wait
-
         by_reader = {worker.results: worker for worker in self.workers}
         # Answered, not yet yielded: (item, outcome, done here, whether outcome is an error).
         waiting: dict[int, tuple[Item, Any, bool, bool]] = {}
@@ -196,14 +225,14 @@ class _Pool(Generic[Item, Result]):
                     number = next(sent)
                     next_sent = number + 1
                     take_here(number, item)
-            for reader in wait(list(by_reader), 0 if busy else None):
-                worker = by_reader[reader]  # type: ignore[index]  # wait() answers what it got
+            for reader in wire.readable(list(by_reader), 0 if busy else None):
+                worker = by_reader[reader]
                 # Every answer it has ready, not one a pass: each is room for a batch more,
                 # sent before this process cuts one (tests/bench/pipelines.py, jobs=2).
                 while True:
                     number, item, outcome, failed = worker.receive()
                     waiting[number] = (item, outcome, False, failed)
-                    if not (worker.in_flight and worker.results.poll()):
+                    if not (worker.in_flight and wire.readable([worker.results], 0)):
                         break
 
     def stop(self) -> None:
@@ -221,17 +250,10 @@ class _Pool(Generic[Item, Result]):
 _END: Any = object()
 
 
-def _dumps(item: Any) -> memoryview:
-    """`item` as `Connection.send` pickles it."""
-    from multiprocessing.reduction import ForkingPickler
-
-    return ForkingPickler.dumps(item)
-
-
 class _Worker:
     __slots__ = ("process", "tasks", "results", "in_flight", "pipe_pages")
 
-    def __init__(self, process: BaseProcess, tasks: Connection, results: Connection) -> None:
+    def __init__(self, process: _Process, tasks: wire.Channel, results: wire.Channel) -> None:
         self.process, self.tasks, self.results = process, tasks, results
         # Linux keeps a pipe's unread bytes in a ring of page buffers and blocks a write
         # when every one is taken, however little each holds: room is counted in them.
@@ -250,12 +272,12 @@ class _Worker:
         room = self.pipe_pages - sum(taken for _, _, taken in islice(self.in_flight, 1, None))
         if self.in_flight and room < _pipe_pages_taken(1):
             return False  # full whatever the item: not pickled for nothing
-        data = _dumps(item)
-        taken = _pipe_pages_taken(len(data))
+        parts = wire.framed(item)
+        taken = _pipe_pages_taken(sum(len(part) for part in parts))
         if self.in_flight and room < taken:
             return False
         try:
-            self.tasks.send_bytes(data)
+            wire.send(self.tasks, parts)
         except OSError:  # its reading end closed: the worker is gone
             raise self._ended() from None
         self.in_flight.append((number, item, taken))
@@ -264,7 +286,7 @@ class _Worker:
     def receive(self) -> tuple[int, Any, Any, bool]:
         """The oldest item in flight, its outcome, and whether that is an exception."""
         try:
-            failed, outcome = self.results.recv()
+            failed, outcome = wire.received(self.results)
         except (EOFError, OSError):
             raise self._ended() from None
         number, item, _ = self.in_flight.popleft()
@@ -278,14 +300,97 @@ class _Worker:
         )
 
     def close(self) -> None:
-        for connection in (self.tasks, self.results):
-            connection.close()
+        for channel in (self.tasks, self.results):
+            wire.close(channel)
         if self.process.exitcode is None:
             # Not waited for to finish its batch: nobody will take what it answers.
             self.process.terminate()
 
 
-def _widen(connection: Connection) -> int:
+def _forked(function: Callable[[Any, Any], Any], shared: Any, others: list[_Worker]) -> _Worker:
+    """A worker forked here, given `function` and `shared` as they are (a fork copies this
+    process), `others` the workers forked before it, whose pipes it lets go of."""
+    tasks_out, tasks_in = os.pipe()
+    results_out, results_in = os.pipe()
+    ended_out, ended_in = os.pipe()  # ends (reads as ended) when the worker does
+    _widen(results_in)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            for descriptor in (tasks_in, results_out, ended_out):
+                os.close(descriptor)
+            for other in others:  # so that its pipes end when its parent or it ends them
+                wire.close(other.tasks)
+                wire.close(other.results)
+                os.close(cast(_Forked, other.process).ended)
+            _serve(tasks_out, results_in, function, shared)
+        finally:
+            os._exit(1)
+    for descriptor in (tasks_out, results_in, ended_in):
+        os.close(descriptor)
+    return _Worker(_Forked(pid, ended_out), tasks_in, results_out)
+
+
+def _started(context: BaseContext, function: Callable[[Any, Any], Any], shared: Any) -> _Worker:
+    """A worker multiprocessing starts by `context`'s way, sent `function` and `shared` (by
+    pickle, unless it forks)."""
+    tasks_out, tasks_in = context.Pipe(duplex=False)
+    results_out, results_in = context.Pipe(duplex=False)
+    _widen(results_in)
+    process = context.Process(  # type: ignore[attr-defined]  # every context has one
+        target=_serve,
+        args=(tasks_out, results_in, function, shared),
+        daemon=True,  # multiprocessing ends it at exit, should all else fail
+    )
+    process.start()
+    tasks_out.close()
+    results_in.close()
+    if wire.DESCRIPTORS:  # this end's descriptors, kept by the worker (`_Worker.close`)
+        return _Worker(process, _detached(tasks_in), _detached(results_out))
+    return _Worker(process, tasks_in, results_out)
+
+
+class _Forked:
+    """A worker forked by `_forked`: what the pool asks of a `multiprocessing.Process`."""
+
+    __slots__ = ("pid", "ended", "_exitcode")
+
+    def __init__(self, pid: int, ended: int) -> None:
+        self.pid = pid
+        self.ended = ended
+        """A pipe's reading end, whose writing end the worker alone holds."""
+        self._exitcode: int | None = None
+
+    @property
+    def exitcode(self) -> int | None:
+        """As `os.waitstatus_to_exitcode` says, once it has ended; None while it runs."""
+        if self._exitcode is None:
+            self._reaped(os.WNOHANG)
+        return self._exitcode
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for it to end, `timeout` seconds at most (None: as long as it takes)."""
+        if self._exitcode is None and (timeout is None or wire.readable([self.ended], timeout)):
+            self._reaped(0)
+
+    def terminate(self) -> None:
+        self._signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self._signal(signal.SIGKILL)
+
+    def _signal(self, number: int) -> None:
+        if self._exitcode is None:  # not reaped: its process id is still its own
+            os.kill(self.pid, number)
+
+    def _reaped(self, options: int) -> None:
+        pid, status = os.waitpid(self.pid, options)
+        if pid:
+            self._exitcode = os.waitstatus_to_exitcode(status)
+            os.close(self.ended)
+
+
+def _widen(pipe: wire.Channel) -> int:
     """Give a pipe Linux's largest buffer (1 MiB unless the system says otherwise, instead of
     64 KiB), so a batch crosses in a few writes instead of a switch between the processes
     every 64 KiB (a profile of the parent over tests/bench/pipelines.py's corpus shows its
@@ -293,18 +398,18 @@ def _widen(connection: Connection) -> int:
     try:
         import fcntl
 
+        descriptor = pipe if isinstance(pipe, int) else pipe.fileno()
         with suppress(OSError):  # a smaller limit
-            fcntl.fcntl(connection.fileno(), fcntl.F_SETPIPE_SZ, 1 << 20)
-        return int(fcntl.fcntl(connection.fileno(), fcntl.F_GETPIPE_SZ))
+            fcntl.fcntl(descriptor, fcntl.F_SETPIPE_SZ, 1 << 20)
+        return int(fcntl.fcntl(descriptor, fcntl.F_GETPIPE_SZ))
     except (ImportError, OSError, AttributeError):  # not Linux
         return 0
 
 
 def _pipe_pages_taken(size: int) -> int:
-    """The most page buffers a message of `size` bytes takes in a Linux pipe:
-    `Connection.send_bytes` writes a 4-byte length and then the bytes (together or apart),
-    and a write joins the last buffer only with its tail, the part past its whole pages.
-    (Above 2 GiB the length is 12 bytes in two writes; no such message fits a pipe.)"""
+    """The most page buffers a frame of `size` bytes takes in a Linux pipe: a write joins the
+    last buffer only with its tail, the part past its whole pages, else gives it one of its
+    own, and a write cut short by a signal and finished by another, one more."""
     return 1 + -(-size // _PAGE_BYTES)
 
 
@@ -341,22 +446,26 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _serve(
-    tasks: Connection,
-    results: Connection,
-    function: Callable[[Any, Any], Any],
-    shared: Any,
-    parent: int | None,
-) -> None:
-    """A worker's life: each item read, `function(shared, item)` or its exception answered,
-    until the parent closes the pipe."""
+def _detached(connection: Any) -> int:
+    """`connection`'s file descriptor, now this process's to close (`wire.close`)."""
+    descriptor = os.dup(connection.fileno())
+    connection.close()
+    return descriptor
+
+
+def _serve(tasks: Any, results: Any, function: Callable[[Any, Any], Any], shared: Any) -> None:
+    """A worker's life: each item read from `tasks`, `function(shared, item)` or its exception
+    answered on `results` (each a pipe's end: a descriptor where it was forked here, else a
+    connection), until the parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is no worker's
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held by the parent as it started us
-    _die_with_parent(parent)
+    if wire.DESCRIPTORS and not isinstance(tasks, int):
+        tasks, results = _detached(tasks), _detached(results)
+    _exit_with_parent(tasks)
     while True:
         try:
-            item = tasks.recv()
+            item = wire.received(tasks)
         except (EOFError, OSError):  # the parent closed the pipe, or is gone
             break
         try:
@@ -364,26 +473,29 @@ def _serve(
         except Exception as error:
             answer = (True, error)
         try:
-            results.send(answer)
+            wire.send(results, wire.framed(answer))
         except OSError:  # the parent is gone or stopped listening
             break
     os._exit(0)  # no atexit, no flushing of what the parent's stdio held when it forked
 
 
-def _die_with_parent(parent: int | None) -> None:
-    """Ask Linux to send this process SIGKILL when its parent dies (as by SIGKILL), so no
-    worker outlives it; elsewhere a worker ends at its next read of the closed pipe.
+def _exit_with_parent(tasks: wire.Channel) -> None:
+    """On Linux, end this worker as soon as its parent ends, even by SIGKILL, which it cannot
+    act on: the parent alone holds the writing end of the pipe of `tasks` (a worker forked
+    here lets go of the others'; multiprocessing's are given only their own end, through a
+    fork server too), and a thread waits for that pipe's hang-up, which also comes when the
+    parent closes it to stop the worker. Linux's parent-death signal would do it as well, but
+    only through ctypes, which took a worker longer to import than the rest of its start
+    (tests/bench/cli_jobs.py)."""
+    if sys.platform.startswith("linux") and isinstance(tasks, int):
+        threading.Thread(target=_exit_at_hang_up, args=(tasks,), daemon=True).start()
+    # Elsewhere a worker ends at its next read of the closed pipe.
 
-    `parent` is the process that started this one, which it checks is still its parent once
-    the signal is asked for (that process may have died before). None: a fork server started
-    it, and is its parent; the server ends as soon as the process that uses it does, so the
-    signal comes then (a server gone before the call is not seen; the pipe still ends it)."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
 
-    with suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if parent is not None and os.getppid() != parent:  # it died before the call
-            os._exit(1)
+def _exit_at_hang_up(descriptor: int) -> None:
+    import select
+
+    watch = select.poll()
+    watch.register(descriptor, 0)  # no event asked: a hang-up (or an error) is told anyway
+    watch.poll()
+    os._exit(1)

@@ -62,6 +62,6 @@ def test_the_package_the_distribution_and_the_command() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert f'\n[project]\nname = "{DISTRIBUTION}"\n' in pyproject
     scripts = pyproject.split("\n[project.scripts]\n", 1)[1].split("\n\n", 1)[0]
-    assert scripts == 'chunker = "chunker.cli:main"'
+    assert scripts == 'chunker = "chunker.cli:command"'
     assert (ROOT / "chunker" / "__init__.py").is_file()
     assert not (ROOT / DISTRIBUTION).exists()

@@ -7,10 +7,13 @@ import itertools
 import multiprocessing
 import operator
 import os
+import pickle
 import signal
 import subprocess
 import sys
+import threading
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +21,7 @@ from hypothesis import strategies as st
 from support.paths import ROOT
 
 from chunker import ChunkedText, SemanticChunker, chunk_many
-from chunker.pipelines import many, pool
+from chunker.pipelines import many, pool, wire
 from chunker.pipelines.many import BATCH_ITEMS
 from chunker.pipelines.pool import BATCHES_AHEAD
 from chunker.recipe import Recipe
@@ -91,6 +94,22 @@ def _here(batch):
     return "here", batch
 
 
+def workers_left() -> list[int]:
+    """This process's worker processes still there, or not yet reaped: multiprocessing's, and
+    those the pool forks itself, which run this program (a zombie's command line is empty)."""
+    own = Path("/proc/self/cmdline").read_bytes()
+    children = Path(f"/proc/self/task/{os.getpid()}/children").read_text().split()
+    forked = []
+    for child in map(int, children):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:  # reaped meanwhile
+            continue
+        if command in (own, b""):
+            forked.append(child)
+    return [process.pid for process in multiprocessing.active_children()] + forked
+
+
 def _where(
     jobs, batches, monkeypatch, cores=2, speed=None, work=operator.concat, shared=None, here=_here
 ):
@@ -111,7 +130,7 @@ def _where(
     )
     results = [result for results in done for result in results]
     assert [batch for _, batch in results] == batches  # in order, whoever did them
-    assert not multiprocessing.active_children()  # no worker left behind
+    assert not workers_left()
     return [where for where, _ in results]
 
 
@@ -417,7 +436,47 @@ def test_a_batch_cut_here_can_be_answered_as_a_workers_is(monkeypatch):
     results = [result for results in done for result in results]
     assert [batch for _, batch in results] == large  # in order, whoever did them
     assert {where for where, _ in results} == {"here", "there"}
-    assert not multiprocessing.active_children()
+    assert not workers_left()
+
+
+class _OutOfBand:
+    """An answer whose bytes a pickle hands out of band, as the command line's are."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def __reduce__(self):
+        return _OutOfBand, (pickle.PickleBuffer(self.data),)
+
+
+def _out_of_band(shared, batch):
+    return _OutOfBand(bytes(range(256)) * (len(batch[0]) // 256))
+
+
+def test_an_answers_out_of_band_bytes_cross_as_they_are_larger_than_the_pipe():
+    # Written to the pipe beside their pickle, not in it: several times the pipe's buffer, so
+    # the parent reads them in pieces (and cuts its own batches meanwhile).
+    batches = [["x" * (3 << 20)]] * 4
+    answers = pool.map_in_order(_out_of_band, iter(batches), 2, None, lambda batch: None)
+    received = [answer.data for _, answer, here in answers if not here]
+    assert received and all(data == bytes(range(256)) * (3 << 12) for data in received)
+    assert not workers_left()
+
+
+def test_an_answer_frame_gives_its_pickle_and_its_buffers_back_read_in_pieces():
+    reader, writer = os.pipe()
+    answer = (False, [_OutOfBand(b"a" * 200_000), "in band", _OutOfBand(b"")])
+    sender = threading.Thread(target=wire.send, args=(writer, wire.framed(answer)))
+    sender.start()  # the pipe holds less than the frame: the writer waits for the reader
+    try:
+        failed, (first, text, empty) = wire.received(reader)
+    finally:
+        sender.join()
+        os.close(writer)
+    assert (failed, first.data, text, empty.data) == (False, b"a" * 200_000, "in band", b"")
+    with pytest.raises(EOFError):  # the pipe ended
+        wire.received(reader)
+    os.close(reader)
 
 
 def _pipe_of(monkeypatch, pages):
@@ -485,13 +544,13 @@ def _die(shared, item):
 def test_a_worker_killed_mid_run_is_an_error_naming_it_not_a_hang():
     with pytest.raises(pool.WorkerError, match=r"worker process \d+ ended without answering"):
         list(pool.map_in_order(_die, iter(range(100)), 2, None, lambda item: time.sleep(0.01)))
-    assert not multiprocessing.active_children()
+    assert not workers_left()
 
 
 def test_a_batch_sent_to_a_worker_that_is_gone_is_an_error_naming_it_not_a_broken_pipe():
     # Not `BrokenPipeError`: the command line takes that for its reader gone (`| head`), and
     # would end quietly with its output cut short.
-    workers = pool._Pool(_die, None, 1)
+    workers = pool._Pool(_die, None, 1, pool.start_method())
     try:
         worker = workers.workers[0]
         worker.process.kill()
@@ -637,7 +696,7 @@ def test_a_batch_that_fails_raises_in_its_turn_after_the_batches_before_it(monke
     with pytest.raises(ValueError, match=f"batch {failing}"):
         got.extend(batch for results in done for _, batch in results)
     assert got == large[:failing]
-    assert not multiprocessing.active_children()
+    assert not workers_left()
 
 
 def _one_later(record: dict) -> dict:

@@ -16,6 +16,8 @@ import time
 from pathlib import Path, PurePath
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.paths import ROOT
 
 import chunker
@@ -285,6 +287,63 @@ def test_a_batch_is_answered_as_its_stretch_of_the_output(tmp_path, output_forma
     assert second.errors == ()
     assert (first.files, second.files) == (4, 2)
     assert first.size == sum(source.size for source in sources[:4])
+
+
+def test_a_batchs_output_bytes_cross_to_the_parent_out_of_band(tmp_path):
+    # Not copied into the answer's pickle and out of it again: the worker writes them to the
+    # pipe as they are (pool.py), and the parent gets the bytes it writes out.
+    import pickle
+
+    from chunker.cli.tasks import Done
+
+    done = Done(b'{"source": "a.md"}\n' * 1000, 1000, ("b.md: not UTF-8",), 2, 40)
+    buffers: list[pickle.PickleBuffer] = []
+    pickled = pickle.dumps(done, protocol=5, buffer_callback=buffers.append)
+    assert [bytes(buffer.raw()) for buffer in buffers] == [done.data]
+    assert len(pickled) < 200
+    back = pickle.loads(pickled, buffers=[done.data])
+    assert back == done and back.data is done.data
+
+
+# The command as its console script runs it, with an exit handler and an object whose
+# finalizer Python's own teardown would run; under a tracer (as coverage runs it) if asked.
+PROGRAM = """
+import atexit, os, sys
+
+class Kept:
+    def __del__(self, write=os.write):  # its own reference: the teardown clears modules
+        write(1, b"torn down\\n")
+
+kept = Kept()
+atexit.register(print, "exit handler", flush=True)
+if sys.argv.pop(1) == "traced":
+    sys.settrace(lambda *_: None)
+from chunker.cli import command
+
+command()
+"""
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_the_program_ends_after_its_exit_handlers_without_pythons_teardown(tmp_path, traced):
+    (tmp_path / "a.md").write_text(DOCUMENT)
+    inputs = [str(tmp_path / "a.md"), str(tmp_path / "missing.md")]
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM, "traced" if traced else "plain", "chunk", *inputs],
+        capture_output=True,
+        env=ENV,
+        timeout=120,
+    )
+    assert done.returncode == 1  # the missing file's, as ever
+    assert b"missing.md: no such file or folder" in done.stderr
+    *records, last = done.stdout.decode().splitlines()
+    if traced:  # the tracer reports in Python's teardown: it runs
+        assert [records.pop(), last] == ["exit handler", "torn down"]
+    else:
+        assert last == "exit handler"
+    assert [json.loads(line)["source"] for line in records] == [str(tmp_path / "a.md")] * len(
+        records
+    )
 
 
 def test_a_bad_file_is_named_and_the_others_go_on(corpus):
@@ -725,11 +784,20 @@ def test_a_folder_is_walked_as_os_walk_walks_it(tmp_path, glob):
     (tree / "broken.md").symlink_to(tree / "nowhere")
     os.mkfifo(tree / "b" / "fifo.md")
     (tree / "link-to-fifo.md").symlink_to(tree / "b" / "fifo.md")
-    for given in (tree, tmp_path / "tree" / ".." / "tree"):
-        assert list(_folder_files(given, glob)) == _walked(given, glob)
+    for folder in (tree, tmp_path / "tree" / ".." / "tree"):
+        assert list(_folder_files(folder, glob)) == _walked(folder, glob)
     documentation = Path("/usr/share/doc")
     if documentation.is_dir():  # thousands of real files and links
         assert list(_folder_files(documentation, glob)) == _walked(documentation, glob)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="/.a\\", max_size=9))
+def test_a_folder_is_named_as_pathlib_names_it(given_path):
+    # The records' sources are the folder's name as pathlib writes it, without pathlib.
+    from chunker.cli.inputs import _posix_name
+
+    assert _posix_name(given_path) == PurePath(given_path).as_posix()
 
 
 def test_a_folder_is_walked_as_its_files_are_taken(tmp_path):

@@ -317,3 +317,31 @@ def test_a_files_bom_hides_no_heading_and_the_spans_index_the_file(tmp_path):
     for section in sections:  # each section's body is the file's, where its span says
         start, end = section["span"]["start"], section["span"]["end"]
         assert saved[start:end] == js_trim(section["content"])
+
+
+def test_an_output_file_is_asked_to_be_written_to_disk_behind_the_writes(tmp_path, monkeypatch):
+    # So that the fsync putting it in place waits for its last part alone: each part asked
+    # for once (of Linux itself), in order, all but the last, and the bytes as written.
+    from chunker.cli import output
+
+    asked: list[tuple[int, int]] = []
+    advise = output._ADVISE
+    assert advise is not None  # Linux: asked
+
+    def recorded(descriptor, start, length, advice):
+        asked.append((start, length))
+        advise(descriptor, start, length, advice)
+
+    monkeypatch.setattr(output, "_BEHIND_BYTES", 1000)
+    monkeypatch.setattr(output, "_ADVISE", recorded)
+    target = tmp_path / "out.jsonl"
+    parts = [bytes([65 + n % 26]) * (300 + 97 * n) for n in range(40)]
+    with output.open_output(str(target)) as out:
+        for part in parts:
+            out.write(part)
+    written = sum(map(len, parts))
+    assert target.read_bytes() == b"".join(parts)
+    ends = list(itertools.accumulate(length for _, length in asked))
+    assert [start for start, _ in asked] == [0, *ends[:-1]]
+    assert all(length >= 1000 for _, length in asked)
+    assert written - sum(length for _, length in asked) < 1000 + max(map(len, parts))

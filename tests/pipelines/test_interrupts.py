@@ -277,3 +277,32 @@ def test_a_programs_own_processes_take_signals_after_chunk_many(method):
         timeout=HARNESS_TIMEOUT,
     )
     assert (done.returncode, done.stdout) == (0, f"{-signal.SIGTERM}\n"), done.stderr
+
+
+# Workers that wait ten minutes on each batch (a signal that never comes), and a parent that
+# waits as long on its own, once it has one: as a run over long documents would.
+WAITING = """
+import multiprocessing, signal, sys
+from chunker.pipelines.pool import map_in_order
+
+multiprocessing.set_start_method(sys.argv[1])
+
+def here(item):
+    print("cutting", flush=True)
+    signal.sigtimedwait([signal.SIGUSR1], 600)
+
+list(map_in_order(signal.sigtimedwait, iter([600] * 20), 3, [signal.SIGUSR1], here))
+"""
+
+
+@pytest.mark.parametrize("method", START_METHODS)
+def test_workers_end_with_a_parent_killed_in_the_middle_of_their_batches(method):
+    # SIGKILL: no handler of the parent's stops them; each worker, busy, must see it go.
+    def cutting(process: subprocess.Popen) -> bool:
+        assert process.stdout.readline() == b"cutting\n"
+        return True
+
+    process = start([sys.executable, "-c", WAITING, method], method, cutting)
+    process.kill()
+    stderr = ended(process)
+    assert process.returncode == -signal.SIGKILL, stderr

@@ -72,7 +72,7 @@ def test_the_wheel_for_pip_has_the_pipelines_and_the_console_script(wheel):
         entry_points = archive.read(f"{info}/entry_points.txt").decode()
         metadata = archive.read(f"{info}/METADATA").decode()
     assert names >= PIPELINE_MODULES and "chunker/cli/__init__.py" in names
-    assert entry_points == "[console_scripts]\nchunker = chunker.cli:main\n"
+    assert entry_points == "[console_scripts]\nchunker = chunker.cli:command\n"
     for extra in ("langchain", "llama-index", "spark"):
         assert f"Provides-Extra: {extra}\n" in metadata
     # The core's modules import none of the adapters' packages; only the adapters do.
