@@ -31,7 +31,7 @@ import {
   keepBytes,
   keepSnapshot,
   readKept,
-  restoreFiles,
+  restoreState,
   takeSnapshot,
 } from './worker-snapshot.js';
 
@@ -209,7 +209,7 @@ async function restore({ downloads: names, read, keep }) {
   });
   loading.enter('unpack', 'Installing chunker…');
   const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
-  restoreFiles(pyodide, (await snapshot).files);
+  restoreState(pyodide, await snapshot);
   const imported = pyodide.runPython(`
 import importlib, sys
 importlib.invalidate_caches()
