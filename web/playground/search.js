@@ -87,7 +87,9 @@ export function createSearch({ input, matchAll, prefix, tokensOut, countOut, res
       : hits.length ? `The best ${formatCount(hits.length)} of ${formatCount(searched.length)} chunks`
         : `No chunk holds ${options.match === 'all' ? 'all of ' : ''}these words`;
     const byKey = new Map(hits.length ? searched.map((chunk) => [chunk.key, chunk]) : []);
-    const items = hits.map(({ id, score, snippet }) => {
+    // A hit the chunks searched do not hold came from an index an edit changed meanwhile:
+    // not drawn (the search the edit started draws the chunks it holds).
+    const items = hits.filter(({ id }) => byKey.has(id)).map(({ id, score, snippet }) => {
       const chunk = byKey.get(id);
       return el('li', {},
         el('button', { type: 'button', className: 'hit', dataset: { index: chunk.index } },
