@@ -11,7 +11,9 @@ writes JSON Lines to a file with `-o` (a process start included, from cached byt
 - Wall time: `--jobs 1` and `--jobs 2` run in turn, once a round, after a warm-up round;
   each figure is a median over the rounds, and the ratio is the median of the rounds' own
   ratios (each pair ran back to back, so load that comes and goes falls on both). On two
-  cores, the ratio means something only where nothing else runs (the load is printed).
+  cores, the ratio means something only where nothing else runs (the load is printed), so
+  it is given again over the quiet rounds alone: those in which the rest of the machine
+  used under `QUIET` of a core during each run (Linux's /proc/stat, less the run's own CPU).
 - CPU split: each command again, under a wrapper that times in CPU seconds, which a loaded
   machine stretches far less than wall time: `--jobs 1`'s process; and for `--jobs 2` the
   parent up to the worker's start (Python's start, the imports, the arguments, the first
@@ -75,6 +77,12 @@ sys.exit(code)
 """
 
 
+# A round's wall times count as quiet if the rest of the machine used less than this much of a
+# core during each of its two runs: on two cores, what another process takes comes out of
+# `--jobs 2`'s time far more than out of `--jobs 1`'s, and a wall ratio means nothing then.
+QUIET = 0.05
+
+
 def environment(checkout: Path, scratch: Path) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's command line starts from cached bytecode
@@ -86,11 +94,30 @@ def command(jobs: int, folder: Path, output: Path) -> list[str]:
     return ["chunk", "--quiet", "--jobs", str(jobs), "-o", str(output), str(folder)]
 
 
-def wall(checkout: Path, scratch: Path, arguments: list[str]) -> float:
+def wall(checkout: Path, scratch: Path, arguments: list[str]) -> tuple[float, float]:
+    """The command's wall time, and how much of a core the rest of the machine used meanwhile
+    (the machine's busy time less the command's own; 0 where that cannot be read)."""
     env = environment(checkout, scratch)
+    busy = machine_busy()
     began = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "chunker", *arguments], env=env, cwd=scratch, check=True)
-    return time.perf_counter() - began
+    process = subprocess.Popen([sys.executable, "-m", "chunker", *arguments], env=env, cwd=scratch)
+    _, status, usage = os.wait4(process.pid, 0)
+    taken = time.perf_counter() - began
+    if status:
+        raise SystemExit(f"the command failed: {arguments}")
+    others = machine_busy() - busy - usage.ru_utime - usage.ru_stime
+    return taken, max(others, 0.0) / taken
+
+
+def machine_busy() -> float:
+    """Seconds of CPU the machine's cores have spent busy since it started (Linux's
+    /proc/stat), 0 elsewhere."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(field) for field in stat.readline().split()[1:]]
+    except OSError:
+        return 0.0
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # less idle, iowait
 
 
 def split(checkout: Path, scratch: Path, arguments: list[str]) -> dict[str, float]:
@@ -132,7 +159,7 @@ def main() -> int:
         folder.mkdir()
         write_folder(folder, texts)
         output = scratch / "out.jsonl"
-        walls: dict[tuple[str, int], list[float]] = {}
+        walls: dict[tuple[str, int], list[tuple[float, float]]] = {}
         splits: dict[tuple[str, int], list[dict[str, float]]] = {}
         for round_number in range(args.rounds + 1):
             for name, checkout in checkouts:
@@ -145,13 +172,17 @@ def main() -> int:
     print(f"Load {os.getloadavg()[0]:.1f} at the end\n")
     print(
         "| checkout | `--jobs 1` s | `--jobs 2` s | `--jobs 1` / `--jobs 2` (wall) | "
+        f"the same, rounds the rest used under {QUIET:.0%} of a core in | "
         "`--jobs 1` CPU s | parent before the worker starts | starting it | parent cutting | "
         "parent's other work after | worker | `--jobs 1` / parent (CPU) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, _ in checkouts:
-        one, two = walls[(name, 1)], walls[(name, 2)]
+        pairs = list(zip(walls[(name, 1)], walls[(name, 2)]))
+        one, two = [a for (a, _), _ in pairs], [b for _, (b, _) in pairs]
         ratio = statistics.median(a / b for a, b in zip(one, two))
+        quiet = [a / b for (a, rest_a), (b, rest_b) in pairs if max(rest_a, rest_b) < QUIET]
+        quiet_ratio = f"{statistics.median(quiet):.2f}x ({len(quiet)})" if quiet else "none"
         alone = statistics.median(marks["total"] for marks in splits[(name, 1)])
         parts = splits[(name, 2)]
 
@@ -162,7 +193,8 @@ def main() -> int:
         starting = statistics.median(m["worker_to"] - m["worker_from"] for m in parts)
         print(
             f"| {name} | {statistics.median(one):.3f} | {statistics.median(two):.3f} | "
-            f"{ratio:.2f}x | {alone:.3f} | {median('worker_from'):.3f} | {starting:.4f} | "
+            f"{ratio:.2f}x | {quiet_ratio} | {alone:.3f} | {median('worker_from'):.3f} | "
+            f"{starting:.4f} | "
             f"{median('cutting'):.3f} | {after:.3f} | {median('workers'):.3f} | "
             f"{alone / median('total'):.2f}x |"
         )
