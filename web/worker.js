@@ -17,7 +17,6 @@
 //               {type: 'embed', id, call, sentences}   (ask call's embedFn)
 // The reply's bytes travel transferred, not copied (the text arrives as a string, cloned).
 
-import { loadPyodide, version as pyodideVersion } from './pyodide/pyodide.mjs';
 // Written by build.py: the wheels' and the shipped snapshot's paths, the sizes, the snapshot key.
 import bundle from './bundle.js';
 import { createProgress } from './worker-progress.js';
@@ -36,6 +35,10 @@ import {
 } from './worker-snapshot.js';
 
 const base = new URL('./', import.meta.url);
+// Pyodide's script, imported beside this one's start rather than before it: the snapshot's
+// download, the longest of a first visit, begins while the script still loads.
+const pyodideScript = import('./pyodide/pyodide.mjs');
+pyodideScript.catch(() => {}); // a failure is the boot's to report, once it awaits the script
 const started = performance.now();
 const post = (message) => self.postMessage(message);
 const progress = (stage, fraction, message) => post({ type: 'progress', stage, fraction, message });
@@ -161,15 +164,16 @@ const KEEP_SHIPPED_AFTER_MS = 2000;
 async function start() {
   const keeps = canKeep(bundle.snapshotKey);
   let wheel;
-  const pyodide = await following([...RUNTIME, bundle.wheel], () => {
+  const pyodide = await following([...RUNTIME, bundle.wheel], async () => {
     // Downloaded while Python starts, so that installing it waits on no request.
     wheel = download(new URL(bundle.wheel, base));
+    const { loadPyodide, version } = await pyodideScript;
     return loadPyodide({
       indexURL,
       // Pyodide then wraps the JavaScript globals Python sees so that a snapshot can name
       // them; only what a snapshot needs.
       _makeSnapshot: keeps,
-      fsInit: () => loading.enter('boot', `Starting Python (Pyodide ${pyodideVersion})…`),
+      fsInit: () => loading.enter('boot', `Starting Python (Pyodide ${version})…`),
     });
   });
   loading.enter('unpack', 'Installing chunker…');
@@ -194,17 +198,20 @@ async function start() {
  */
 async function restore({ downloads: names, read, keep }) {
   let snapshot;
-  const pyodide = await following(names, (tracker) => {
+  const pyodide = await following(names, async (tracker) => {
     snapshot = read(tracker);
     const memory = snapshot.then((read) => read.memory);
+    for (const promise of [snapshot, memory]) promise.catch(() => {}); // told below
+    // A snapshot that fails (missing: a 404) falls back to a boot at once, not once
+    // Pyodide's script is here, nor once Pyodide awaits the memory, later still.
+    await Promise.race([snapshot, pyodideScript]);
+    const { loadPyodide } = await pyodideScript;
     const loaded = loadPyodide({
       indexURL,
       _loadSnapshot: memory,
       fsInit: () => loading.enter('restore', 'Restoring Python, chunker already imported…'),
     });
-    // Pyodide awaits the snapshot only once its own script is here: a snapshot that fails
-    // (missing: a 404) falls back to a boot at once, not then, and its failure is told here.
-    for (const promise of [memory, loaded]) promise.catch(() => {});
+    loaded.catch(() => {});
     return Promise.all([loaded, snapshot]).then(([started]) => started);
   });
   loading.enter('unpack', 'Installing chunker…');
@@ -227,7 +234,7 @@ function connect(pyodide, sitePackages) {
   const fromUtf16 = bridge.JsString.from_utf16;
   const versions = {
     chunker: pyodide.runPython('import chunker; chunker.__version__'),
-    pyodide: pyodideVersion,
+    pyodide: pyodide.version,
     python: pyodide.runPython('import sys; sys.version.split()[0]'),
   };
   return { pyodide, sitePackages, bridge, bytearray, fromUtf16, versions };
