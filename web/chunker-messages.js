@@ -61,9 +61,10 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
         resolve({ versions: data.versions, bootMs: data.bootMs });
       } else if (data.type === 'failed') {
         clearTimeout(timer);
-        const error = new Error(`chunker: Python failed to start: ${data.message}`);
-        fail(error);
-        reject(error);
+        failed(data).then((error) => {
+          fail(error);
+          reject(error);
+        });
       } else if (data.type === 'reply') {
         settle(data);
       } else if (data.type === 'embed') {
@@ -71,6 +72,13 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
       }
     };
   });
+
+  /** The error of a start that failed: a script the worker imports as it starts (Pyodide's)
+   * that would not run is told as a static import's is, with what its server answered. */
+  async function failed({ message, script }) {
+    if (script === undefined) return new Error(`chunker: Python failed to start: ${message}`);
+    return new Error(`chunker: the worker ${workerUrl} failed: ${await whyNotRun(new URL(script))}`);
+  }
 
   function settle({ id, reply, error }) {
     const call = calls.get(id);
@@ -146,7 +154,7 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
 // A JavaScript MIME type, which a browser requires of a module script: "text/javascript".
 const JAVASCRIPT_TYPE_RE = /^(?:text|application)\/(?:x-)?(?:javascript|ecmascript)$/;
 // A static import of the worker's, as worker.js writes them or a dev server rewrites them:
-// `import { loadPyodide } from './pyodide/pyodide.mjs';` gives `./pyodide/pyodide.mjs`.
+// `import bundle from './bundle.js';` gives `./bundle.js`.
 const STATIC_IMPORT_RE = /^import\s[^'"]*['"]([./][^'"]*)['"]/gm;
 
 /**
@@ -168,16 +176,37 @@ async function whyNotLoaded(url) {
       return answer;
     }
     for (const [, specifier] of (await response.text()).matchAll(STATIC_IMPORT_RE)) {
-      const imported = new URL(specifier, url);
-      const importResponse = await fetch(imported);
-      importResponse.body?.cancel(); // only its status and type are wanted
-      const importAnswer = scriptAnswer(importResponse);
-      if (importAnswer) return `${imported} answered ${importAnswer}`;
+      const importAnswer = await scriptAnswerAt(new URL(specifier, url));
+      if (importAnswer) return `${new URL(specifier, url)} answered ${importAnswer}`;
     }
     return 'its scripts load as modules; the browser console says why';
   } catch (error) {
     return `fetching it again to see why failed too (${error.message})`;
   }
+}
+
+/**
+ * Why the module script at `url`, which the worker imported, did not run, as its server tells
+ * it ("…/pyodide.mjs answered HTTP 500 (text/html)").
+ *
+ * @param {URL} url
+ * @returns {Promise<string>}
+ */
+async function whyNotRun(url) {
+  try {
+    const answer = await scriptAnswerAt(url);
+    if (answer) return `${url} answered ${answer}`;
+    return `${url} did not run as a module; the browser console says why`;
+  } catch (error) {
+    return `${url} did not load, nor when fetched again to see why (${error.message})`;
+  }
+}
+
+/** scriptAnswer of the response at `url`, its body left unread. */
+async function scriptAnswerAt(url) {
+  const response = await fetch(url);
+  response.body?.cancel(); // only its status and type are wanted
+  return scriptAnswer(response);
 }
 
 /** '' for a response a browser runs as a module script, else its status and type. */

@@ -12,7 +12,8 @@
 // Messages out: {type: 'progress', stage, fraction, message} (the stages worker-progress.js
 //                 lists; 'tokenizer' after ready, as the first call that counts tokens loads
 //                 the tokenizer)
-//               {type: 'ready', versions, bootMs} | {type: 'failed', message}
+//               {type: 'ready', versions, bootMs} | {type: 'failed', message, script?}
+//                 (script: the URL of a script the worker imported that did not run)
 //               {type: 'reply', id, reply} | {type: 'reply', id, error: {name, message, field?}}
 //               {type: 'embed', id, call, sentences}   (ask call's embedFn)
 // The reply's bytes travel transferred, not copied (the text arrives as a string, cloned).
@@ -36,9 +37,13 @@ import {
 
 const base = new URL('./', import.meta.url);
 // Pyodide's script, imported beside this one's start rather than before it: the snapshot's
-// download, the longest of a first visit, begins while the script still loads.
-const pyodideScript = import('./pyodide/pyodide.mjs');
-pyodideScript.catch(() => {}); // a failure is the boot's to report, once it awaits the script
+// download, the longest of a first visit, begins while the script still loads. A failure is
+// the boot's to report, naming the script: the page asks its server why (chunker-messages.js).
+const pyodideUrl = new URL('./pyodide/pyodide.mjs', import.meta.url).href;
+const pyodideScript = import('./pyodide/pyodide.mjs').catch((error) => {
+  throw Object.assign(error, { script: pyodideUrl });
+});
+pyodideScript.catch(() => {});
 const started = performance.now();
 const post = (message) => self.postMessage(message);
 const progress = (stage, fraction, message) => post({ type: 'progress', stage, fraction, message });
@@ -73,7 +78,7 @@ python.then(
     // Python exactly as it stands after the import, whatever the page asks next.
     booted.keep?.();
   },
-  (error) => post({ type: 'failed', message: error.message }),
+  (error) => post({ type: 'failed', message: error.message, script: error.script }),
 );
 
 /**
