@@ -48,16 +48,26 @@ export async function findSnapshot(key, base) {
 }
 
 /**
- * `{memory, files, table}` read from `response` (findSnapshot's). Rejects when its bytes are
- * not what was kept, and then forgets it, so that the next visit keeps a new one.
+ * `{memory, files, table, whole}` read from `response` (findSnapshot's), as decodeSnapshot
+ * answers. Rejects, as `whole` does, when its bytes are not what was kept, and then forgets
+ * it, so that the next visit keeps a new one.
  */
 export async function readKept(response, key, base) {
-  try {
-    return await decodeSnapshot(new Uint8Array(await response.arrayBuffer()), key);
-  } catch (error) {
+  const damaged = (error) => {
     forget(key, base);
-    throw new Error(`the kept snapshot is damaged: ${error.message}`);
+    return new Error(`the kept snapshot is damaged: ${error.message}`);
+  };
+  let snapshot;
+  try {
+    snapshot = decodeSnapshot(new Uint8Array(await response.arrayBuffer()), key);
+  } catch (error) {
+    throw damaged(error);
   }
+  const whole = snapshot.whole.catch((error) => {
+    throw damaged(error);
+  });
+  whole.catch(() => {});
+  return { ...snapshot, whole };
 }
 
 /**
@@ -92,15 +102,21 @@ export async function fetchShipped(url, size, fetch, watch) {
 }
 
 /**
- * `{memory, files, table}` of a snapshot's `bytes`, made for `key`. Throws when they are not
- * whole (their digest differs, or their length), or were made for another key (stale).
+ * `{memory, files, table, whole}` of a snapshot's `bytes`, made for `key`. Throws when they
+ * were made for another key (stale) or their length differs. `whole` settles once their
+ * digest is checked, rejecting when it differs: the check runs beside the runtime's start,
+ * since it takes a first visit's path long enough to matter (tests/bench/browser.py), and
+ * Python must not run on the memory before it has passed (worker.js's `restore`).
  */
-export async function decodeSnapshot(bytes, key) {
+export function decodeSnapshot(bytes, key) {
   const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
   if (header.key !== key) throw new Error('it was made for another runtime (stale)');
   const payload = bytes.subarray(4 + length);
-  if ((await sha256(payload)) !== header.sha256) throw new Error('its digest differs');
+  const whole = sha256(payload).then((digest) => {
+    if (digest !== header.sha256) throw new Error('its digest differs');
+  });
+  whole.catch(() => {}); // the caller's to await
   // Pyodide reads the memory as 32-bit words: a buffer of its own, zeros where none is kept.
   const memory = new Uint8Array(header.memory);
   let at = 0; // in the payload
@@ -111,7 +127,7 @@ export async function decodeSnapshot(bytes, key) {
   }
   const files = header.files.map(([path, size]) => [path, payload.subarray(at, (at += size))]);
   if (at !== payload.length) throw new Error('its length differs');
-  return { memory, files, table: header.table };
+  return { memory, files, table: header.table, whole };
 }
 
 // The unit of the runs of zeros left out: WebAssembly's page.

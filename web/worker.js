@@ -214,10 +214,23 @@ async function restore({ downloads: names, read, keep }) {
     const loaded = loadPyodide({
       indexURL,
       _loadSnapshot: memory,
-      fsInit: () => loading.enter('restore', 'Restoring Python, chunker already imported…'),
+      // Pyodide copies the memory into place once this settles. One whose digest differs
+      // (decodeSnapshot checks it meanwhile) is spoiled first, in its magic number, so that
+      // Pyodide refuses it rather than run on it; the boot has already begun by then.
+      fsInit: async () => {
+        const { memory: bytes, whole } = await snapshot;
+        try {
+          await whole;
+        } catch {
+          bytes.fill(0, 0, 4);
+          return;
+        }
+        loading.enter('restore', 'Restoring Python, chunker already imported…');
+      },
     });
     loaded.catch(() => {});
-    return Promise.all([loaded, snapshot]).then(([started]) => started);
+    const whole = snapshot.then((read) => read.whole);
+    return Promise.all([loaded, whole]).then(([started]) => started);
   });
   loading.enter('unpack', 'Installing chunker…');
   const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
