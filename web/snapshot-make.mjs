@@ -14,7 +14,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { importBridge, installWheel } from './worker-python.js';
-import { decodeSnapshot, encodeSnapshot, restoreState, takeSnapshot } from './worker-snapshot.js';
+import { encodeSnapshot, readSnapshot, restoreState, takeSnapshot } from './worker-snapshot.js';
 
 const [pyodideDir, stdlib, lockFile, wheel, key, out] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href);
@@ -43,7 +43,8 @@ const bytes = new Uint8Array(await blob.arrayBuffer());
 // Restored here first, as a worker restores it, and made to chunk: a snapshot that cannot
 // restore (Pyodide's memory grown past the size it restores into, for one) would have every
 // visit fall back to a boot, unseen.
-const snapshot = await decodeSnapshot(bytes, key);
+const snapshot = await readSnapshot(new Blob([bytes]).stream(), key);
+await snapshot.whole;
 const restored = await loadPyodide({ ...options, _loadSnapshot: snapshot.memory });
 restoreState(restored, snapshot);
 const chunks = restored.runPython(`

@@ -48,9 +48,9 @@ export async function findSnapshot(key, base) {
 }
 
 /**
- * `{memory, files, table, whole}` read from `response` (findSnapshot's), as decodeSnapshot
- * answers. Rejects, as `whole` does, when its bytes are not what was kept, and then forgets
- * it, so that the next visit keeps a new one.
+ * The snapshot in `response` (findSnapshot's), as readSnapshot answers it. Rejects, as
+ * `whole` does, when its bytes are not what was kept, and then forgets it, so that the next
+ * visit keeps a new one.
  */
 export async function readKept(response, key, base) {
   const damaged = (error) => {
@@ -59,7 +59,7 @@ export async function readKept(response, key, base) {
   };
   let snapshot;
   try {
-    snapshot = decodeSnapshot(new Uint8Array(await response.arrayBuffer()), key);
+    snapshot = await readSnapshot(response.body, key);
   } catch (error) {
     throw damaged(error);
   }
@@ -71,9 +71,9 @@ export async function readKept(response, key, base) {
 }
 
 /**
- * The shipped snapshot's bytes, from `url`, a file of `size` bytes: fetched with `fetch`,
- * each response handed to `watch` (the progress counts its bytes). Rejects on an HTTP error
- * (a site served without it: 404) or a failed download.
+ * The shipped snapshot's bytes, from `url`, a file of `size` bytes, as a stream: fetched with
+ * `fetch`, each response handed to `watch` (the progress counts its bytes). Rejects on an
+ * HTTP error (a site served without it: 404); a failed download errors the stream.
  *
  * A server that sends it compressed sends a small part of its bytes (brotli or gzip, from the
  * copies the build made; docs/browser.md). One that sends files as they are would send all of them:
@@ -88,7 +88,7 @@ export async function fetchShipped(url, size, fetch, watch) {
   }
   if (Number(response.headers.get('Content-Length')) !== size) {
     watch(response);
-    return new Uint8Array(await response.arrayBuffer());
+    return response.body;
   }
   response.body.cancel().catch(() => {});
   const copy = await fetch(`${url}.gz`);
@@ -96,38 +96,108 @@ export async function fetchShipped(url, size, fetch, watch) {
   watch(copy);
   const bytes = new Uint8Array(await copy.arrayBuffer());
   // A server may itself mark a .gz file as gzip-encoded: then the browser unzipped it.
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
-  const unzipped = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(unzipped).arrayBuffer());
+  const stream = new Blob([bytes]).stream();
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return stream;
+  return stream.pipeThrough(new DecompressionStream('gzip'));
 }
 
 /**
- * `{memory, files, table, whole}` of a snapshot's `bytes`, made for `key`. Throws when they
- * were made for another key (stale) or their length differs. `whole` settles once their
- * digest is checked, rejecting when it differs: the check runs beside the runtime's start,
- * since it takes a first visit's path long enough to matter (tests/bench/browser.py), and
- * Python must not run on the memory before it has passed (worker.js's `restore`).
+ * The snapshot in `stream` (its bytes, in the format above), made for `key`, read as its
+ * bytes arrive: `{memory, files, table, whole, parts}`. Each part of the memory is put in
+ * place as it comes, so that the memory is whole when the last bytes are: a first visit
+ * waits for them, and copying 13.7 MB after took its path long enough to matter, as did the
+ * digest (tests/bench/browser.py). Rejects when they were made for another key (stale) or
+ * their length differs. `whole` settles once their digest is checked, rejecting when it
+ * differs: Python must not run on the memory before then (worker.js's `restore`). `parts`:
+ * the file's bytes, for keeping it.
  */
-export function decodeSnapshot(bytes, key) {
-  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
-  if (header.key !== key) throw new Error('it was made for another runtime (stale)');
-  const payload = bytes.subarray(4 + length);
-  const whole = sha256(payload).then((digest) => {
-    if (digest !== header.sha256) throw new Error('its digest differs');
-  });
-  whole.catch(() => {}); // the caller's to await
+export async function readSnapshot(stream, key) {
+  const reader = stream.getReader();
+  try {
+    const { head, header, rest } = await readHeader(reader);
+    if (header.key !== key) throw new Error('it was made for another runtime (stale)');
+    const placing = placer(header);
+    placing.put(rest);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      placing.put(value);
+    }
+    return { ...placing.finish(), parts: [head, placing.payload] };
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
+  }
+}
+
+/** The header at the start of a snapshot's stream: `{head}`, its bytes (the length too),
+ * `{header}`, parsed, and `{rest}`, the bytes read after it. */
+async function readHeader(reader) {
+  let bytes = new Uint8Array(0);
+  for (;;) {
+    if (bytes.length >= 4) {
+      const end = 4 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+      if (bytes.length >= end) {
+        const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, end)));
+        return { head: bytes.slice(0, end), header, rest: bytes.subarray(end) };
+      }
+    }
+    const { done, value } = await reader.read();
+    if (done) throw new Error('its length differs');
+    const joined = new Uint8Array(bytes.length + value.length);
+    joined.set(bytes);
+    joined.set(value, bytes.length);
+    bytes = joined;
+  }
+}
+
+/**
+ * Where a snapshot's payload goes, as `header` lays it out: `put` each next piece of it, in
+ * order, then `finish`. The payload is kept whole too, for its digest and the files.
+ */
+function placer(header) {
   // Pyodide reads the memory as 32-bit words: a buffer of its own, zeros where none is kept.
   const memory = new Uint8Array(header.memory);
-  let at = 0; // in the payload
+  // The runs of the memory the payload holds: [in the payload, in the memory, length].
+  const runs = [];
+  let size = 0;
   let end = 0; // in the memory: where the last run of zeros ended
   for (const [start, length] of [...header.zeros, [header.memory, 0]]) {
-    memory.set(payload.subarray(at, (at += start - end)), end);
+    runs.push([size, end, start - end]);
+    size += start - end;
     end = start + length;
   }
-  const files = header.files.map(([path, size]) => [path, payload.subarray(at, (at += size))]);
-  if (at !== payload.length) throw new Error('its length differs');
-  return { memory, files, table: header.table, whole };
+  const filesAt = size;
+  for (const [, length] of header.files) size += length;
+  const payload = new Uint8Array(size);
+  let at = 0; // the payload's bytes put so far
+  let run = 0; // the first run not yet filled
+  const put = (bytes) => {
+    if (at + bytes.length > size) throw new Error('its length differs');
+    payload.set(bytes, at);
+    at += bytes.length;
+    for (; run < runs.length; run++) {
+      const [from, to, length] = runs[run];
+      // The part of this run among the bytes just put (all that came before is in place).
+      const start = Math.max(from, at - bytes.length);
+      const stop = Math.min(from + length, at);
+      if (start < stop) memory.set(payload.subarray(start, stop), to + start - from);
+      if (from + length > at) break; // the rest of it is still to come
+    }
+  };
+  const finish = () => {
+    if (at !== size) throw new Error('its length differs');
+    const whole = sha256(payload).then((digest) => {
+      if (digest !== header.sha256) throw new Error('its digest differs');
+    });
+    whole.catch(() => {}); // the caller's to await
+    let next = filesAt;
+    const files = header.files.map(([path, length]) => {
+      return [path, payload.subarray(next, (next += length))];
+    });
+    return { memory, files, table: header.table, whole };
+  };
+  return { payload, put, finish };
 }
 
 // The unit of the runs of zeros left out: WebAssembly's page.
@@ -175,7 +245,7 @@ export function takeSnapshot(pyodide, folder) {
 }
 
 /**
- * Put back what a snapshot (decodeSnapshot's) holds outside Python's memory, on a Pyodide
+ * Put back what a snapshot (readSnapshot's) holds outside Python's memory, on a Pyodide
  * just restored from it: the files it kept, and the pointer to this runtime's trampoline.
  *
  * CPython calls the C functions of some signatures (a builtin taking one argument or none,

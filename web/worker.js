@@ -25,12 +25,12 @@ import { importBridge, installWheel } from './worker-python.js';
 import {
   canCheck,
   canKeep,
-  decodeSnapshot,
   fetchShipped,
   findSnapshot,
   keepBytes,
   keepSnapshot,
   readKept,
+  readSnapshot,
   restoreState,
   takeSnapshot,
 } from './worker-snapshot.js';
@@ -130,14 +130,17 @@ function keptSnapshot(response) {
  * Storage, it needs no request, nor decoding from brotli (tests/bench/NOTES.md). */
 function shippedSnapshot() {
   const url = new URL(bundle.snapshot, base).href;
-  let bytes;
+  let parts;
   const read = async (tracker) => {
     const watch = (response) => tracker.watch(url, response);
-    bytes = await fetchShipped(url, bundle.sizes[bundle.snapshot], plainFetch, watch);
-    return decodeSnapshot(bytes, bundle.snapshotKey);
+    const stream = await fetchShipped(url, bundle.sizes[bundle.snapshot], plainFetch, watch);
+    const snapshot = await readSnapshot(stream, bundle.snapshotKey);
+    parts = snapshot.parts;
+    return snapshot;
   };
   const keep = () => {
-    setTimeout(() => keepBytes(bytes, bundle.snapshotKey, base), KEEP_SHIPPED_AFTER_MS);
+    const file = new Blob(parts);
+    setTimeout(() => keepBytes(file, bundle.snapshotKey, base), KEEP_SHIPPED_AFTER_MS);
   };
   return { downloads: [...RUNTIME, bundle.snapshot], read, keep };
 }
@@ -215,7 +218,7 @@ async function restore({ downloads: names, read, keep }) {
       indexURL,
       _loadSnapshot: memory,
       // Pyodide copies the memory into place once this settles. One whose digest differs
-      // (decodeSnapshot checks it meanwhile) is spoiled first, in its magic number, so that
+      // (readSnapshot checks it meanwhile) is spoiled first, in its magic number, so that
       // Pyodide refuses it rather than run on it; the boot has already begun by then.
       fsInit: async () => {
         const { memory: bytes, whole } = await snapshot;

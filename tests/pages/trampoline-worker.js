@@ -7,7 +7,7 @@
 // chunks the restored one then cuts.
 import { loadPyodide } from '/pyodide/pyodide.mjs';
 import bundle from '/bundle.js';
-import { decodeSnapshot, restoreState } from '/worker-snapshot.js';
+import { readSnapshot, restoreState } from '/worker-snapshot.js';
 
 /** The pointer, read from Python's memory (0: calls go through JavaScript). */
 function trampoline(pyodide) {
@@ -17,8 +17,8 @@ function trampoline(pyodide) {
 }
 
 const booted = await loadPyodide({ indexURL: '/pyodide/' });
-const bytes = new Uint8Array(await (await fetch(`/${bundle.snapshot}`)).arrayBuffer());
-const snapshot = await decodeSnapshot(bytes, bundle.snapshotKey);
+const snapshot = await readSnapshot((await fetch(`/${bundle.snapshot}`)).body, bundle.snapshotKey);
+await snapshot.whole;
 const restored = await loadPyodide({ indexURL: '/pyodide/', _loadSnapshot: snapshot.memory });
 const table = restored._module.wasmTable.length;
 restoreState(restored, { files: [], table });
