@@ -59,7 +59,9 @@ export async function readKept(response, key, base) {
   };
   let snapshot;
   try {
-    snapshot = await readSnapshot(response.body, key);
+    // Read whole, not as it streams: Cache Storage answers at once, and reading it in pieces
+    // takes the worker's thread from Pyodide's script, which a repeat visit waits for.
+    snapshot = await readSnapshot(new Uint8Array(await response.arrayBuffer()), key);
   } catch (error) {
     throw damaged(error);
   }
@@ -102,8 +104,8 @@ export async function fetchShipped(url, size, fetch, watch) {
 }
 
 /**
- * The snapshot in `stream` (its bytes, in the format above), made for `key`, read as its
- * bytes arrive: `{memory, files, table, whole, parts}`. Each part of the memory is put in
+ * The snapshot in `source` (its bytes, in the format above, as a stream or all at once),
+ * made for `key`, read as its bytes arrive: `{memory, files, table, whole, parts}`. Each part of the memory is put in
  * place as it comes, so that the memory is whole when the last bytes are: a first visit
  * waits for them, and copying 13.7 MB after took its path long enough to matter, as did the
  * digest (tests/bench/browser.py). Rejects when they were made for another key (stale) or
@@ -111,8 +113,8 @@ export async function fetchShipped(url, size, fetch, watch) {
  * differs: Python must not run on the memory before then (worker.js's `restore`). `parts`:
  * the file's bytes, for keeping it.
  */
-export async function readSnapshot(stream, key) {
-  const reader = stream.getReader();
+export async function readSnapshot(source, key) {
+  const reader = source instanceof Uint8Array ? readerOf(source) : source.getReader();
   try {
     const { head, header, rest } = await readHeader(reader);
     if (header.key !== key) throw new Error('it was made for another runtime (stale)');
@@ -128,6 +130,15 @@ export async function readSnapshot(stream, key) {
     reader.cancel().catch(() => {});
     throw error;
   }
+}
+
+/** A stream's reader, for `bytes` given all at once. */
+function readerOf(bytes) {
+  let given = false;
+  return {
+    read: async () => (given ? { done: true } : ((given = true), { done: false, value: bytes })),
+    cancel: async () => {},
+  };
 }
 
 /** The header at the start of a snapshot's stream: `{head}`, its bytes (the length too),

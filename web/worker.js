@@ -139,8 +139,7 @@ function shippedSnapshot() {
     return snapshot;
   };
   const keep = () => {
-    const file = new Blob(parts);
-    setTimeout(() => keepBytes(file, bundle.snapshotKey, base), KEEP_SHIPPED_AFTER_MS);
+    setTimeout(() => keepBytes(new Blob(parts), bundle.snapshotKey, base), KEEP_SHIPPED_AFTER_MS);
   };
   return { downloads: [...RUNTIME, bundle.snapshot], read, keep };
 }

@@ -1,6 +1,6 @@
 """The snapshot's format read as it streams in (web/worker-snapshot.js's readSnapshot), under
-Node: the memory, files and table a stream cut into any pieces holds, and each way a spoiled
-one is refused (the restores in Chromium: test_start.py)."""
+Node: the memory, files and table that a stream cut into any pieces, or bytes given at once,
+hold, and each way a spoiled one is refused (the restores in Chromium: test_start.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def test_a_snapshot_read_in_pieces_of_any_size_is_the_one_written():
     answer = read_back()
     # Its zero pages were left out of the file, and put back.
     assert answer["kept"] < answer["whole"]
-    assert len(answer["read"]) == 4
+    assert len(answer["read"]) == 5
     for cut, read in answer["read"].items():
         assert read == {"memory": True, "files": True, "table": 7, "file": True}, cut
 

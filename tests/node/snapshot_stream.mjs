@@ -1,6 +1,6 @@
 // For tests/browser/test_snapshot_format.py: a snapshot encoded by web/worker-snapshot.js and
 // read back by its readSnapshot from streams cut into pieces of every kind (the header split
-// byte by byte, random sizes, one piece), and spoiled in each way a download or storage can
+// byte by byte, random sizes, one piece, or bytes all at once), and spoiled in each way a download or storage can
 // spoil it. Prints one JSON object: what each case came to.
 import { encodeSnapshot, readSnapshot } from '../../web/worker-snapshot.js';
 
@@ -42,7 +42,9 @@ const equal = (a, b) => a.length === b.length && a.every((byte, i) => byte === b
 
 async function outcome(bytes, sizes, key = KEY) {
   try {
-    const snapshot = await readSnapshot(streamOf(bytes, sizes), key);
+    // No sizes: the bytes all at once, as a kept snapshot is read.
+    const source = sizes ? streamOf(bytes, sizes) : bytes;
+    const snapshot = await readSnapshot(source, key);
     await snapshot.whole;
     return { snapshot };
   } catch (error) {
@@ -63,6 +65,7 @@ const cuts = {
   'a byte at a time through the header, then 4096': (at) => (at < 2000 ? 1 : 4096),
   'random pieces': () => 1 + Math.floor(random() * 100000),
   'pieces of a page and one byte': () => PAGE + 1,
+  'all at once, as bytes': null,
 };
 const read = {};
 for (const [name, sizes] of Object.entries(cuts)) {
