@@ -26,15 +26,6 @@ const CACHE_NAME = 'chunker-snapshot';
 /** The snapshot's name in the cache: a URL, as Cache Storage wants, never fetched. */
 const entryUrl = (key, base) => new URL(`chunker-snapshot-${key}`, base).href;
 
-// The runtime's WebAssembly, kept beside the snapshot (in a cache of its own): a repeat
-// visit reads it from Cache Storage far sooner than from the HTTP cache, which revalidates
-// it and decodes its brotli again, while a restore waits for nothing else
-// (tests/bench/browser.py, the repeat visit). Under the snapshot's key, which covers it.
-const RUNTIME_CACHE = 'chunker-runtime';
-const runtimeEntryUrl = (key, base) => new URL(`chunker-runtime-${key}`, base).href;
-// The kept WebAssembly's digest travels in its response's headers.
-const DIGEST_HEADER = 'X-Chunker-SHA256';
-
 /** Whether this worker can check a snapshot's digest: digests exist only in a secure
  * context (https, or localhost). */
 export const canCheck = () => Boolean(self.crypto?.subtle);
@@ -349,52 +340,6 @@ export async function keepBytes(bytes, key, base) {
     await cache.put(entryUrl(key, base), new Response(bytes));
     for (const request of await cache.keys()) {
       if (request.url !== entryUrl(key, base)) await cache.delete(request);
-    }
-  } catch {
-    // Storage full or refused: nothing to clean up that the next keep will not.
-  }
-}
-
-/**
- * The runtime's WebAssembly kept for `key`, its digest checked: its bytes, or undefined when
- * none is kept, or it is damaged (then it is forgotten), or the storage is unavailable.
- */
-export async function readKeptRuntime(key, base) {
-  if (!canKeep(key)) return undefined;
-  const entry = runtimeEntryUrl(key, base);
-  try {
-    const response = await caches.match(entry, { cacheName: RUNTIME_CACHE });
-    if (!response) return undefined;
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if ((await sha256(bytes)) === response.headers.get(DIGEST_HEADER)) return bytes;
-  } catch {
-    // Storage refused, or the body failed: forgotten below as damaged.
-  }
-  caches
-    .open(RUNTIME_CACHE)
-    .then((cache) => cache.delete(entry))
-    .catch(() => {});
-  return undefined;
-}
-
-/**
- * Keep the runtime's WebAssembly at `url` (fetched with `fetch`: from the HTTP cache, where
- * this visit's download left it) for `key`, unless it is kept already, dropping any other
- * key's. Never rejects: one not kept only means the next visit reads it from the HTTP cache.
- */
-export async function keepRuntime(url, key, base, fetch) {
-  if (!canKeep(key)) return;
-  const entry = runtimeEntryUrl(key, base);
-  try {
-    const cache = await caches.open(RUNTIME_CACHE);
-    if (await cache.match(entry)) return;
-    const response = await fetch(url);
-    if (!response.ok) return;
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const headers = { 'Content-Type': 'application/wasm', [DIGEST_HEADER]: await sha256(bytes) };
-    await cache.put(entry, new Response(bytes, { headers }));
-    for (const request of await cache.keys()) {
-      if (request.url !== entry) await cache.delete(request);
     }
   } catch {
     // Storage full or refused: nothing to clean up that the next keep will not.

@@ -28,10 +28,8 @@ import {
   fetchShipped,
   findSnapshot,
   keepBytes,
-  keepRuntime,
   keepSnapshot,
   readKept,
-  readKeptRuntime,
   readSnapshot,
   restoreState,
   takeSnapshot,
@@ -79,8 +77,6 @@ python.then(
     // Here, before any call's own reaction to the same promise: a snapshot taken holds
     // Python exactly as it stands after the import, whatever the page asks next.
     booted.keep?.();
-    const keepWasm = () => keepRuntime(WASM_URL, bundle.snapshotKey, base, plainFetch);
-    setTimeout(keepWasm, KEEP_RUNTIME_AFTER_MS);
   },
   (error) => post({ type: 'failed', message: error.message, script: error.script }),
 );
@@ -124,11 +120,9 @@ async function boot() {
   return await start();
 }
 
-/** The kept snapshot `response` (findSnapshot's), read: for `restore`, with the runtime's
- * WebAssembly kept beside it, when it is. */
+/** The kept snapshot `response` (findSnapshot's), read: for `restore`. */
 function keptSnapshot(response) {
-  const read = () => readKept(response, bundle.snapshotKey, base);
-  return { downloads: RUNTIME, read, wasm: readKeptRuntime(bundle.snapshotKey, base) };
+  return { downloads: RUNTIME, read: () => readKept(response, bundle.snapshotKey, base) };
 }
 
 /** The snapshot the site ships (bundle.js names it), fetched beside the runtime: for
@@ -156,11 +150,10 @@ function downloads(names) {
 }
 
 /** Run `load` with `self.fetch` following `names`' downloads for the progress; `load` gets
- * the tracker, for the downloads it makes with `plainFetch`. `wasm`: a promise of the
- * runtime's WebAssembly kept (or undefined), which then answers Pyodide's request for it. */
-async function following(names, load, wasm) {
+ * the tracker, for the downloads it makes with `plainFetch`. */
+async function following(names, load) {
   const tracker = loading.follow(downloads(names));
-  self.fetch = wasm ? answering(tracker, wasm) : tracker.fetch;
+  self.fetch = tracker.fetch;
   try {
     return await load(tracker);
   } finally {
@@ -168,24 +161,7 @@ async function following(names, load, wasm) {
   }
 }
 
-/** `tracker.fetch`, but for the runtime's WebAssembly, answered with the bytes `wasm`
- * promises when it keeps its promise (else fetched as any other). */
-function answering(tracker, wasm) {
-  return async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : input, location.href).href;
-    const bytes = url === WASM_URL ? await wasm : undefined;
-    if (!bytes) return tracker.fetch(input, init);
-    const response = new Response(bytes, { headers: { 'Content-Type': 'application/wasm' } });
-    tracker.watch(url, response);
-    return response;
-  };
-}
-
 const RUNTIME = ['pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip'];
-const WASM_URL = new URL(RUNTIME[0], base).href;
-// The runtime's WebAssembly is kept this long after ready: after the snapshot, for the same
-// reason.
-const KEEP_RUNTIME_AFTER_MS = 3000;
 // A shipped snapshot restored is kept this long after ready, not at once: storing it holds
 // the worker's thread a moment, which the page's first calls, often made at ready, need.
 const KEEP_SHIPPED_AFTER_MS = 2000;
@@ -227,7 +203,7 @@ async function start() {
  * A start from a snapshot (`keptSnapshot`'s or `shippedSnapshot`'s): Python's memory as a
  * first start left it after the import, read while the runtime downloads.
  */
-async function restore({ downloads: names, read, keep, wasm }) {
+async function restore({ downloads: names, read, keep }) {
   let snapshot;
   const pyodide = await following(names, async (tracker) => {
     snapshot = read(tracker);
@@ -257,7 +233,7 @@ async function restore({ downloads: names, read, keep, wasm }) {
     loaded.catch(() => {});
     const whole = snapshot.then((read) => read.whole);
     return Promise.all([loaded, whole]).then(([started]) => started);
-  }, wasm);
+  });
   loading.enter('unpack', 'Installing chunker…');
   const sitePackages = pyodide.runPython('import site; site.getsitepackages()[0]');
   restoreState(pyodide, await snapshot);

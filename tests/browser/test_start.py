@@ -89,41 +89,6 @@ SPOIL = """async (how) => {
 }"""
 
 
-# In the page: the runtime's WebAssembly kept beside the snapshot, if it is there alone and
-# whole (its digest, in its headers, checked): answers its size, else null.
-RUNTIME_KEPT = """async () => {
-  const cache = await caches.open('chunker-runtime');
-  const requests = await cache.keys();
-  if (requests.length !== 1) return null;
-  const response = await cache.match(requests[0]);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-  return hex === response.headers.get('X-Chunker-SHA256') ? bytes.length : null;
-}"""
-
-# In the page: one byte of the kept WebAssembly changed, its headers (its digest) kept.
-SPOIL_RUNTIME = """async () => {
-  const cache = await caches.open('chunker-runtime');
-  const [request] = await cache.keys();
-  const response = await cache.match(request);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  bytes[bytes.length >> 1] ^= 0x5a;
-  await cache.put(request, new Response(bytes, { headers: response.headers }));
-}"""
-WASM = "pyodide/pyodide.asm.wasm"
-
-
-def runtime_kept(page: Any) -> int:
-    """Wait until the worker has kept the runtime's WebAssembly, whole; answer its size."""
-    for _ in range(300):
-        size = page.evaluate(RUNTIME_KEPT)
-        if size:
-            return int(size)
-        page.wait_for_timeout(100)
-    raise AssertionError("the runtime's WebAssembly was not kept within 30 s")
-
-
 def without_shipped(page: Any) -> None:
     """Make `page`'s site one that ships no snapshot: its worker then boots, and keeps one."""
     page.route(f"**/{SNAPSHOT}*", lambda route: route.fulfill(status=404, body=b""))
@@ -264,35 +229,6 @@ def test_a_later_visit_restores_the_kept_snapshot_and_chunks_as_python(new_page,
     assert fractions == sorted(fractions) and fractions[-1] == 1
     assert_chunks_as_in_python(page)
     assert recorder.foreign() == [] and shipped_missing(recorder) and recorder.errors == []
-
-
-def test_a_later_visit_reads_the_kept_webassembly_not_the_http_cache(new_page, site_url):
-    page, recorder = new_page()
-    visit(page, site_url)
-    kept(page)
-    assert runtime_kept(page) == (SITE / WASM).stat().st_size
-    requested = len(recorder.requests)
-    stages = visit(page, site_url)
-    assert "restore" in stage_names(stages) and stages[-1]["stage"] == "ready"
-    assert f"{site_url}/{WASM}" not in recorder.requests[requested:]
-    assert_chunks_as_in_python(page)
-    assert recorder.foreign() == [] and recorder.errors == [] and recorder.failed == []
-
-
-def test_a_damaged_kept_webassembly_is_fetched_again_and_kept_anew(new_page, site_url):
-    page, recorder = new_page()
-    visit(page, site_url)
-    kept(page)
-    runtime_kept(page)
-    page.evaluate(SPOIL_RUNTIME)
-    assert page.evaluate(RUNTIME_KEPT) is None
-    requested = len(recorder.requests)
-    stages = visit(page, site_url)
-    assert "restore" in stage_names(stages) and "boot" not in stage_names(stages)
-    assert f"{site_url}/{WASM}" in recorder.requests[requested:]
-    assert_chunks_as_in_python(page)
-    assert runtime_kept(page) == (SITE / WASM).stat().st_size
-    assert recorder.foreign() == [] and recorder.errors == [] and recorder.failed == []
 
 
 @pytest.mark.parametrize(
