@@ -125,7 +125,8 @@ export async function readSnapshot(source, key) {
       if (done) break;
       placing.put(value);
     }
-    return { ...placing.finish(), parts: [head, placing.payload] };
+    const { payload, ...snapshot } = placing.finish();
+    return { ...snapshot, parts: [head, payload] };
   } catch (error) {
     reader.cancel().catch(() => {});
     throw error;
@@ -155,6 +156,10 @@ async function readHeader(reader) {
     }
     const { done, value } = await reader.read();
     if (done) throw new Error('its length differs');
+    if (bytes.length === 0) {
+      bytes = value; // not copied: given all at once, these are all the snapshot's bytes
+      continue;
+    }
     const joined = new Uint8Array(bytes.length + value.length);
     joined.set(bytes);
     joined.set(value, bytes.length);
@@ -164,7 +169,8 @@ async function readHeader(reader) {
 
 /**
  * Where a snapshot's payload goes, as `header` lays it out: `put` each next piece of it, in
- * order, then `finish`. The payload is kept whole too, for its digest and the files.
+ * order, then `finish`. The payload is kept whole too, for its digest and the files: in a
+ * buffer of its own, unless it comes whole in one piece.
  */
 function placer(header) {
   // Pyodide reads the memory as 32-bit words: a buffer of its own, zeros where none is kept.
@@ -180,12 +186,13 @@ function placer(header) {
   }
   const filesAt = size;
   for (const [, length] of header.files) size += length;
-  const payload = new Uint8Array(size);
+  let payload;
   let at = 0; // the payload's bytes put so far
   let run = 0; // the first run not yet filled
   const put = (bytes) => {
     if (at + bytes.length > size) throw new Error('its length differs');
-    payload.set(bytes, at);
+    if (at === 0 && bytes.length === size) payload = bytes;
+    else (payload ??= new Uint8Array(size)).set(bytes, at);
     at += bytes.length;
     for (; run < runs.length; run++) {
       const [from, to, length] = runs[run];
@@ -198,6 +205,7 @@ function placer(header) {
   };
   const finish = () => {
     if (at !== size) throw new Error('its length differs');
+    payload ??= new Uint8Array(0); // a snapshot of nothing
     const whole = sha256(payload).then((digest) => {
       if (digest !== header.sha256) throw new Error('its digest differs');
     });
@@ -206,9 +214,9 @@ function placer(header) {
     const files = header.files.map(([path, length]) => {
       return [path, payload.subarray(next, (next += length))];
     });
-    return { memory, files, table: header.table, whole };
+    return { memory, files, table: header.table, whole, payload };
   };
-  return { payload, put, finish };
+  return { put, finish };
 }
 
 // The unit of the runs of zeros left out: WebAssembly's page.
