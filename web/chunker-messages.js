@@ -60,8 +60,10 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
         worker.onerror = (event) => fail(new Error(`chunker: the worker stopped: ${event.message}`));
         resolve({ versions: data.versions, bootMs: data.bootMs });
       } else if (data.type === 'failed') {
-        clearTimeout(timer);
+        // The timer still runs while the server is asked why, as in onerror.
         failed(data).then((error) => {
+          if (broken) return; // the timer fired meanwhile
+          clearTimeout(timer);
           fail(error);
           reject(error);
         });
@@ -77,7 +79,8 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
    * that would not run is told as a static import's is, with what its server answered. */
   async function failed({ message, script }) {
     if (script === undefined) return new Error(`chunker: Python failed to start: ${message}`);
-    return new Error(`chunker: the worker ${workerUrl} failed: ${await whyNotRun(new URL(script))}`);
+    const why = await whyNotRun(new URL(script));
+    return new Error(`chunker: the worker ${workerUrl} failed: ${why}`);
   }
 
   function settle({ id, reply, error }) {
@@ -176,8 +179,9 @@ async function whyNotLoaded(url) {
       return answer;
     }
     for (const [, specifier] of (await response.text()).matchAll(STATIC_IMPORT_RE)) {
-      const importAnswer = await scriptAnswerAt(new URL(specifier, url));
-      if (importAnswer) return `${new URL(specifier, url)} answered ${importAnswer}`;
+      const imported = new URL(specifier, url);
+      const importAnswer = await scriptAnswerAt(imported);
+      if (importAnswer) return `${imported} answered ${importAnswer}`;
     }
     return 'its scripts load as modules; the browser console says why';
   } catch (error) {

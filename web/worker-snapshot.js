@@ -105,13 +105,13 @@ export async function fetchShipped(url, size, fetch, watch) {
 
 /**
  * The snapshot in `source` (its bytes, in the format above, as a stream or all at once),
- * made for `key`, read as its bytes arrive: `{memory, files, table, whole, parts}`. Each part of the memory is put in
- * place as it comes, so that the memory is whole when the last bytes are: a first visit
- * waits for them, and copying 13.7 MB after took its path long enough to matter, as did the
- * digest (tests/bench/browser.py). Rejects when they were made for another key (stale) or
- * their length differs. `whole` settles once their digest is checked, rejecting when it
- * differs: Python must not run on the memory before then (worker.js's `restore`). `parts`:
- * the file's bytes, for keeping it.
+ * made for `key`, read as its bytes arrive: `{memory, files, table, whole, parts}`. Each
+ * part of the memory is put in place as it comes, so that the memory is whole when the last
+ * bytes are: a first visit waits for them, and copying the memory after them, as checking
+ * the digest before Pyodide had it, lengthened its path (tests/bench/browser.py). Rejects
+ * when they were made for another key (stale) or their length differs. `whole` settles once
+ * their digest is checked, rejecting when it differs: Python must not run on the memory
+ * before then (worker.js's `restore`). `parts`: the file's bytes, for keeping it.
  */
 export async function readSnapshot(source, key) {
   const reader = source instanceof Uint8Array ? readerOf(source) : source.getReader();
@@ -157,7 +157,7 @@ async function readHeader(reader) {
     const { done, value } = await reader.read();
     if (done) throw new Error('its length differs');
     if (bytes.length === 0) {
-      bytes = value; // not copied: given all at once, these are all the snapshot's bytes
+      bytes = value; // the first piece as it is: given all at once, it is the whole snapshot
       continue;
     }
     const joined = new Uint8Array(bytes.length + value.length);

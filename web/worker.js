@@ -40,7 +40,7 @@ const base = new URL('./', import.meta.url);
 // download, the longest of a first visit, begins while the script still loads. A failure is
 // the boot's to report, naming the script: the page asks its server why (chunker-messages.js).
 const pyodideUrl = new URL('./pyodide/pyodide.mjs', import.meta.url).href;
-const pyodideScript = import('./pyodide/pyodide.mjs').catch((error) => {
+const pyodideScript = import(pyodideUrl).catch((error) => {
   throw Object.assign(error, { script: pyodideUrl });
 });
 pyodideScript.catch(() => {});

