@@ -280,10 +280,10 @@ export function takeSnapshot(pyodide, folder) {
  */
 export function restoreState(pyodide, { files, table }) {
   const { FS } = pyodide;
-  for (const [path, data] of files) {
-    FS.mkdirTree(path.slice(0, path.lastIndexOf('/')));
-    FS.writeFile(path, data);
-  }
+  // Each folder made once, not once per file: mkdirTree walks its whole path every time.
+  const folders = new Set(files.map(([path]) => path.slice(0, path.lastIndexOf('/'))));
+  for (const folder of folders) FS.mkdirTree(folder);
+  for (const [path, data] of files) FS.writeFile(path, data);
   const module = pyodide._module;
   const filled = table < module.wasmTable.length && module.wasmTable.get(table) !== null;
   module.HEAP32[trampolineAt(module)] = filled ? table : 0;
