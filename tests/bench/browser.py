@@ -33,8 +33,11 @@ commit from before compressed copies has none, so it is sent as it was), counted
 (headers and bodies), and the time to ready on the first and a repeat visit, the two sites
 taking turns; then, in another fresh profile, after a first visit's ready, its first call
 (`SemanticChunker().chunk` on 100 KB of Markdown) and its first call that counts tokens
-(`countTokens`: the tokenizer's load). With `--mbps N`, over a link of N Mbit/s that the server shares among its responses
-(loopback, the default, makes bytes nearly free). Only that; not the parts above.
+(`countTokens`: the tokenizer's load); and, in a third, after a first visit of this commit's
+facade, a repeat visit of tests/pages/restore-floor.html: Pyodide restoring the snapshot that
+visit kept and nothing else, the floor under this commit's repeat visit. With `--mbps N`, over
+a link of N Mbit/s that the server shares among its responses (loopback, the default, makes
+bytes nearly free). Only that; not the parts above.
 
 A site whose first visit keeps a memory snapshot in Cache Storage (a commit since the kept
 snapshot) has its repeat visit measured once it is kept.
@@ -175,6 +178,24 @@ def first_calls_ms(playwright: Any, origin: str, page: str, text: str) -> dict[s
             tab.evaluate("window.booted")
             times: dict[str, float] = tab.evaluate(FIRST_CALLS, text)
             return times
+        finally:
+            context.close()
+
+
+def restore_floor_ms(playwright: Any, origin: str) -> float:
+    """Navigation to ready of RESTORE_FLOOR_PAGE in a fresh profile, after a first visit of
+    the facade has kept its snapshot there: a repeat visit as the facade's, the browser's
+    caches as warm, with Pyodide's own restore left alone."""
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(profile, **chromium_options())
+        try:
+            tab = context.pages[0] if context.pages else context.new_page()
+            tab.goto(f"{origin}/_test/ours.html")
+            tab.evaluate("window.booted")
+            wait_for_snapshot(tab)
+            tab.goto(f"{origin}/_test/{RESTORE_FLOOR_PAGE}")
+            ms: float = tab.evaluate("window.booted")
+            return ms
         finally:
             context.close()
 
@@ -347,6 +368,9 @@ def cold_starts(
 
 # The two sites of `--wire`: the page that boots each, by its label.
 WIRE_PAGES = {"before (--before)": "before.html", "this commit": "ours.html"}
+# The floor under this commit's repeat visit: Pyodide restoring the snapshot the facade's
+# first visit kept, and nothing else (no digest, files, progress nor chunker.js).
+RESTORE_FLOOR_PAGE = "restore-floor.html"
 
 
 class Link:
@@ -420,6 +444,7 @@ def wire(playwright: Any, before: Path, count: int, mbps: float | None) -> None:
     repeat: dict[str, list[float]] = {name: [] for name in WIRE_PAGES}
     calls: dict[str, dict[str, list[float]]] = {name: {} for name in WIRE_PAGES}
     by_file: dict[str, Counter[str]] = {}
+    floor: list[float] = []
     keeps = {"before (--before)": keeps_a_snapshot(before), "this commit": keeps_a_snapshot(SITE)}
     text = markdown_corpus(100_000)
     with counting_server({**MOUNTS, "/_before/": before}, Link(mbps)) as (origin, counts):
@@ -443,6 +468,7 @@ def wire(playwright: Any, before: Path, count: int, mbps: float | None) -> None:
                         context.close()
                 for call, ms in first_calls_ms(playwright, origin, page, text).items():
                     calls[name].setdefault(call, []).append(ms)
+            floor.append(restore_floor_ms(playwright, origin))
     speed = "loopback" if mbps is None else f"a {mbps:g} Mbit/s link"
     print(f"First visit in a fresh profile: bytes the server sent until ready (median of {count})")
     print(f"and ms from navigation to ready, first and repeat visit, over {speed}")
@@ -463,6 +489,12 @@ def wire(playwright: Any, before: Path, count: int, mbps: float | None) -> None:
     print(
         f"this commit/before: bytes {bytes_ratio:.2f}×, ready first visit {first_ratio:.2f}×, "
         f"repeat visit {repeat_ratio:.2f}×"
+    )
+    floor_ratio = statistics.median(floor) / statistics.median(repeat[old])
+    print(
+        f"Pyodide restoring the kept snapshot, nothing else (the floor under this commit's "
+        f"repeat visit): {statistics.median(floor):.0f} ms, {floor_ratio:.2f}× before's repeat "
+        f"visit (all runs: {listed(floor)})"
     )
     for name in WIRE_PAGES:
         biggest = ", ".join(f"{path} {n / 1e6:.2f}" for path, n in by_file[name].most_common(4))
