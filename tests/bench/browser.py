@@ -148,56 +148,52 @@ def keeps_a_snapshot(site: Path) -> bool:
     return (site / "worker-snapshot.js").exists()
 
 
+@contextmanager
+def fresh_tab(playwright: Any) -> Iterator[Any]:
+    """The tab of a browser with a new empty profile (a first visit's), closed after."""
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(profile, **chromium_options())
+        try:
+            yield context.pages[0] if context.pages else context.new_page()
+        finally:
+            context.close()
+
+
 def cold_start_ms(playwright: Any, origin: str, page: str, keeps: bool) -> tuple[float, float]:
     """Navigation to ready on `page` (bare or ours) in a browser with a new empty profile,
     then again in the same profile, its cache warm (the server asks for revalidation), once
     the first has kept its snapshot when it `keeps` one."""
-    with tempfile.TemporaryDirectory() as profile:
-        context = playwright.chromium.launch_persistent_context(profile, **chromium_options())
-        try:
-            tab = context.pages[0] if context.pages else context.new_page()
-            tab.goto(f"{origin}/_test/{page}")
-            first = tab.evaluate("window.booted")
-            if keeps:
-                wait_for_snapshot(tab)
-            tab.goto(f"{origin}/_test/{page}")
-            return first, tab.evaluate("window.booted")
-        finally:
-            context.close()
+    with fresh_tab(playwright) as tab:
+        tab.goto(f"{origin}/_test/{page}")
+        first = tab.evaluate("window.booted")
+        if keeps:
+            wait_for_snapshot(tab)
+        tab.goto(f"{origin}/_test/{page}")
+        return first, tab.evaluate("window.booted")
 
 
 def first_calls_ms(playwright: Any, origin: str, page: str, text: str) -> dict[str, float]:
     """FIRST_CALLS on `page` (ours or before) in a browser with a new empty profile, once
     ready: its own profile, so that the repeat visits measured beside it follow a first visit
     that made no call."""
-    with tempfile.TemporaryDirectory() as profile:
-        context = playwright.chromium.launch_persistent_context(profile, **chromium_options())
-        try:
-            tab = context.pages[0] if context.pages else context.new_page()
-            tab.goto(f"{origin}/_test/{page}")
-            tab.evaluate("window.booted")
-            times: dict[str, float] = tab.evaluate(FIRST_CALLS, text)
-            return times
-        finally:
-            context.close()
+    with fresh_tab(playwright) as tab:
+        tab.goto(f"{origin}/_test/{page}")
+        tab.evaluate("window.booted")
+        times: dict[str, float] = tab.evaluate(FIRST_CALLS, text)
+        return times
 
 
 def restore_floor_ms(playwright: Any, origin: str) -> float:
     """Navigation to ready of RESTORE_FLOOR_PAGE in a fresh profile, after a first visit of
     the facade has kept its snapshot there: a repeat visit as the facade's, the browser's
     caches as warm, with Pyodide's own restore left alone."""
-    with tempfile.TemporaryDirectory() as profile:
-        context = playwright.chromium.launch_persistent_context(profile, **chromium_options())
-        try:
-            tab = context.pages[0] if context.pages else context.new_page()
-            tab.goto(f"{origin}/_test/ours.html")
-            tab.evaluate("window.booted")
-            wait_for_snapshot(tab)
-            tab.goto(f"{origin}/_test/{RESTORE_FLOOR_PAGE}")
-            ms: float = tab.evaluate("window.booted")
-            return ms
-        finally:
-            context.close()
+    with fresh_tab(playwright) as tab:
+        tab.goto(f"{origin}/_test/ours.html")
+        tab.evaluate("window.booted")
+        wait_for_snapshot(tab)
+        tab.goto(f"{origin}/_test/{RESTORE_FLOOR_PAGE}")
+        ms: float = tab.evaluate("window.booted")
+        return ms
 
 
 def wait_for_snapshot(tab: Any) -> None:
@@ -450,22 +446,16 @@ def wire(playwright: Any, before: Path, count: int, mbps: float | None) -> None:
     with counting_server({**MOUNTS, "/_before/": before}, Link(mbps)) as (origin, counts):
         for _ in range(count):
             for name, page in WIRE_PAGES.items():
-                with tempfile.TemporaryDirectory() as profile:
-                    options = chromium_options()
-                    context = playwright.chromium.launch_persistent_context(profile, **options)
-                    try:
-                        tab = context.pages[0] if context.pages else context.new_page()
-                        counts.clear()
-                        tab.goto(f"{origin}/_test/{page}")
-                        first[name].append(tab.evaluate("window.booted"))
-                        sent[name].append(sum(counts.values()))
-                        by_file[name] = Counter(counts)
-                        if keeps[name]:
-                            wait_for_snapshot(tab)
-                        tab.goto(f"{origin}/_test/{page}")
-                        repeat[name].append(tab.evaluate("window.booted"))
-                    finally:
-                        context.close()
+                with fresh_tab(playwright) as tab:
+                    counts.clear()
+                    tab.goto(f"{origin}/_test/{page}")
+                    first[name].append(tab.evaluate("window.booted"))
+                    sent[name].append(sum(counts.values()))
+                    by_file[name] = Counter(counts)
+                    if keeps[name]:
+                        wait_for_snapshot(tab)
+                    tab.goto(f"{origin}/_test/{page}")
+                    repeat[name].append(tab.evaluate("window.booted"))
                 for call, ms in first_calls_ms(playwright, origin, page, text).items():
                     calls[name].setdefault(call, []).append(ms)
             floor.append(restore_floor_ms(playwright, origin))
