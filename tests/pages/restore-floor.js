@@ -1,5 +1,6 @@
-// The floor of a repeat visit (tests/bench/browser.py --wire): Pyodide started from the
-// snapshot the facade's first visit kept, in a module worker, and nothing else.
+// The floor under the facade's visits (tests/bench/browser.py --wire): Pyodide started from
+// the chunker's snapshot (the one kept, else the one shipped) in a module worker, and nothing
+// else.
 // `window.booted` resolves to ms since navigation.
 const worker = new Worker(new URL('restore-floor-worker.js', import.meta.url), { type: 'module' });
 window.booted = new Promise((resolve, reject) => {
