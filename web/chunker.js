@@ -26,6 +26,7 @@
 // chunker-utf16.js, offsets between Python's units and JavaScript's.
 
 import { evaluationApi } from './chunker-evaluation.js';
+import { liveDocumentClass } from './chunker-live.js';
 import { startWorker } from './chunker-messages.js';
 import {
   hitsInUtf16,
@@ -85,20 +86,7 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
   };
 
   const worker = startWorker(new URL('worker.js', base), { report, timeoutMs });
-  // LiveDocument's modules load beside the worker's start, not before it: imported with this
-  // one, they were a round trip deeper than the rest, and the worker began that much later
-  // (tests/bench/browser.py --wire, the first visit).
-  const live = import('./chunker-live.js');
-  live.catch(() => {}); // a worker that fails first is the error told
-  const ready = await worker.ready;
-  let liveDocumentClass;
-  try {
-    ({ liveDocumentClass } = await live);
-  } catch (error) {
-    worker.close(error);
-    throw error;
-  }
-  return chunkerApi(worker, ready, liveDocumentClass);
+  return chunkerApi(worker, await worker.ready);
 }
 
 /**
@@ -106,9 +94,8 @@ export async function loadChunker({ baseUrl, onProgress, timeoutMs = 60_000 } = 
  *
  * @param {{call: Function, close: (error: Error) => void}} worker from `startWorker`
  * @param {{versions: object, bootMs: number}} ready what the worker said once ready
- * @param {Function} liveDocumentClass chunker-live.js's
  */
-function chunkerApi({ call, close }, { versions, bootMs }, liveDocumentClass) {
+function chunkerApi({ call, close }, { versions, bootMs }) {
   class SemanticChunker {
     #config;
 

@@ -457,17 +457,6 @@ def test_a_worker_that_cannot_load_rejects_at_once_naming_it_and_why(new_page, s
     assert any("/nowhere/worker.js: HTTP 404" in failure for failure in recorder.failed)
 
 
-def test_a_live_document_module_that_cannot_load_rejects_naming_it(new_page, site_url):
-    """chunker-live.js loads beside the worker's start: a server that cannot send it fails
-    loadChunker, naming it, once the worker is ready, not a later LiveDocument."""
-    page, _ = new_page()
-    page.route(f"{site_url}/chunker-live.js", lambda route: route.fulfill(status=404, body=""))
-    page.goto(f"{site_url}/_test/blank.html")
-    got = call(page, "import('/chunker.js').then((m) => m.loadChunker({timeoutMs: 60000}))")
-    assert got["error"][0] == "TypeError"
-    assert f"{site_url}/chunker-live.js" in got["error"][1]
-
-
 # What a misconfigured server answers (a bundler's dev server, say, that rewrites the worker's
 # imports and then cannot serve Pyodide's module), and what the rejection then says of it.
 WORKER_LOAD_FAILURES = {
