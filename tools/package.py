@@ -22,21 +22,11 @@ from .wheel import build_wheel
 
 NAME = "chunker-web"
 # The files of site/ that make the facade run, besides the wheel. No micropip: the worker
-# unpacks the wheel itself, and a page with its own Pyodide has its own micropip. chunker.js
-# is the entry; chunker-*.js are its modules (it imports them).
-FACADE_MODULES = (
-    "chunker.js",
-    "chunker-messages.js",
-    "chunker-replies.js",
-    "chunker-evaluation.js",
-    "chunker-live.js",
-    "chunker-blocks.js",
-    "chunker-runs.js",
-    "chunker-utf16.js",
-)
+# unpacks the wheel itself, and a page with its own Pyodide has its own micropip. The site's
+# chunker.js holds its modules (tools/facade_bundle.py): the package ships that file alone.
 # worker.js is the worker; worker-*.js are its modules (it imports them).
 WORKER_MODULES = ("worker.js", "worker-progress.js", "worker-python.js", "worker-snapshot.js")
-FACADE_FILES = (*FACADE_MODULES, "chunker.d.ts", *WORKER_MODULES, "bundle.js")
+FACADE_FILES = ("chunker.js", "chunker.d.ts", *WORKER_MODULES, "bundle.js")
 # The package's command that copies what the worker loads into a folder the site serves as
 # is: for a site built by a bundler, which bundles chunker.js but not those.
 COPY_COMMAND = "chunker-web-copy"

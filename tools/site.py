@@ -15,6 +15,7 @@ from pathlib import Path
 
 import tomllib
 
+from .facade_bundle import facade_bundle
 from .paths import CACHE, NODE_MODULES, ROOT, SITE, WEB, log
 from .precompress import encoded_copies
 from .snapshot import SNAPSHOT, shipped_snapshot
@@ -110,7 +111,13 @@ def build_web() -> Path:
         "sizes": download_sizes(plan, (wheel_path, SNAPSHOT)),
         "snapshotKey": key,
     }
+    # The facade's entry as one file, its modules inside (tools/facade_bundle.py), which
+    # the site then does not serve again.
+    facade, bundled = facade_bundle()
+    for name in bundled:
+        del plan[name]
     generated = {
+        "chunker.js": facade,
         "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",
         f"pyodide/{PYODIDE_LOCK}": site_lock,
         # Written from chunker at every build, so the page's options are Python's own.
