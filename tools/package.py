@@ -23,7 +23,7 @@ from .wheel import build_wheel
 NAME = "chunker-web"
 # The files of site/ that make the facade run, besides the wheel. No micropip: the worker
 # unpacks the wheel itself, and a page with its own Pyodide has its own micropip. The site's
-# chunker.js holds its modules (tools/facade_bundle.py): the package ships that file alone.
+# chunker.js holds its modules (tools/script_bundle.py): the package ships that file alone.
 # worker.js is the worker; worker-*.js are its modules (it imports them).
 WORKER_MODULES = ("worker.js", "worker-progress.js", "worker-python.js", "worker-snapshot.js")
 FACADE_FILES = ("chunker.js", "chunker.d.ts", *WORKER_MODULES, "bundle.js")

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import tomllib
 
-from .facade_bundle import facade_bundle
 from .paths import CACHE, NODE_MODULES, ROOT, SITE, WEB, log
 from .precompress import encoded_copies
+from .script_bundle import bundle_script
 from .snapshot import SNAPSHOT, shipped_snapshot
 from .start_facts import download_sizes, snapshot_key
 from .stdlib import traced_stdlib
@@ -111,14 +111,19 @@ def build_web() -> Path:
         "sizes": download_sizes(plan, (wheel_path, SNAPSHOT)),
         "snapshotKey": key,
     }
-    # The facade's entry as one file, its modules inside (tools/facade_bundle.py), which
-    # the site then does not serve again.
-    facade, bundled = facade_bundle()
+    facts = f"export default {json.dumps(bundle, indent=2)};\n"
+    # The entry scripts as one file each, their modules inside (tools/script_bundle.py). The
+    # facade's are not served again; the worker's are, and bundle.js: pages that read the
+    # snapshot themselves import them (tests/pages).
+    facade, bundled = bundle_script("chunker.js", {})
     for name in bundled:
         del plan[name]
+    worker, _ = bundle_script("worker.js", {"bundle.js": facts})
+    del plan["worker.js"]
     generated = {
         "chunker.js": facade,
-        "bundle.js": f"export default {json.dumps(bundle, indent=2)};\n",
+        "worker.js": worker,
+        "bundle.js": facts,
         f"pyodide/{PYODIDE_LOCK}": site_lock,
         # Written from chunker at every build, so the page's options are Python's own.
         OPTIONS_MODULE: options_module(),

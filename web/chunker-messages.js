@@ -156,34 +156,20 @@ export function startWorker(workerUrl, { report, timeoutMs }) {
 
 // A JavaScript MIME type, which a browser requires of a module script: "text/javascript".
 const JAVASCRIPT_TYPE_RE = /^(?:text|application)\/(?:x-)?(?:javascript|ecmascript)$/;
-// A static import of the worker's, as worker.js writes them or a dev server rewrites them:
-// `import bundle from './bundle.js';` gives `./bundle.js`.
-const STATIC_IMPORT_RE = /^import\s[^'"]*['"]([./][^'"]*)['"]/gm;
 
 /**
  * Why the module worker at `url` did not load, as its server tells it: the status and type
- * answered for the worker's script ("HTTP 404 (text/html)"), or for the first of its
- * imports that a browser would not run as a module ("…/pyodide.mjs answered HTTP 500
- * (text/html)"). The worker's error event says nothing (the browser tells the console
- * alone), so the scripts are asked for again.
+ * answered for the worker's script ("HTTP 404 (text/html)"). The worker's error event says
+ * nothing (the browser tells the console alone), so the script is asked for again. The
+ * site's worker.js imports nothing statically (build.py bundles its modules in): what it
+ * imports later, it names itself when that fails (whyNotRun).
  *
  * @param {URL} url the worker's script
  * @returns {Promise<string>}
  */
 async function whyNotLoaded(url) {
   try {
-    const response = await fetch(url);
-    const answer = scriptAnswer(response);
-    if (answer) {
-      response.body?.cancel();
-      return answer;
-    }
-    for (const [, specifier] of (await response.text()).matchAll(STATIC_IMPORT_RE)) {
-      const imported = new URL(specifier, url);
-      const importAnswer = await scriptAnswerAt(imported);
-      if (importAnswer) return `${imported} answered ${importAnswer}`;
-    }
-    return 'its scripts load as modules; the browser console says why';
+    return (await scriptAnswerAt(url)) || 'it loads as a module; the browser console says why';
   } catch (error) {
     return `fetching it again to see why failed too (${error.message})`;
   }
