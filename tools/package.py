@@ -23,10 +23,9 @@ from .wheel import build_wheel
 NAME = "chunker-web"
 # The files of site/ that make the facade run, besides the wheel. No micropip: the worker
 # unpacks the wheel itself, and a page with its own Pyodide has its own micropip. The site's
-# chunker.js holds its modules (tools/script_bundle.py): the package ships that file alone.
-# worker.js is the worker; worker-*.js are its modules (it imports them).
-WORKER_MODULES = ("worker.js", "worker-progress.js", "worker-python.js", "worker-snapshot.js")
-FACADE_FILES = ("chunker.js", "chunker.d.ts", *WORKER_MODULES, "bundle.js")
+# chunker.js and worker.js hold their modules (tools/script_bundle.py): the package ships
+# those two files alone.
+FACADE_FILES = ("chunker.js", "chunker.d.ts", "worker.js")
 # The package's command that copies what the worker loads into a folder the site serves as
 # is: for a site built by a bundler, which bundles chunker.js but not those.
 COPY_COMMAND = "chunker-web-copy"
@@ -39,7 +38,7 @@ README_SECTION = "Use it in your page"
 # wheels, whose files the memory snapshot holds, the tokenizer's fetched by the first call
 # that counts tokens, and the compressed copies, which stand for the files they copy).
 FETCHED_AT_BOOT = re.compile(
-    r"(chunker(-\w+)?|worker(-\w+)?|bundle)\.js|pyodide/(?!.*\.(map|br|gz)$).*"
+    r"(chunker|worker)\.js|pyodide/(?!.*\.(map|br|gz)$).*"
 )
 
 

@@ -31,7 +31,6 @@ from tools.package import (
     COPY_SCRIPT,
     FACADE_FILES,
     NAME,
-    WORKER_MODULES,
     package_sizes,
 )
 from tools.paths import NODE_MODULES, SITE
@@ -298,7 +297,7 @@ def test_the_copy_command_copies_what_the_worker_loads_and_replaces_its_last_cop
     runtime = {
         name: data
         for name, data in installed.items()
-        if name.startswith((*WORKER_MODULES, "bundle.js", "pyodide/", "wheels/"))
+        if name.startswith(("worker.js", "pyodide/", "wheels/"))
     }
     copied = project / "public" / "chunker-web"
     first = copy_runtime(project, "public/chunker-web")

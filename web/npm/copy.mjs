@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// chunker-web-copy FOLDER: copies what the worker loads at run time (worker.js and its
-// modules, bundle.js, pyodide/, wheels/) out of the installed package into FOLDER, which the site serves as
-// static files. A bundler bundles chunker.js but none of these: Pyodide finds its files by
+// chunker-web-copy FOLDER: copies what the worker loads at run time (worker.js, pyodide/,
+// wheels/) out of the installed package into FOLDER, which the site serves as static files. A bundler bundles chunker.js but none of these: Pyodide finds its files by
 // name in one folder, and a bundler would rename them. The page then calls
 // loadChunker({ baseUrl }) with the URL of FOLDER. Run before each build and dev run, so
 // that the copy is always the installed version's (README, "Use it in your page").
@@ -10,17 +9,9 @@ import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// What the worker loads: its script and its modules, its imports, Pyodide and the wheel; and
-// the compressed copies beside the scripts (worker.js.br, ...), for a server that sends those.
-const LOADED = [
-  'worker.js',
-  'worker-progress.js',
-  'worker-python.js',
-  'worker-snapshot.js',
-  'bundle.js',
-  'pyodide',
-  'wheels',
-];
+// What the worker loads: its script (its modules bundled in), Pyodide and the wheel; and the
+// compressed copies beside the script (worker.js.br, ...), for a server that sends those.
+const LOADED = ['worker.js', 'pyodide', 'wheels'];
 const USAGE = 'usage: chunker-web-copy FOLDER   (a folder of its own, e.g. public/chunker-web)';
 
 const installed = dirname(fileURLToPath(import.meta.url));
