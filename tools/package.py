@@ -37,9 +37,7 @@ README_SECTION = "Use it in your page"
 # What a browser fetches to get ready (the rest: the source map, the types, the README, the
 # wheels, whose files the memory snapshot holds, the tokenizer's fetched by the first call
 # that counts tokens, and the compressed copies, which stand for the files they copy).
-FETCHED_AT_BOOT = re.compile(
-    r"(chunker|worker)\.js|pyodide/(?!.*\.(map|br|gz)$).*"
-)
+FETCHED_AT_BOOT = re.compile(r"(chunker|worker)\.js|pyodide/(?!.*\.(map|br|gz)$).*")
 
 
 @dataclass(frozen=True, slots=True)
