@@ -112,14 +112,13 @@ def build_web() -> Path:
         "snapshotKey": key,
     }
     facts = f"export default {json.dumps(bundle, indent=2)};\n"
-    # The entry scripts as one file each, their modules inside (tools/script_bundle.py). The
-    # facade's are not served again; the worker's are, and bundle.js: pages that read the
-    # snapshot themselves import them (tests/pages).
-    facade, bundled = bundle_script("chunker.js", {})
-    for name in bundled:
+    # The entry scripts as one file each, their modules inside (tools/script_bundle.py),
+    # which the site then does not serve again. bundle.js it does: the build's facts, for a
+    # page that reads the snapshot itself (tests/pages).
+    facade, in_facade = bundle_script("chunker.js", {})
+    worker, in_worker = bundle_script("worker.js", {"bundle.js": facts})
+    for name in {*in_facade, *in_worker} - {"bundle.js"}:
         del plan[name]
-    worker, _ = bundle_script("worker.js", {"bundle.js": facts})
-    del plan["worker.js"]
     generated = {
         "chunker.js": facade,
         "worker.js": worker,

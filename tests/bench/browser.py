@@ -84,6 +84,7 @@ from tools.site import build_web  # noqa: E402
 MOUNTS = {
     "/": SITE,
     "/_test/": ROOT / "tests" / "pages",
+    "/_web/": ROOT / "web",  # web/'s modules, for the pages that read a snapshot themselves
     "/_stock/": NODE_MODULES / "pyodide",
 }
 OURS = "chunker.js: Pyodide, chunker imported (the shipped snapshot restored), ready"

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 from support.facade import BOOT_TIMEOUT_MS, LOAD_FACADE, call
-from support.paths import PAGES
 from support.playground import open_playground
+from support.serving import MOUNTS
 
 import chunker
 from chunker import ChunkingEngine, SemanticChunker
@@ -375,7 +375,7 @@ def site_shipping(folder: Path, snapshot: bytes | None) -> Iterator[str]:
     if snapshot is not None:
         (folder / SNAPSHOT).write_bytes(snapshot)
         (folder / f"{SNAPSHOT}.gz").write_bytes(gzip.compress(snapshot, compresslevel=1))
-    with served({"/": folder, "/_test/": PAGES}) as origin:
+    with served({**MOUNTS, "/": folder}) as origin:
         yield origin
 
 

@@ -4,7 +4,7 @@
 // files not written, no progress followed, no chunker.js on the page: what is left is
 // Pyodide's own restore, the floor under the facade's visits.
 import bundle from '/bundle.js';
-import { findSnapshot, readKept, readSnapshot } from '/worker-snapshot.js';
+import { findSnapshot, readKept, readSnapshot } from '/_web/worker-snapshot.js';
 
 const base = new URL('/', import.meta.url);
 const pyodideScript = import('/pyodide/pyodide.mjs');

@@ -7,7 +7,7 @@
 // chunks the restored one then cuts.
 import { loadPyodide } from '/pyodide/pyodide.mjs';
 import bundle from '/bundle.js';
-import { readSnapshot, restoreState } from '/worker-snapshot.js';
+import { readSnapshot, restoreState } from '/_web/worker-snapshot.js';
 
 /** The pointer, read from Python's memory (0: calls go through JavaScript). */
 function trampoline(pyodide) {
