@@ -1,11 +1,13 @@
-"""The site's entry scripts as one file each: chunker.js (the facade, for the page) and
-worker.js (its worker), each bundled with the modules it imports.
+"""The site's entry scripts as one file each: chunker.js (the facade, for the page),
+worker.js (its worker) and playground/main.js (the playground's page, but for boot.js, which
+starts the worker), each bundled with the modules it imports.
 
 A page that imports the facade from the site fetched chunker.js and then its imports in two
 more rounds of requests before it could start the worker, and the worker its own imports
 before it could start Pyodide's downloads (tests/bench/browser.py --wire: ready sooner, on a
-first visit and on a repeat one, which revalidates each request). web/ keeps the modules,
-one job each.
+first visit and on a repeat one, which revalidates each request). The playground's forty
+modules took the browser's six connections to the server while the worker's requests waited
+behind them. web/ keeps the modules, one job each.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import json
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .paths import NODE_MODULES, WEB
@@ -22,15 +24,20 @@ from .paths import NODE_MODULES, WEB
 ESBUILD = NODE_MODULES / ".bin" / "esbuild"
 
 
-def bundle_script(entry: str, generated: Mapping[str, str]) -> tuple[str, list[str]]:
+def bundle_script(
+    entry: str, generated: Mapping[str, str], external: Sequence[str] = ()
+) -> tuple[str, list[str]]:
     """web/`entry` bundled with what it imports (esbuild, pinned in web/package.json), as
     readable as its modules (not minified, nothing renamed), `generated` standing beside them
-    (files the build writes, by name: the worker's bundle.js); and the files it holds (the
-    entry too), by their names in web/ or `generated`."""
+    (files the build writes, by name: the worker's bundle.js), but for the imports named in
+    `external` as written (left as imports); and the files it holds (the entry too), by their
+    names in web/ or `generated`."""
     with tempfile.TemporaryDirectory() as folder:
         here = Path(folder)
-        for script in WEB.glob("*.js"):
-            shutil.copy2(script, here / script.name)
+        for script in [*WEB.glob("*.js"), *WEB.glob("playground/*.js")]:
+            copy = here / script.relative_to(WEB)
+            copy.parent.mkdir(exist_ok=True)
+            shutil.copy2(script, copy)
         for name, text in generated.items():
             (here / name).write_text(text, encoding="utf-8")
         banner = (
@@ -49,6 +56,7 @@ def bundle_script(entry: str, generated: Mapping[str, str]) -> tuple[str, list[s
                 "--outfile=bundled/out.js",
                 "--metafile=bundled/meta.json",
                 "--log-level=warning",
+                *(f"--external:{name}" for name in external),
             ],
             cwd=here,
             capture_output=True,

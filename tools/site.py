@@ -58,6 +58,7 @@ WEB_BUILD_FILES = {
 }
 # The wheels with bytecode added (web/pycompile.mjs), by content and Pyodide version.
 PYC_CACHE = CACHE / "pyc"
+PLAYGROUND = "playground/main.js"  # the playground's page, bundled
 
 
 def build_web() -> Path:
@@ -119,13 +120,19 @@ def build_web() -> Path:
     worker, in_worker = bundle_script("worker.js", {"bundle.js": facts})
     for name in {*in_facade, *in_worker} - {"bundle.js"}:
         del plan[name]
+    # Written from chunker at every build, so the page's options are Python's own.
+    options = options_module()
+    # The playground's page in one file but boot.js, which index.html loads first, on its
+    # own, to start the worker. Its modules stay, for a reader and the tests that import one.
+    playground, _ = bundle_script(PLAYGROUND, {OPTIONS_MODULE: options}, external=["./boot.js"])
+    del plan[PLAYGROUND]
     generated = {
         "chunker.js": facade,
         "worker.js": worker,
         "bundle.js": facts,
+        PLAYGROUND: playground,
         f"pyodide/{PYODIDE_LOCK}": site_lock,
-        # Written from chunker at every build, so the page's options are Python's own.
-        OPTIONS_MODULE: options_module(),
+        OPTIONS_MODULE: options,
     }
     # Compressed copies beside the files a server sends compressed (tools/precompress.py).
     contents = {name: path.read_bytes() for name, path in plan.items()}

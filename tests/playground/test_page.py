@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from statistics import median
+from urllib.parse import urlsplit
 
 import pytest
 from support.painting import engine_painting, read_document, semantic_painting
@@ -907,6 +908,15 @@ def test_strict_csp_and_only_same_origin_requests(page, booted):
         assert directive in csp
     assert booted.recorder.problems() == []
     assert any(url.endswith(".wasm") for url in booted.recorder.requests)  # the worker's seen
+
+
+def test_the_page_fetches_its_scripts_as_five_files(booted):
+    # boot.js (which starts the worker) with its two imports, and main.js with the page's
+    # other modules bundled in (build.py): the page fetched forty, and the worker's requests
+    # waited behind them for the browser's connections to the server.
+    scripts = {urlsplit(url).path for url in booted.recorder.requests if url.endswith(".js")}
+    page_scripts = {"/playground/boot.js", "/playground/loading.js", "/playground/main.js"}
+    assert scripts == {"/chunker.js", "/worker.js", *page_scripts}
 
 
 def test_a_text_the_browser_cannot_keep_is_said_to_stay_in_the_page_only(page):
