@@ -914,7 +914,7 @@ def test_the_page_fetches_its_scripts_as_five_files(booted):
     # boot.js (which starts the worker) with its two imports, and main.js with the page's
     # other modules bundled in (build.py): the page fetched forty, and the worker's requests
     # waited behind them for the browser's connections to the server.
-    scripts = {urlsplit(url).path for url in booted.recorder.requests if url.endswith(".js")}
+    scripts = {urlsplit(url).path for url in booted.seen["requests"] if url.endswith(".js")}
     page_scripts = {"/playground/boot.js", "/playground/loading.js", "/playground/main.js"}
     assert scripts == {"/chunker.js", "/worker.js", *page_scripts}
 

@@ -95,7 +95,8 @@ def open_playground(
 ) -> tuple[Any, Recorder, dict[str, Any]]:
     """A new page on the playground at `origin` (with `query`), ready and drawn. Answers the
     page, its recorder, and what was seen while it loaded: `response`, `before` (the
-    controls' state at first sight) and `stages` (each text the loading line showed).
+    controls' state at first sight), `stages` (each text the loading line showed) and
+    `requests` (the URLs asked for until the first chunks were drawn; a test's own come after).
     `init_script` runs in the page before its own scripts."""
     context = browser.new_context(viewport={"width": width, "height": height}, **context_options)
     if init_script is not None:
@@ -120,6 +121,7 @@ def open_playground(
         time.sleep(0.01)
     seen["stages"].append(page.evaluate("document.getElementById('load-stage').textContent"))
     settled(page, 0)
+    seen["requests"] = list(recorder.requests)
     return page, recorder, seen
 
 
