@@ -74,6 +74,7 @@ from core import (  # noqa: E402
     median_seconds,
     original_seconds,
 )
+from visits import DWELL_MS, fresh_tab, stay  # noqa: E402
 
 from chunker import SemanticChunker  # noqa: E402
 from tools.chromium import chromium_options  # noqa: E402
@@ -100,14 +101,6 @@ BEFORE_PAGE = "before.html"  # the `--before` site's facade
 # Issue 45: the facade's ready against the `--before` site's, first and repeat visit.
 FIRST_VISIT_TARGET = 0.8
 REPEAT_VISIT_TARGET = 0.5
-# A first visit's time on the page after ready, before the repeat visit, the same for every
-# page: Chromium keeps a page's compiled WebAssembly for the next visit only a while after it
-# compiled it, so a first visit left at once makes a repeat visit no visitor makes, and one
-# that stays longer (to keep its snapshot) is favoured by it.
-DWELL_MS = 5000
-# In the page: whether the facade's worker has kept its snapshot yet (worker-snapshot.js).
-SNAPSHOT_KEPT = """async () =>
-  (await (await caches.open('chunker-snapshot')).keys()).length > 0"""
 # In the page, after ready: ms of the facade's first call, and of its first call that counts
 # tokens (the tokenizer's load with it).
 FIRST_CALLS = """async (text) => {
@@ -156,17 +149,6 @@ def keeps_a_snapshot(site: Path) -> bool:
     return (site / "worker-snapshot.js").exists()
 
 
-@contextmanager
-def fresh_tab(playwright: Any) -> Iterator[Any]:
-    """The tab of a browser with a new empty profile (a first visit's), closed after."""
-    with tempfile.TemporaryDirectory() as profile:
-        context = playwright.chromium.launch_persistent_context(profile, **chromium_options())
-        try:
-            yield context.pages[0] if context.pages else context.new_page()
-        finally:
-            context.close()
-
-
 def cold_start_ms(playwright: Any, origin: str, page: str, keeps: bool) -> tuple[float, float]:
     """Navigation to ready on `page` (bare or ours) in a browser with a new empty profile,
     then again in the same profile, its cache warm (the server asks for revalidation), after
@@ -204,24 +186,6 @@ def restore_floor_ms(playwright: Any, origin: str) -> tuple[float, float]:
         tab.goto(f"{origin}/_test/{RESTORE_FLOOR_PAGE}")
         repeat: float = tab.evaluate("window.booted")
     return first, repeat
-
-
-def stay(tab: Any, keeps: bool) -> None:
-    """A first visit just ready stays on its page DWELL_MS, or until its worker has kept its
-    snapshot when it `keeps` one, whichever is later."""
-    left = time.perf_counter() + DWELL_MS / 1000
-    if keeps:
-        wait_for_snapshot(tab)
-    tab.wait_for_timeout(max(0.0, left - time.perf_counter()) * 1000)
-
-
-def wait_for_snapshot(tab: Any) -> None:
-    """Wait until the first visit's worker has kept its snapshot (it does so after ready)."""
-    for _ in range(300):
-        if tab.evaluate(SNAPSHOT_KEPT):
-            return
-        tab.wait_for_timeout(100)
-    raise RuntimeError("the facade kept no snapshot within 30 s")
 
 
 def facade_and_python_ms(tab: Any, calls: int) -> dict[str, float]:

@@ -3,7 +3,9 @@
     python tests/bench/playground.py [--runs N] [--before SITE] [--sizes 1MB ...]
 
 - time to ready: from navigation to the facade ready and the controls enabled, each run in a
-  fresh browser context (an empty cache, as a first visit);
+  fresh browser profile (a first visit), then again in the same profile (a repeat visit) once
+  the first has stayed on the page (visits.py); with `--before SITE`, that site's playground
+  takes its turn beside each run;
 - slider to redrawn result: a target-size slider moved one step with the keyboard, until the
   page has redrawn the stats, histogram, list and the visible part of the document, on the
   technical guide sample repeated to 100 KB, 1 MB and 5 MB. "page" is the page's own
@@ -44,6 +46,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # tools/, chunker/ and support/
@@ -64,6 +67,8 @@ from support.playground import (  # noqa: E402
     stalls_seen,
     wait_until,
 )
+from support.recorder import Recorder  # noqa: E402
+from visits import DWELL_MS, fresh_tab, stay  # noqa: E402
 
 from tools.chromium import chromium_options  # noqa: E402
 from tools.paths import SITE  # noqa: E402
@@ -74,21 +79,39 @@ GUIDE = (ROOT / "web/samples/indexer-guide.md").read_text(encoding="utf-8")
 SIZES = {"100 KB": 100_000, "1 MB": 1_000_000, "5 MB": 5_000_000}
 FILE_SIZES = {"500 KB": 500_000, "1 MB": 1_000_000, "2 MB": 2_000_000, "4 MB": 4_000_000}
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
+READY_MS = "() => document.body.dataset.readyMs"  # set once the controls are enabled
 
 
 def document(size: int) -> str:
     return (GUIDE * (size // len(GUIDE) + 1))[:size]
 
 
-def time_to_ready(browser, origin: str, count: int) -> list[float]:
-    times = []
+def time_to_ready(
+    playwright: Any, origin: str, count: int, sites: list[str]
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Navigation to ready (the controls enabled) of the playground at each of `sites` (its
+    path under `origin`), taking turns, `count` times: a first visit in a fresh profile, and
+    a repeat visit in the same profile once the first has stayed (visits.py). Answers each
+    site's first visits and repeat visits, ms."""
+    times: dict[str, tuple[list[float], list[float]]] = {site: ([], []) for site in sites}
     for _ in range(count):
-        page, recorder, _ = open_playground(browser, origin)
-        times.append(float(page.evaluate("document.body.dataset.readyMs")))
-        if recorder.problems():
-            raise SystemExit(f"the page reported problems: {recorder.problems()}")
-        page.context.close()
+        for site in sites:
+            first, repeat = times[site]
+            with fresh_tab(playwright) as page:
+                recorder = Recorder(origin).attach(page)
+                first.append(ready_ms(page, f"{origin}{site}"))
+                stay(page, keeps=True)
+                repeat.append(ready_ms(page, f"{origin}{site}"))
+                if recorder.problems():
+                    raise SystemExit(f"the page reported problems: {recorder.problems()}")
     return times
+
+
+def ready_ms(page: Any, url: str) -> float:
+    """Navigation to ready of the playground at `url`, ms (the page's own measure)."""
+    page.goto(url)
+    page.wait_for_function(READY_MS, timeout=120_000)
+    return float(page.evaluate(READY_MS))
 
 
 def show(page, text: str) -> None:
@@ -301,7 +324,9 @@ def main() -> int:
         help="run one part only (keys: the typing of edit alone)",
     )
     parser.add_argument(
-        "--before", type=Path, help="a site built from another commit, to compare (slider, keys)"
+        "--before",
+        type=Path,
+        help="a site built from another commit, to compare (ready, slider, keys)",
     )
     parser.add_argument("--sizes", nargs="*", choices=list(SIZES), default=list(SIZES))
     args = parser.parse_args()
@@ -313,12 +338,25 @@ def main() -> int:
     with served(mounts) as origin, sync_playwright() as playwright:
         browser = playwright.chromium.launch(**chromium_options())
         if args.only in (None, "ready"):
-            ready = time_to_ready(browser, origin, args.runs)
-            print(
-                f"{'time to ready (navigation to controls enabled)':<48} "
-                f"{statistics.median(ready):>8.0f} ms   "
-                f"(min {min(ready):.0f}, max {max(ready):.0f})"
+            ready = time_to_ready(
+                playwright, origin, args.runs, ["/", *(["/_before/"] if args.before else [])]
             )
+            print(f"time to ready (navigation to controls enabled), repeat {DWELL_MS} ms after")
+            for site, (first, repeat) in ready.items():
+                name = "ours" if site == "/" else "before"
+                print(
+                    f"  {name:<8} first visit {statistics.median(first):>6.0f} ms "
+                    f"(min {min(first):.0f}, max {max(first):.0f}), "
+                    f"repeat {statistics.median(repeat):>6.0f} ms "
+                    f"(min {min(repeat):.0f}, max {max(repeat):.0f})"
+                )
+            if args.before:
+                (ours_first, ours_repeat), (first, repeat) = ready["/"], ready["/_before/"]
+                print(
+                    f"  ours/before: first visit "
+                    f"{statistics.median(ours_first) / statistics.median(first):.2f}x, "
+                    f"repeat {statistics.median(ours_repeat) / statistics.median(repeat):.2f}x"
+                )
         pages = {"ours": open_playground(browser, origin, permissions=CLIPBOARD)}
         if args.before and args.only in (None, "slider", "keys"):
             pages["before"] = open_playground(browser, origin, "_before/")
