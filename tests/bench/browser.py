@@ -66,7 +66,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench"), str(ROOT / "tests")]
 from core import (  # noqa: E402
     ensure_original,
     listed,
@@ -74,6 +74,7 @@ from core import (  # noqa: E402
     median_seconds,
     original_seconds,
 )
+from support.serving import MOUNTS as TEST_MOUNTS  # noqa: E402
 from visits import DWELL_MS, fresh_tab, stay  # noqa: E402
 
 from chunker import SemanticChunker  # noqa: E402
@@ -82,13 +83,9 @@ from tools.paths import NODE_MODULES, SITE  # noqa: E402
 from tools.server import make_server, served  # noqa: E402
 from tools.site import build_web  # noqa: E402
 
-# The site, the bench pages, and Pyodide's npm package as shipped (for the stock floor).
-MOUNTS = {
-    "/": SITE,
-    "/_test/": ROOT / "tests" / "pages",
-    "/_web/": ROOT / "web",  # web/'s modules, for the pages that read a snapshot themselves
-    "/_stock/": NODE_MODULES / "pyodide",
-}
+# The test server's (the site, the test pages, web/'s modules), and Pyodide's npm package as
+# shipped (for the stock floor).
+MOUNTS = {**TEST_MOUNTS, "/_stock/": NODE_MODULES / "pyodide"}
 OURS = "chunker.js: Pyodide, chunker imported (the shipped snapshot restored), ready"
 COLD_PAGES = {
     "bare Pyodide boot, npm package as shipped": "bare.html?runtime=/_stock/",

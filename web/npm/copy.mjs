@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // chunker-web-copy FOLDER: copies what the worker loads at run time (worker.js, pyodide/,
-// wheels/) out of the installed package into FOLDER, which the site serves as static files. A bundler bundles chunker.js but none of these: Pyodide finds its files by
-// name in one folder, and a bundler would rename them. The page then calls
+// wheels/) out of the installed package into FOLDER, which the site serves as static files.
+// A bundler bundles chunker.js but none of these: Pyodide finds its files by name in one
+// folder, and a bundler would rename them. The page then calls
 // loadChunker({ baseUrl }) with the URL of FOLDER. Run before each build and dev run, so
 // that the copy is always the installed version's (README, "Use it in your page").
 
